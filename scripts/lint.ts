@@ -1,0 +1,73 @@
+// npm run lint: Spectral (.spectral.yaml) on both generated documents.
+// Any finding fails, whatever its severity (--fail-severity=hint): the bar is
+// zero errors and zero warnings.
+//
+// Also exports runSpectral() so test/spectral.test.ts lints its fixtures with
+// exactly the same CLI and ruleset.
+
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const ruleset = join(root, ".spectral.yaml");
+export const documents = ["generated/openapi.yaml", "generated/openapi.3.1.yaml"].map((file) => join(root, file));
+
+/** One finding of `spectral lint --format json`. */
+export interface Finding {
+  code: string | number;
+  message: string;
+  path: Array<string | number>;
+  severity: number; // 0 error, 1 warning, 2 information, 3 hint
+  source?: string;
+  range: { start: { line: number; character: number } };
+}
+
+// The CLI's entry point, run with this same Node (no reliance on PATH).
+const spectralCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/spectral-cli/package.json")), "dist", "index.js");
+
+/** Runs the Spectral CLI with our ruleset; resolves with its exit code and output. */
+function spectral(args: string[], stdio: "inherit" | "pipe"): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [spectralCli, "lint", "--ruleset", ruleset, ...args], {
+      cwd: root,
+      stdio: ["ignore", stdio, stdio],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+/** Lints the given files and returns every finding (all severities). */
+export async function runSpectral(files: string[]): Promise<Finding[]> {
+  const { stdout, stderr } = await spectral(["--format", "json", "--quiet", "--fail-severity", "hint", ...files], "pipe");
+  try {
+    return JSON.parse(stdout) as Finding[];
+  } catch {
+    throw new Error(`spectral did not produce JSON output:\n${stdout}\n${stderr}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const missing = documents.filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    console.error(`lint: missing ${missing.map((f) => relative(root, f)).join(", ")}. Run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  // The stylish format prints file:line:col, severity, rule, message and JSON path.
+  const { code } = await spectral(["--format", "stylish", "--fail-severity", "hint", ...documents], "inherit");
+  if (code === 0) {
+    console.log(`lint: ${documents.map((f) => relative(root, f)).join(" and ")}: no findings.`);
+  } else {
+    console.error("lint: failed. Every finding counts, warnings and hints included (see .spectral.yaml).");
+  }
+  process.exit(code);
+}
+
+if (import.meta.main) await main();
