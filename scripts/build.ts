@@ -1,0 +1,12 @@
+// `npm run build`: spec/ → generated/ → lint → type-check. Fails on the first step that fails.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { generate, root } from "./generate.ts";
+
+const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: "inherit" });
+
+generate(join(root, "generated"));
+console.log("generated/: openapi.yaml, openapi.3.1.yaml, schema.d.ts, handlers.ts");
+run(process.execPath, [join(root, "scripts/lint.ts")]);
+run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
+console.log("build: ok");

@@ -1,0 +1,34 @@
+// Derives everything in generated/ from spec/: the OpenAPI documents (3.0 canonical, 3.1 for
+// publishing), the openapi-typescript types and the typed server stubs. Deterministic, so that
+// `npm run check` can rebuild into a temporary directory and compare byte for byte.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { renderHandlers } from "./handlers-template.ts";
+
+export const root = resolve(import.meta.dirname, "..");
+export const generatedFiles = ["openapi.yaml", "openapi.3.1.yaml", "schema.d.ts", "handlers.ts"] as const;
+
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+
+export function generate(outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  const tspOut = mkdtempSync(join(tmpdir(), "tsp-"));
+  try {
+    execFileSync(bin("tsp"), ["compile", join(root, "spec/main.tsp"), "--output-dir", tspOut, "--warn-as-error"], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    copyFileSync(join(tspOut, "@typespec/openapi3/3.0.0/openapi.yaml"), join(outDir, "openapi.yaml"));
+    copyFileSync(join(tspOut, "@typespec/openapi3/3.1.0/openapi.yaml"), join(outDir, "openapi.3.1.yaml"));
+  } finally {
+    rmSync(tspOut, { recursive: true, force: true });
+  }
+  execFileSync(
+    bin("openapi-typescript"),
+    [join(outDir, "openapi.yaml"), "--output", join(outDir, "schema.d.ts"), "--default-non-nullable", "false", "--root-types"],
+    { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  writeFileSync(join(outDir, "handlers.ts"), renderHandlers(readFileSync(join(outDir, "openapi.yaml"), "utf8")));
+}

@@ -1,0 +1,158 @@
+// Renders generated/handlers.ts: the typed server stubs. One entry per operationId, whose input is
+// the operation's path, query, header and body parameters and whose result is the union of the
+// statuses the contract declares, each with its body and the headers the handler must supply. A
+// server that implements `Handlers` gets a compile error for every operation it lacks and for every
+// answer the contract does not allow. Types are indexed from schema.d.ts, never restated.
+import { parse } from "yaml";
+
+/** Headers the HTTP pipeline adds to every response, so handlers never set them. */
+const pipelineHeaders = new Set([
+  "x-request-id",
+  "ratelimit",
+  "ratelimit-policy",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "retry-after",
+  "deprecation",
+  "sunset",
+  "idempotent-replayed",
+]);
+
+const methods = ["get", "put", "post", "patch", "delete", "head", "options"] as const;
+
+interface Parameter {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required?: boolean;
+}
+interface MediaTypes {
+  [mediaType: string]: unknown;
+}
+interface Response {
+  headers?: Record<string, { required?: boolean }>;
+  content?: MediaTypes;
+}
+interface Operation {
+  operationId: string;
+  summary?: string;
+  parameters: Parameter[];
+  requestBody?: { required?: boolean; content: MediaTypes };
+  responses: Record<string, Response>;
+  "x-required-scopes"?: string[];
+}
+
+const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+const quote = (s: string) => JSON.stringify(s);
+
+function bodyType(op: string, access: string, content: MediaTypes | undefined): string | undefined {
+  if (!content) return undefined;
+  const [mediaType] = Object.keys(content);
+  if (mediaType === "application/json") return `${access}["content"]["application/json"]`;
+  if (mediaType === "multipart/form-data") return "MultipartBody";
+  if (mediaType === "application/octet-stream") return "BinaryBody";
+  throw new Error(`${op}: no handler type for ${mediaType}`);
+}
+
+function renderInput(op: Operation): string {
+  const id = op.operationId;
+  const lines: string[] = [];
+  for (const location of ["path", "query", "header"] as const) {
+    const params = op.parameters.filter((p) => p.in === location);
+    if (params.length === 0) continue;
+    const optional = params.every((p) => !p.required) ? "?" : "";
+    lines.push(`  ${location}${optional}: NonNullable<operations[${quote(id)}]["parameters"][${quote(location)}]>;`);
+  }
+  if (op.requestBody) {
+    const access = `NonNullable<operations[${quote(id)}]["requestBody"]>`;
+    const type = bodyType(id, access, op.requestBody.content);
+    lines.push(`  body${op.requestBody.required ? "" : "?"}: ${type};`);
+  }
+  return lines.length === 0
+    ? `export type ${pascal(id)}Input = Record<string, never>;`
+    : `export interface ${pascal(id)}Input {\n${lines.join("\n")}\n}`;
+}
+
+function renderResult(op: Operation): string {
+  const id = op.operationId;
+  const variants = Object.entries(op.responses).map(([status, response]) => {
+    const access = `operations[${quote(id)}]["responses"][${status}]`;
+    const fields = [`status: ${status}`];
+    const headers = Object.entries(response.headers ?? {}).filter(([name]) => !pipelineHeaders.has(name.toLowerCase()));
+    if (headers.length > 0) {
+      const entries = headers.map(
+        ([name, header]) => `${quote(name)}${header.required ? "" : "?"}: ${access}["headers"][${quote(name)}]`,
+      );
+      fields.push(`headers: { ${entries.join("; ")} }`);
+    }
+    const body = bodyType(id, access, response.content);
+    if (body) fields.push(`body: ${body}`);
+    return `  | { ${fields.join("; ")} }`;
+  });
+  return `export type ${pascal(id)}Result =\n${variants.join("\n")};`;
+}
+
+interface Document {
+  paths: Record<string, Partial<Record<(typeof methods)[number], Omit<Operation, "parameters"> & { parameters?: unknown[] }>>>;
+  components?: { parameters?: Record<string, Parameter> };
+}
+
+/** Resolves `#/components/parameters/…` references, which TypeSpec emits for shared query models. */
+function resolveParameter(document: Document, parameter: unknown): Parameter {
+  const ref = (parameter as { $ref?: string }).$ref;
+  if (!ref) return parameter as Parameter;
+  const name = decodeURIComponent(ref.replace("#/components/parameters/", ""));
+  const resolved = document.components?.parameters?.[name];
+  if (!resolved) throw new Error(`unresolved parameter ${ref}`);
+  return resolved;
+}
+
+export function renderHandlers(openapiYaml: string): string {
+  const document = parse(openapiYaml) as Document;
+  const operations: { method: string; path: string; op: Operation }[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of methods) {
+      const op = item[method];
+      if (op) operations.push({ method, path, op: { ...op, parameters: (op.parameters ?? []).map((p) => resolveParameter(document, p)) } });
+    }
+  }
+
+  const types = operations.map(({ op }) => `${renderInput(op)}\n\n${renderResult(op)}`);
+  const entries = operations.map(({ method, path, op }) => {
+    const scopes = op["x-required-scopes"] ?? [];
+    const doc = `${method.toUpperCase()} ${path}: ${op.summary ?? op.operationId}. Scope: ${scopes.join(", ") || "any valid key"}.`;
+    return `  /** ${doc} */\n  ${op.operationId}(input: ${pascal(op.operationId)}Input, context: Context): Promise<${pascal(op.operationId)}Result>;`;
+  });
+  const meta = operations.map(({ method, path, op }) => {
+    const idempotent = op.parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key");
+    return `  ${op.operationId}: { method: ${quote(method)}, path: ${quote(path)}, scopes: ${JSON.stringify(op["x-required-scopes"] ?? [])}, idempotent: ${idempotent} },`;
+  });
+
+  return `// Generated from openapi.yaml by scripts/generate.ts. Do not edit: change spec/ and run \`npm run build\`.
+import type { Readable } from "node:stream";
+import type { operations } from "./schema.d.ts";
+
+/** A multipart/form-data request body, left unread so the handler can stream it. */
+export interface MultipartBody {
+  contentType: string;
+  stream: Readable;
+}
+
+/** A binary response body: bytes, or a stream of them. */
+export type BinaryBody = Uint8Array | Readable;
+
+${types.join("\n\n")}
+
+/** The server stubs: one handler per operation of the contract. */
+export interface Handlers<Context> {
+${entries.join("\n")}
+}
+
+export type OperationId = keyof Handlers<unknown>;
+
+/** What the HTTP pipeline needs to know of each operation. */
+export const operationMeta = {
+${meta.join("\n")}
+} as const satisfies Record<OperationId, { method: string; path: string; scopes: readonly string[]; idempotent: boolean }>;
+`;
+}
