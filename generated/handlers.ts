@@ -33,6 +33,31 @@ export type GetUsageResult =
   | { status: 500; body: operations["getUsage"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["getUsage"]["responses"][503]["content"]["application/json"] };
 
+export interface ListEventsInput {
+  query?: NonNullable<operations["listEvents"]["parameters"]["query"]>;
+}
+
+export type ListEventsResult =
+  | { status: 200; body: operations["listEvents"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["listEvents"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["listEvents"]["responses"][401]["content"]["application/json"] }
+  | { status: 429; body: operations["listEvents"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["listEvents"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["listEvents"]["responses"][503]["content"]["application/json"] };
+
+export interface GetEventInput {
+  path: NonNullable<operations["getEvent"]["parameters"]["path"]>;
+}
+
+export type GetEventResult =
+  | { status: 200; body: operations["getEvent"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["getEvent"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["getEvent"]["responses"][401]["content"]["application/json"] }
+  | { status: 404; body: operations["getEvent"]["responses"][404]["content"]["application/json"] }
+  | { status: 429; body: operations["getEvent"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["getEvent"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["getEvent"]["responses"][503]["content"]["application/json"] };
+
 export type GetCurrentApiKeyInput = Record<string, never>;
 
 export type GetCurrentApiKeyResult =
@@ -425,6 +450,10 @@ export interface Handlers<Context> {
   listInvoices(input: ListInvoicesInput, context: Context): Promise<ListInvoicesResult>;
   /** GET /v1/billing/usage: Get plan usage. Scope: billing:read. */
   getUsage(input: GetUsageInput, context: Context): Promise<GetUsageResult>;
+  /** GET /v1/events: List events. Scope: webhooks:read. */
+  listEvents(input: ListEventsInput, context: Context): Promise<ListEventsResult>;
+  /** GET /v1/events/{event_id}: Get an event. Scope: webhooks:read. */
+  getEvent(input: GetEventInput, context: Context): Promise<GetEventResult>;
   /** GET /v1/key: Get the calling API key. Scope: any valid key. */
   getCurrentApiKey(input: GetCurrentApiKeyInput, context: Context): Promise<GetCurrentApiKeyResult>;
   /** GET /v1/projects: List projects. Scope: projects:read. */
@@ -487,6 +516,8 @@ export type OperationId = keyof Handlers<unknown>;
 export const operationMeta = {
   listInvoices: { method: "get", path: "/v1/billing/invoices", scopes: ["billing:read"], idempotent: false },
   getUsage: { method: "get", path: "/v1/billing/usage", scopes: ["billing:read"], idempotent: false },
+  listEvents: { method: "get", path: "/v1/events", scopes: ["webhooks:read"], idempotent: false },
+  getEvent: { method: "get", path: "/v1/events/{event_id}", scopes: ["webhooks:read"], idempotent: false },
   getCurrentApiKey: { method: "get", path: "/v1/key", scopes: [], idempotent: false },
   listProjects: { method: "get", path: "/v1/projects", scopes: ["projects:read"], idempotent: false },
   createProject: { method: "post", path: "/v1/projects", scopes: ["projects:write"], idempotent: true },

@@ -44,6 +44,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of the last 30 days, newest first: the same objects webhooks deliver, for
+         *     catching up after downtime or reconciling missed deliveries.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event, as it was delivered.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/key": {
         parameters: {
             query?: never;
@@ -96,7 +137,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a project */
+        /**
+         * Get a project
+         * @description Returns a project, with its `status` and `latest_run_id` for following the current agent run.
+         */
         get: operations["getProject"];
         put?: never;
         post?: never;
@@ -147,7 +191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a deployment */
+        /**
+         * Get a deployment
+         * @description Returns a deployment; poll it until its `status` is final, or await the `deployment.*` events.
+         */
         get: operations["getDeployment"];
         put?: never;
         post?: never;
@@ -212,11 +259,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a file's metadata */
+        /**
+         * Get a file's metadata
+         * @description Returns a file's metadata: path, media type, size and SHA-256.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
-        /** Delete a file */
+        /**
+         * Delete a file
+         * @description Deletes the file; its path may then be uploaded again.
+         */
         delete: operations["deleteFile"];
         options?: never;
         head?: never;
@@ -275,7 +328,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an agent run */
+        /**
+         * Get an agent run
+         * @description Returns an agent run; poll it until its `status` is final, or await the `agent_run.*` events.
+         */
         get: operations["getAgentRun"];
         put?: never;
         post?: never;
@@ -337,7 +393,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description Returns a webhook endpoint, without its secret.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
@@ -440,20 +499,12 @@ export interface components {
             credits_used: number;
             /** @description Set when `status` is `failed`; null otherwise. */
             error: components["schemas"]["AgentRunError"] | null;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When an agent picked the run up; null while queued.
-             */
-            started_at: string | null;
-            /**
-             * Format: date-time
-             * @description When the run reached a final status; null until then.
-             */
-            finished_at: string | null;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When an agent picked the run up; null while queued. */
+            started_at: (string & components["schemas"]["Timestamp"]) | null;
+            /** @description When the run reached a final status; null until then. */
+            finished_at: (string & components["schemas"]["Timestamp"]) | null;
+            updated_at: components["schemas"]["Timestamp"];
         };
         /** @description Why a run failed. */
         AgentRunError: {
@@ -477,8 +528,7 @@ export interface components {
             id: components["schemas"]["EventId"];
             /** @enum {string} */
             type: "agent_run.queued" | "agent_run.started" | "agent_run.succeeded" | "agent_run.failed" | "agent_run.canceled";
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             workspace_id: components["schemas"]["WorkspaceId"];
             /** @description True for live data, false for test-key data. */
             livemode: boolean;
@@ -520,18 +570,11 @@ export interface components {
             display_prefix: string;
             /** @description The last four characters of the secret. */
             last4: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When the key stops working; null when it never expires.
-             */
-            expires_at: string | null;
-            /**
-             * Format: date-time
-             * @description Approximate time of last use (updated at most once a minute); null before first use.
-             */
-            last_used_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the key stops working; null when it never expires. */
+            expires_at: (string & components["schemas"]["Timestamp"]) | null;
+            /** @description Approximate time of last use (updated at most once a minute); null before first use. */
+            last_used_at: (string & components["schemas"]["Timestamp"]) | null;
         };
         /** @description Identifier of an API key: `key_` and 8–64 letters and digits. Not the secret. */
         ApiKeyId: string;
@@ -585,15 +628,10 @@ export interface components {
             url: (string & components["schemas"]["HttpsUrl"]) | null;
             /** @description For a rollback, the earlier deployment whose build this one serves again; null otherwise. */
             rollback_of: (string & components["schemas"]["DeploymentId"]) | null;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When it became `ready`; null before.
-             */
-            ready_at: string | null;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When it became `ready`; null before. */
+            ready_at: (string & components["schemas"]["Timestamp"]) | null;
+            updated_at: components["schemas"]["Timestamp"];
         };
         /**
          * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
@@ -611,8 +649,7 @@ export interface components {
             id: components["schemas"]["EventId"];
             /** @enum {string} */
             type: "deployment.queued" | "deployment.ready" | "deployment.failed";
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             workspace_id: components["schemas"]["WorkspaceId"];
             /** @description True for live data, false for test-key data. */
             livemode: boolean;
@@ -685,8 +722,7 @@ export interface components {
             id: components["schemas"]["EventId"];
             /** @enum {string} */
             type: "file.uploaded" | "file.deleted";
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             workspace_id: components["schemas"]["WorkspaceId"];
             /** @description True for live data, false for test-key data. */
             livemode: boolean;
@@ -718,12 +754,9 @@ export interface components {
              * @description Amount paid so far, in the currency's smallest unit.
              */
             amount_paid: number;
-            /** Format: date-time */
-            period_start: string;
-            /** Format: date-time */
-            period_end: string;
-            /** Format: date-time */
-            created_at: string;
+            period_start: components["schemas"]["Timestamp"];
+            period_end: components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description Identifier of an invoice: `inv_` and 8–64 letters and digits. */
         InvoiceId: string;
@@ -759,10 +792,8 @@ export interface components {
             latest_run_id: (string & components["schemas"]["AgentRunId"]) | null;
             /** @description Address of the project's published app, once a production deployment is ready. */
             url?: components["schemas"]["HttpsUrl"];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at?: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /**
          * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
@@ -780,8 +811,7 @@ export interface components {
             id: components["schemas"]["EventId"];
             /** @enum {string} */
             type: "project.created" | "project.updated" | "project.deleted";
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             workspace_id: components["schemas"]["WorkspaceId"];
             /** @description True for live data, false for test-key data. */
             livemode: boolean;
@@ -796,17 +826,21 @@ export interface components {
         ProjectFile: {
             id: components["schemas"]["FileId"];
             project_id: components["schemas"]["ProjectId"];
-            /** @description Path within the project, unique per project: segments of letters, digits, `.`, `_`, `-`, separated by `/`. */
-            path: string;
+            /** @description Path within the project, unique per project. */
+            path: components["schemas"]["ProjectFilePath"];
             /** @description The media type given at upload, or `application/octet-stream`. */
             content_type: string;
             /** Format: int64 */
             size_bytes: number;
             /** @description SHA-256 of the content, lowercase hex; also the download's `ETag`. */
             sha256: string;
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no
+         *     empty, `.` or `..` segment.
+         */
+        ProjectFilePath: string;
         /** @description Identifier of a project: `prj_` and 8–64 letters and digits. */
         ProjectId: string;
         /**
@@ -832,6 +866,11 @@ export interface components {
          * @enum {string}
          */
         Template: "blank" | "landing-page" | "dashboard" | "web-app" | "api-service";
+        /**
+         * Format: date-time
+         * @description A moment in time, RFC 3339 in UTC, e.g. `2026-11-22T13:15:30Z`.
+         */
+        Timestamp: string;
         TriggerAgentRunRequest: {
             /** @description What the agent should do to the project, in natural language. */
             prompt: string;
@@ -859,21 +898,15 @@ export interface components {
              */
             file: string;
             /** @description Path to store the file at; the uploaded filename when absent. */
-            path?: string;
+            path?: components["schemas"]["ProjectFilePath"];
         };
         /** @description Plan usage of the key's workspace and environment (test keys see test usage, never charged). */
         Usage: {
             plan: components["schemas"]["Plan"];
-            /**
-             * Format: date-time
-             * @description Start of the current billing period (the first of the month, UTC).
-             */
-            period_start: string;
-            /**
-             * Format: date-time
-             * @description End of the current billing period (exclusive).
-             */
-            period_end: string;
+            /** @description Start of the current billing period (the first of the month, UTC). */
+            period_start: components["schemas"]["Timestamp"];
+            /** @description End of the current billing period (exclusive). */
+            period_end: components["schemas"]["Timestamp"];
             credits: components["schemas"]["Credits"];
             /** @description One entry per agent, in the order of the `Agent` values. */
             by_agent: components["schemas"]["AgentUsage"][];
@@ -900,15 +933,10 @@ export interface components {
              * @description HTTP status of the last attempt; null before the first, or when it got no response.
              */
             response_status: number | null;
-            /** Format: date-time */
-            last_attempt_at: string | null;
-            /**
-             * Format: date-time
-             * @description When the next attempt is due; null when none is planned.
-             */
-            next_attempt_at: string | null;
-            /** Format: date-time */
-            created_at: string;
+            last_attempt_at: (string & components["schemas"]["Timestamp"]) | null;
+            /** @description When the next attempt is due; null when none is planned. */
+            next_attempt_at: (string & components["schemas"]["Timestamp"]) | null;
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description Identifier of a webhook delivery: `dlv_` and 8–64 letters and digits. */
         WebhookDeliveryId: string;
@@ -927,10 +955,8 @@ export interface components {
             /** @description The event types delivered; `*` for all. */
             enabled_events: (components["schemas"]["EventType"] | "*")[];
             status: components["schemas"]["WebhookEndpointStatus"];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
         };
         /** @description Identifier of a webhook endpoint: `we_` and 8–64 letters and digits. */
         WebhookEndpointId: string;
@@ -948,10 +974,8 @@ export interface components {
             /** @description The event types delivered; `*` for all. */
             enabled_events: (components["schemas"]["EventType"] | "*")[];
             status: components["schemas"]["WebhookEndpointStatus"];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
             /** @description The signing secret, `whsec_` and base64 of 32 random bytes. */
             secret: string;
         };
@@ -971,8 +995,7 @@ export interface components {
             id: components["schemas"]["EventId"];
             /** @enum {string} */
             type: "webhook.test";
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             workspace_id: components["schemas"]["WorkspaceId"];
             /** @description True for live data, false for test-key data. */
             livemode: boolean;
@@ -999,15 +1022,25 @@ export interface components {
     parameters: {
         /** @description Only runs with this status. */
         AgentRunListFilters: components["schemas"]["AgentRunStatus"];
+        /** @description The project's identifier. */
         "AgentRunPath.project_id": components["schemas"]["ProjectId"];
+        /** @description The agent run's identifier. */
         "AgentRunPath.run_id": components["schemas"]["AgentRunId"];
         /** @description Only deployments with this status. */
         "DeploymentListFilters.status": components["schemas"]["DeploymentStatus"];
         /** @description Only deployments to this target. */
         "DeploymentListFilters.target": components["schemas"]["DeploymentTarget"];
+        /** @description The deployment's identifier. */
         "DeploymentPath.deployment_id": components["schemas"]["DeploymentId"];
+        /** @description The project's identifier. */
         "DeploymentPath.project_id": components["schemas"]["ProjectId"];
+        /** @description Only events of this type. */
+        EventListFilters: components["schemas"]["EventType"];
+        /** @description The event's identifier, as in the `webhook-id` delivery header. */
+        EventPath: components["schemas"]["EventId"];
+        /** @description The file's identifier. */
         "FilePath.file_id": components["schemas"]["FileId"];
+        /** @description The project's identifier. */
         "FilePath.project_id": components["schemas"]["ProjectId"];
         /** @description The `next_cursor` of the previous page. Opaque; valid only for the same list and filters. */
         "PageQuery.cursor": string;
@@ -1017,11 +1050,15 @@ export interface components {
         "ProjectListFilters.status": components["schemas"]["ProjectStatus"];
         /** @description Only projects with this visibility. */
         "ProjectListFilters.visibility": components["schemas"]["Visibility"];
+        /** @description The project's identifier. */
         ProjectPath: components["schemas"]["ProjectId"];
         /** @description Only deliveries with this status. */
         WebhookDeliveryListFilters: components["schemas"]["WebhookDeliveryStatus"];
+        /** @description The delivery's identifier. */
         "WebhookDeliveryPath.delivery_id": components["schemas"]["WebhookDeliveryId"];
+        /** @description The webhook endpoint's identifier. */
         "WebhookDeliveryPath.webhook_endpoint_id": components["schemas"]["WebhookEndpointId"];
+        /** @description The webhook endpoint's identifier. */
         WebhookEndpointPath: components["schemas"]["WebhookEndpointId"];
     };
     requestBodies: never;
@@ -1065,11 +1102,13 @@ export type SchemaPlanRateLimit = components['schemas']['PlanRateLimit'];
 export type SchemaProject = components['schemas']['Project'];
 export type SchemaProjectEvent = components['schemas']['ProjectEvent'];
 export type SchemaProjectFile = components['schemas']['ProjectFile'];
+export type SchemaProjectFilePath = components['schemas']['ProjectFilePath'];
 export type SchemaProjectId = components['schemas']['ProjectId'];
 export type SchemaProjectStatus = components['schemas']['ProjectStatus'];
 export type SchemaRequestId = components['schemas']['RequestId'];
 export type SchemaScope = components['schemas']['Scope'];
 export type SchemaTemplate = components['schemas']['Template'];
+export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaTriggerAgentRunRequest = components['schemas']['TriggerAgentRunRequest'];
 export type SchemaUpdateProjectRequest = components['schemas']['UpdateProjectRequest'];
 export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWebhookEndpointRequest'];
@@ -1094,6 +1133,8 @@ export type ParameterDeploymentListFiltersStatus = components['parameters']['Dep
 export type ParameterDeploymentListFiltersTarget = components['parameters']['DeploymentListFilters.target'];
 export type ParameterDeploymentPathDeploymentId = components['parameters']['DeploymentPath.deployment_id'];
 export type ParameterDeploymentPathProjectId = components['parameters']['DeploymentPath.project_id'];
+export type ParameterEventListFilters = components['parameters']['EventListFilters'];
+export type ParameterEventPath = components['parameters']['EventPath'];
 export type ParameterFilePathFileId = components['parameters']['FilePath.file_id'];
 export type ParameterFilePathProjectId = components['parameters']['FilePath.project_id'];
 export type ParameterPageQueryCursor = components['parameters']['PageQuery.cursor'];
@@ -1285,6 +1326,273 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
             401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: string;
+                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    "RateLimit-Policy": string;
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return, 1–100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The `next_cursor` of the previous page. Opaque; valid only for the same list and filters. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only events of this type. */
+                type?: components["parameters"]["EventListFilters"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: string;
+                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    "RateLimit-Policy": string;
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": number;
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        /** @description Pass as `cursor` to get the following page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: string;
+                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    "RateLimit-Policy": string;
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's identifier, as in the `webhook-id` delivery header. */
+                event_id: components["parameters"]["EventPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: string;
+                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    "RateLimit-Policy": string;
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": number;
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     RateLimit?: string;
@@ -1609,6 +1917,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1798,6 +2107,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -1934,6 +2244,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -2068,6 +2379,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -2247,6 +2559,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -2386,9 +2699,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -2592,7 +2907,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["DeploymentPath.project_id"];
+                /** @description The deployment's identifier. */
                 deployment_id: components["parameters"]["DeploymentPath.deployment_id"];
             };
             cookie?: never;
@@ -2728,10 +3045,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["DeploymentPath.project_id"];
+                /** @description The deployment's identifier. */
                 deployment_id: components["parameters"]["DeploymentPath.deployment_id"];
             };
             cookie?: never;
@@ -2906,6 +3226,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -3045,9 +3366,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -3251,7 +3574,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["FilePath.project_id"];
+                /** @description The file's identifier. */
                 file_id: components["parameters"]["FilePath.file_id"];
             };
             cookie?: never;
@@ -3388,7 +3713,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["FilePath.project_id"];
+                /** @description The file's identifier. */
                 file_id: components["parameters"]["FilePath.file_id"];
             };
             cookie?: never;
@@ -3523,7 +3850,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["FilePath.project_id"];
+                /** @description The file's identifier. */
                 file_id: components["parameters"]["FilePath.file_id"];
             };
             cookie?: never;
@@ -3671,6 +4000,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -3810,9 +4140,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["ProjectPath"];
             };
             cookie?: never;
@@ -4016,7 +4348,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["AgentRunPath.project_id"];
+                /** @description The agent run's identifier. */
                 run_id: components["parameters"]["AgentRunPath.run_id"];
             };
             cookie?: never;
@@ -4153,7 +4487,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's identifier. */
                 project_id: components["parameters"]["AgentRunPath.project_id"];
+                /** @description The agent run's identifier. */
                 run_id: components["parameters"]["AgentRunPath.run_id"];
             };
             cookie?: never;
@@ -4432,6 +4768,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4621,6 +4958,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
             };
             cookie?: never;
@@ -4757,6 +5095,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
             };
             cookie?: never;
@@ -4891,6 +5230,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
             };
             cookie?: never;
@@ -5068,6 +5408,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
             };
             cookie?: never;
@@ -5208,7 +5549,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookDeliveryPath.webhook_endpoint_id"];
+                /** @description The delivery's identifier. */
                 delivery_id: components["parameters"]["WebhookDeliveryPath.delivery_id"];
             };
             cookie?: never;
@@ -5348,6 +5691,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
             };
             cookie?: never;
