@@ -498,19 +498,23 @@ export interface components {
              */
             credits_used: number;
             /** @description Set when `status` is `failed`; null otherwise. */
-            error: components["schemas"]["AgentRunError"] | null;
+            error: {
+                /** @description Machine-readable reason, e.g. `agent_error`, `timeout`, `insufficient_credits`. */
+                code: string;
+                message: string;
+            } | null;
             created_at: components["schemas"]["Timestamp"];
-            /** @description When an agent picked the run up; null while queued. */
-            started_at: (string & components["schemas"]["Timestamp"]) | null;
-            /** @description When the run reached a final status; null until then. */
-            finished_at: (string & components["schemas"]["Timestamp"]) | null;
+            /**
+             * Format: date-time
+             * @description When an agent picked the run up; null while queued.
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the run reached a final status; null until then.
+             */
+            finished_at: string | null;
             updated_at: components["schemas"]["Timestamp"];
-        };
-        /** @description Why a run failed. */
-        AgentRunError: {
-            /** @description Machine-readable reason, e.g. `agent_error`, `timeout`, `insufficient_credits`. */
-            code: string;
-            message: string;
         };
         /**
          * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
@@ -571,10 +575,16 @@ export interface components {
             /** @description The last four characters of the secret. */
             last4: string;
             created_at: components["schemas"]["Timestamp"];
-            /** @description When the key stops working; null when it never expires. */
-            expires_at: (string & components["schemas"]["Timestamp"]) | null;
-            /** @description Approximate time of last use (updated at most once a minute); null before first use. */
-            last_used_at: (string & components["schemas"]["Timestamp"]) | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working; null when it never expires.
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Approximate time of last use (updated at most once a minute); null before first use.
+             */
+            last_used_at: string | null;
         };
         /** @description Identifier of an API key: `key_` and 8–64 letters and digits. Not the secret. */
         ApiKeyId: string;
@@ -592,7 +602,11 @@ export interface components {
             agent?: components["schemas"]["Agent"];
             /** @default private */
             visibility?: components["schemas"]["Visibility"];
-            template?: components["schemas"]["Template"] | null;
+            /**
+             * @description The starting template: `blank`, `landing-page`, `dashboard`, `web-app` or `api-service`; null or
+             *     absent for `blank`. (A pattern rather than an enum: OpenAPI 3.0 cannot make an enum nullable.)
+             */
+            template?: string | null;
         };
         CreateWebhookEndpointRequest: {
             url: components["schemas"]["HttpsUrl"];
@@ -624,13 +638,19 @@ export interface components {
             run_id: components["schemas"]["AgentRunId"];
             target: components["schemas"]["DeploymentTarget"];
             status: components["schemas"]["DeploymentStatus"];
-            /** @description Where this deployment is served; null until it is `ready`. */
-            url: (string & components["schemas"]["HttpsUrl"]) | null;
+            /**
+             * Format: uri
+             * @description Where this deployment is served; null until it is `ready`.
+             */
+            url: string | null;
             /** @description For a rollback, the earlier deployment whose build this one serves again; null otherwise. */
-            rollback_of: (string & components["schemas"]["DeploymentId"]) | null;
+            rollback_of: string | null;
             created_at: components["schemas"]["Timestamp"];
-            /** @description When it became `ready`; null before. */
-            ready_at: (string & components["schemas"]["Timestamp"]) | null;
+            /**
+             * Format: date-time
+             * @description When it became `ready`; null before.
+             */
+            ready_at: string | null;
             updated_at: components["schemas"]["Timestamp"];
         };
         /**
@@ -785,11 +805,11 @@ export interface components {
             /** @description The agent used for runs that do not name one. */
             agent: components["schemas"]["Agent"];
             visibility: components["schemas"]["Visibility"];
-            /** @description The template the project started from; null for none. */
-            template?: components["schemas"]["Template"] | null;
+            /** @description The template the project started from; `blank` when none was chosen. */
+            template: components["schemas"]["Template"];
             status: components["schemas"]["ProjectStatus"];
             /** @description The most recent agent run, to poll for completion. */
-            latest_run_id: (string & components["schemas"]["AgentRunId"]) | null;
+            latest_run_id: string | null;
             /** @description Address of the project's published app, once a production deployment is ready. */
             url?: components["schemas"]["HttpsUrl"];
             created_at: components["schemas"]["Timestamp"];
@@ -861,8 +881,7 @@ export interface components {
          */
         Scope: "projects:read" | "projects:write" | "deployments:read" | "deployments:write" | "agents:run" | "files:read" | "files:write" | "billing:read" | "webhooks:read" | "webhooks:write" | "*";
         /**
-         * @description A starting template. `null` or absent starts from a blank project; the other values seed the agent
-         *     with a known skeleton.
+         * @description A starting template: `blank`, or a known skeleton the agent starts from.
          * @enum {string}
          */
         Template: "blank" | "landing-page" | "dashboard" | "web-app" | "api-service";
@@ -933,9 +952,13 @@ export interface components {
              * @description HTTP status of the last attempt; null before the first, or when it got no response.
              */
             response_status: number | null;
-            last_attempt_at: (string & components["schemas"]["Timestamp"]) | null;
-            /** @description When the next attempt is due; null when none is planned. */
-            next_attempt_at: (string & components["schemas"]["Timestamp"]) | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null when none is planned.
+             */
+            next_attempt_at: string | null;
             created_at: components["schemas"]["Timestamp"];
         };
         /** @description Identifier of a webhook delivery: `dlv_` and 8–64 letters and digits. */
@@ -1067,7 +1090,6 @@ export interface components {
 }
 export type SchemaAgent = components['schemas']['Agent'];
 export type SchemaAgentRun = components['schemas']['AgentRun'];
-export type SchemaAgentRunError = components['schemas']['AgentRunError'];
 export type SchemaAgentRunEvent = components['schemas']['AgentRunEvent'];
 export type SchemaAgentRunId = components['schemas']['AgentRunId'];
 export type SchemaAgentRunStatus = components['schemas']['AgentRunStatus'];
@@ -1168,7 +1190,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1226,7 +1248,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1291,7 +1313,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1345,7 +1367,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1417,7 +1439,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1475,7 +1497,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1543,7 +1565,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1612,7 +1634,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1677,7 +1699,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1731,7 +1753,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1805,7 +1827,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1863,7 +1885,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -1935,7 +1957,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2052,7 +2074,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2120,7 +2142,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2189,7 +2211,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2257,7 +2279,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2324,7 +2346,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2396,7 +2418,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2495,7 +2517,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2572,7 +2594,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2645,7 +2667,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2720,7 +2742,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2852,7 +2874,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2922,7 +2944,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -2991,7 +3013,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3064,7 +3086,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3166,7 +3188,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3239,7 +3261,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3312,7 +3334,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3387,7 +3409,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3519,7 +3541,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3589,7 +3611,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3658,7 +3680,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3728,7 +3750,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3795,7 +3817,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3865,7 +3887,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -3938,7 +3960,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4013,7 +4035,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4086,7 +4108,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4161,7 +4183,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4293,7 +4315,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4363,7 +4385,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4432,7 +4454,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4502,7 +4524,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4586,7 +4608,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4656,7 +4678,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4714,7 +4736,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4786,7 +4808,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4903,7 +4925,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -4971,7 +4993,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5040,7 +5062,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5108,7 +5130,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5175,7 +5197,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5247,7 +5269,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5346,7 +5368,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5421,7 +5443,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5494,7 +5516,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5564,7 +5586,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5636,7 +5658,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5704,7 +5726,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
@@ -5776,7 +5798,7 @@ export interface operations {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
                     RateLimit: string;
-                    /** @description The key's quota policies, e.g. `"minute";q=60;w=60, "second";q=10;w=1`. */
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
                     "RateLimit-Policy": string;
                     /** @description Requests allowed in the current window. */
                     "X-RateLimit-Limit": number;
