@@ -3,7 +3,14 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { generate, root } from "./generate.ts";
 
-const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: "inherit" });
+/** Runs one step; its own output says what failed, so a failure only sets the exit code. */
+function run(command: string, args: string[]): void {
+  try {
+    execFileSync(command, args, { cwd: root, stdio: "inherit" });
+  } catch {
+    process.exit(1);
+  }
+}
 
 generate(join(root, "generated"));
 console.log("generated/: openapi.yaml, openapi.3.1.yaml, schema.d.ts, handlers.ts");

@@ -12,23 +12,30 @@ export const generatedFiles = ["openapi.yaml", "openapi.3.1.yaml", "schema.d.ts"
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
+/** Runs a tool, showing its output only when it fails (the compilers are chatty on success). */
+function quietly(command: string, args: string[]): void {
+  try {
+    execFileSync(command, args, { cwd: root, stdio: "pipe" });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(`${stdout ?? ""}${stderr ?? ""}`);
+    throw new Error(`${command.split("/").pop()} failed`);
+  }
+}
+
 export function generate(outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   const tspOut = mkdtempSync(join(tmpdir(), "tsp-"));
   try {
-    execFileSync(bin("tsp"), ["compile", join(root, "spec/main.tsp"), "--output-dir", tspOut, "--warn-as-error"], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    quietly(bin("tsp"), ["compile", join(root, "spec/main.tsp"), "--output-dir", tspOut, "--warn-as-error"]);
     copyFileSync(join(tspOut, "@typespec/openapi3/3.0.0/openapi.yaml"), join(outDir, "openapi.yaml"));
     copyFileSync(join(tspOut, "@typespec/openapi3/3.1.0/openapi.yaml"), join(outDir, "openapi.3.1.yaml"));
   } finally {
     rmSync(tspOut, { recursive: true, force: true });
   }
-  execFileSync(
-    bin("openapi-typescript"),
-    [join(outDir, "openapi.yaml"), "--output", join(outDir, "schema.d.ts"), "--default-non-nullable", "false", "--root-types"],
-    { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
-  );
+  quietly(bin("openapi-typescript"), [
+    join(outDir, "openapi.yaml"),
+    ...["--output", join(outDir, "schema.d.ts"), "--default-non-nullable", "false", "--root-types"],
+  ]);
   writeFileSync(join(outDir, "handlers.ts"), renderHandlers(readFileSync(join(outDir, "openapi.yaml"), "utf8")));
 }

@@ -1,0 +1,36 @@
+// `npm run check`: the static checks CI runs besides the tests. generated/ must equal a fresh build
+// of spec/ (drift), both documents must lint clean, everything must type-check, and the contract
+// must not break the last released one.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generate, generatedFiles, root } from "./generate.ts";
+
+/** Runs one step; its own output says what failed, so a failure only sets the exit code. */
+function run(command: string, args: string[]): void {
+  try {
+    execFileSync(command, args, { cwd: root, stdio: "inherit" });
+  } catch {
+    process.exit(1);
+  }
+}
+
+const fresh = mkdtempSync(join(tmpdir(), "generated-"));
+try {
+  generate(fresh);
+  const drifted = generatedFiles.filter(
+    (file) => readFileSync(join(fresh, file), "utf8") !== readFileSync(join(root, "generated", file), "utf8"),
+  );
+  if (drifted.length > 0) {
+    console.error(`generated/ differs from spec/ in: ${drifted.join(", ")}. Run \`npm run build\` and commit the result.`);
+    process.exit(1);
+  }
+  console.log("drift: generated/ matches spec/");
+} finally {
+  rmSync(fresh, { recursive: true, force: true });
+}
+run(process.execPath, [join(root, "scripts/lint.ts")]);
+run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
+run(process.execPath, [join(root, "scripts/check-breaking.ts")]);
+console.log("check: ok");
