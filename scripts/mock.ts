@@ -15,13 +15,14 @@
 //   - `Prefer: code=404` answers the operation's 404 response (any status the
 //     operation declares: 400, 401, 409, 429, 500...).
 //   - `Prefer: example=<title>` answers the example with that title (the key
-//     under `examples` in the document, i.e. the TypeSpec example title);
-//     combine both: `Prefer: code=404, example=<title>`.
+//     under `examples` in the document, i.e. the TypeSpec example title, spaces
+//     and all: `Prefer: example=Pro plan`); combine both:
+//     `Prefer: code=404, example=<title>`.
 //   - `Prefer: dynamic=true` generates a random body valid against the schema.
 //   - Where headers are awkward (a browser link), the same works as query
 //     parameters: `?__code=404&__example=<title>`.
 //   curl -H 'Authorization: Bearer svc_test_123' -H 'Prefer: code=404' \
-//        http://127.0.0.1:4010/v1/projects/prj_123
+//        http://127.0.0.1:4010/v1/projects/prj_8kF2mQ9xLp3vR7tZ
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
