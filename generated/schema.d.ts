@@ -871,8 +871,39 @@ export interface components {
          * @enum {string}
          */
         ProjectStatus: "queued" | "building" | "ready" | "failed" | "canceled";
-        /** @description Identifier of a request, as in the `X-Request-Id` header: `req_` and 8–64 letters and digits. */
+        /**
+         * @description An IETF `RateLimit` field: per policy, `r` (remaining requests) and `t` (seconds until reset).
+         * @example "default";r=59;t=60, "burst";r=9;t=1
+         */
+        RateLimitField: string;
+        /**
+         * Format: int32
+         * @description Requests allowed in a window.
+         * @example 60
+         */
+        RateLimitLimit: number;
+        /**
+         * @description An IETF `RateLimit-Policy` field: per policy, `q` (quota) and `w` (window in seconds).
+         * @example "default";q=60;w=60, "burst";q=10;w=1
+         */
+        RateLimitPolicyField: string;
+        /**
+         * Format: int32
+         * @description Requests left in a window.
+         * @example 59
+         */
+        RateLimitRemaining: number;
+        /**
+         * @description Identifier of a request, as in the `X-Request-Id` header: `req_` and 8–64 letters and digits.
+         * @example req_7Hq2mK9vXc4LpR8t
+         */
         RequestId: string;
+        /**
+         * Format: int32
+         * @description Seconds to wait before retrying.
+         * @example 12
+         */
+        RetryAfterSeconds: number;
         /**
          * @description A permission carried by an API key or OAuth token. `*` grants every scope and is the default for
          *     new keys. Reading an agent run needs `projects:read` (runs belong to their project); reading
@@ -896,6 +927,12 @@ export interface components {
             /** @description The agent to use; the project's `agent` when absent. */
             agent?: components["schemas"]["Agent"];
         };
+        /**
+         * Format: int64
+         * @description A moment as Unix seconds.
+         * @example 1795353390
+         */
+        UnixSeconds: number;
         /** @description Fields to change; absent fields keep their value. */
         UpdateProjectRequest: {
             name?: string;
@@ -1127,11 +1164,17 @@ export type SchemaProjectFile = components['schemas']['ProjectFile'];
 export type SchemaProjectFilePath = components['schemas']['ProjectFilePath'];
 export type SchemaProjectId = components['schemas']['ProjectId'];
 export type SchemaProjectStatus = components['schemas']['ProjectStatus'];
+export type SchemaRateLimitField = components['schemas']['RateLimitField'];
+export type SchemaRateLimitLimit = components['schemas']['RateLimitLimit'];
+export type SchemaRateLimitPolicyField = components['schemas']['RateLimitPolicyField'];
+export type SchemaRateLimitRemaining = components['schemas']['RateLimitRemaining'];
 export type SchemaRequestId = components['schemas']['RequestId'];
+export type SchemaRetryAfterSeconds = components['schemas']['RetryAfterSeconds'];
 export type SchemaScope = components['schemas']['Scope'];
 export type SchemaTemplate = components['schemas']['Template'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaTriggerAgentRunRequest = components['schemas']['TriggerAgentRunRequest'];
+export type SchemaUnixSeconds = components['schemas']['UnixSeconds'];
 export type SchemaUpdateProjectRequest = components['schemas']['UpdateProjectRequest'];
 export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWebhookEndpointRequest'];
 export type SchemaUploadFileRequest = components['schemas']['UploadFileRequest'];
@@ -1189,15 +1232,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1216,11 +1259,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1231,11 +1274,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1247,17 +1290,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1268,11 +1311,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1283,13 +1326,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1312,15 +1355,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1335,11 +1378,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,11 +1393,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1366,17 +1409,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1387,11 +1430,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1402,13 +1445,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1438,15 +1481,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1465,11 +1508,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,11 +1523,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1496,17 +1539,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1517,11 +1560,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1532,13 +1575,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1564,15 +1607,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1587,11 +1630,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1602,11 +1645,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,11 +1660,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,17 +1676,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1654,11 +1697,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,13 +1712,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1698,15 +1741,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1721,11 +1764,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1736,11 +1779,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1752,17 +1795,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1773,11 +1816,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1788,13 +1831,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1826,15 +1869,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1853,11 +1896,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1868,11 +1911,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1884,17 +1927,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1905,11 +1948,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,13 +1963,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,15 +1999,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -1982,11 +2025,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1997,11 +2040,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,11 +2055,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,11 +2070,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2042,11 +2085,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2057,11 +2100,11 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2073,17 +2116,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2094,11 +2137,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,13 +2152,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,15 +2184,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -2164,11 +2207,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2179,11 +2222,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,11 +2237,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2210,17 +2253,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2231,11 +2274,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,13 +2289,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,15 +2321,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -2299,11 +2342,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2314,11 +2357,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2329,11 +2372,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2345,17 +2388,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,11 +2409,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,13 +2424,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2417,15 +2460,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -2440,11 +2483,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,11 +2498,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,11 +2513,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,11 +2528,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,11 +2543,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2516,17 +2559,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2537,11 +2580,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,13 +2595,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2593,15 +2636,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -2620,11 +2663,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2635,11 +2678,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,11 +2693,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,17 +2709,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2687,11 +2730,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,13 +2745,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2741,15 +2784,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -2767,11 +2810,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,11 +2825,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,11 +2840,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2812,11 +2855,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2827,11 +2870,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,11 +2885,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2857,11 +2900,11 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2873,17 +2916,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2894,11 +2937,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2909,13 +2952,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,15 +2986,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -2966,11 +3009,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,11 +3024,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,11 +3039,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3012,17 +3055,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3033,11 +3076,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3048,13 +3091,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,15 +3128,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -3111,11 +3154,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,11 +3169,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,11 +3184,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,11 +3199,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,11 +3214,11 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,17 +3230,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3208,11 +3251,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,13 +3266,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,15 +3303,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -3287,11 +3330,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,11 +3345,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,11 +3360,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,17 +3376,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3354,11 +3397,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,13 +3412,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3408,15 +3451,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -3434,11 +3477,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3449,11 +3492,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3464,11 +3507,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3479,11 +3522,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3494,11 +3537,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3509,11 +3552,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3524,11 +3567,11 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3540,17 +3583,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,11 +3604,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3576,13 +3619,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3610,15 +3653,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -3633,11 +3676,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3648,11 +3691,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3663,11 +3706,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,17 +3722,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3700,11 +3743,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,13 +3758,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,15 +3792,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -3770,11 +3813,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,11 +3828,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,11 +3843,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3816,17 +3859,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3837,11 +3880,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3852,13 +3895,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3886,15 +3929,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -3913,11 +3956,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,11 +3971,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,11 +3986,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,17 +4002,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3980,11 +4023,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3995,13 +4038,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4034,15 +4077,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -4061,11 +4104,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4076,11 +4119,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,11 +4134,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,17 +4150,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4128,11 +4171,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,13 +4186,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4182,15 +4225,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -4208,11 +4251,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,11 +4266,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,11 +4281,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4253,11 +4296,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,11 +4311,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4283,11 +4326,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4298,11 +4341,11 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4314,17 +4357,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4335,11 +4378,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4350,13 +4393,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4384,15 +4427,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -4407,11 +4450,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4422,11 +4465,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,11 +4480,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4453,17 +4496,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4474,11 +4517,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,13 +4532,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4523,15 +4566,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -4546,11 +4589,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4561,11 +4604,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,11 +4619,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,11 +4634,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,17 +4650,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4628,11 +4671,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,13 +4686,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4677,15 +4720,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -4704,11 +4747,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4719,11 +4762,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4735,17 +4778,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,11 +4799,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,13 +4814,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4807,15 +4850,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -4833,11 +4876,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4848,11 +4891,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,11 +4906,11 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4878,11 +4921,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4893,11 +4936,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4908,11 +4951,11 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4924,17 +4967,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4945,11 +4988,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4960,13 +5003,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,15 +5035,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -5015,11 +5058,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5030,11 +5073,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5045,11 +5088,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5061,17 +5104,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5082,11 +5125,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,13 +5140,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5129,15 +5172,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -5150,11 +5193,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5165,11 +5208,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,11 +5223,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5196,17 +5239,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5217,11 +5260,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5232,13 +5275,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,15 +5311,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -5291,11 +5334,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5306,11 +5349,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,11 +5364,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5336,11 +5379,11 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5351,11 +5394,11 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5367,17 +5410,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5388,11 +5431,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5403,13 +5446,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,15 +5485,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -5469,11 +5512,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5484,11 +5527,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5499,11 +5542,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,17 +5558,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,11 +5579,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,13 +5594,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,15 +5628,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -5611,11 +5654,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5626,11 +5669,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,11 +5684,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5657,17 +5700,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5678,11 +5721,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5693,13 +5736,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5725,15 +5768,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
@@ -5751,11 +5794,11 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5766,11 +5809,11 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5781,11 +5824,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5797,17 +5840,17 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
-                    RateLimit: string;
+                    RateLimit: components["schemas"]["RateLimitField"];
                     /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
                     /** @description Requests allowed in the current window. */
-                    "X-RateLimit-Limit": number;
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
                     /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining": number;
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
                     /** @description When the current window resets, in Unix seconds. */
-                    "X-RateLimit-Reset": number;
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5818,11 +5861,11 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5833,13 +5876,13 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    RateLimit?: string;
-                    "RateLimit-Policy"?: string;
-                    "X-RateLimit-Limit"?: number;
-                    "X-RateLimit-Remaining"?: number;
-                    "X-RateLimit-Reset"?: number;
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {

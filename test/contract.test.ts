@@ -1,0 +1,160 @@
+// Invariants of the contract, read from the generated document: what every operation must declare,
+// so that a spec change that forgets one fails here (and in Spectral) before any client sees it.
+import { describe, expect, it } from "vitest";
+import type { Operation } from "openapi-backend";
+import { operationMeta } from "../generated/handlers.ts";
+import { document, operations, responseErrors } from "./support/contract.ts";
+
+type Schema = { $ref?: string; properties?: Record<string, Schema>; type?: string; nullable?: boolean };
+type Content = Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }>;
+type Response = { content?: Content; headers?: Record<string, { required?: boolean }> };
+
+const ops = await operations();
+const rawResponses = (op: Operation) =>
+  (document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>)[op.path][op.method]
+    .responses;
+const securitySchemes = document.components?.securitySchemes as Record<string, { type: string; flows?: any }>;
+const oauthScopes = Object.keys(securitySchemes.OAuth2.flows.authorizationCode.scopes);
+
+describe("the contract", () => {
+  it("has the operation groups the description names, each operation once in the server stubs", () => {
+    const ids = ops.map((op) => op.operationId).sort();
+    expect(ids).toEqual(Object.keys(operationMeta).sort());
+    for (const id of [
+      "createProject", "listProjects", "getProject", "updateProject", "deleteProject",
+      "triggerAgentRun", "listAgentRuns", "getAgentRun", "cancelAgentRun",
+      "createDeployment", "listDeployments", "getDeployment", "rollbackDeployment",
+      "uploadFile", "listFiles", "getFile", "downloadFile", "deleteFile",
+      "getUsage", "listInvoices",
+      "createWebhookEndpoint", "listWebhookEndpoints", "getWebhookEndpoint", "updateWebhookEndpoint",
+      "deleteWebhookEndpoint", "sendTestWebhookEvent", "listWebhookDeliveries", "redeliverWebhookDelivery",
+      "getCurrentApiKey",
+    ]) {
+      expect(ids).toContain(id);
+    }
+  });
+
+  it("declares production and staging servers and a /v1 path on every operation", () => {
+    expect(document.servers?.map((s) => s.description)).toEqual([expect.stringMatching(/^Production/), expect.stringMatching(/^Staging/)]);
+    for (const op of ops) expect(op.path).toMatch(/^\/v1\//);
+  });
+
+  it.each(ops.map((op) => [op.operationId!, op] as const))("%s is secured by bearer key or OAuth2 with its declared scopes", (_, op) => {
+    const required = op["x-required-scopes"] as string[];
+    expect(Array.isArray(required)).toBe(true);
+    for (const scope of required) expect(oauthScopes).toContain(scope);
+    expect(op.security).toEqual([{ BearerAuth: [] }, { OAuth2: required }]);
+    expect(op.tags?.length).toBeGreaterThan(0);
+    expect(op.summary).toBeTruthy();
+  });
+
+  it.each(ops.map((op) => [op.operationId!, op] as const))("%s answers every error in the one error shape", (_, op) => {
+    const responses = rawResponses(op);
+    for (const status of ["400", "401", "429", "500", "503"]) expect(Object.keys(responses)).toContain(status);
+    for (const [status, response] of Object.entries(responses)) {
+      if (Number(status) < 400) continue;
+      expect(response.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Error" });
+      expect(response.headers?.["X-Request-Id"]?.required).toBe(true);
+    }
+    expect(responses["429"].headers?.["Retry-After"]?.required).toBe(true);
+  });
+
+  it.each(ops.map((op) => [op.operationId!, op] as const))("%s carries the rate-limit and request-id headers on success", (_, op) => {
+    for (const [status, response] of Object.entries(rawResponses(op))) {
+      if (!status.startsWith("2")) continue;
+      for (const header of ["X-Request-Id", "RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) {
+        expect(response.headers?.[header]?.required, `${status} ${header}`).toBe(true);
+      }
+    }
+  });
+
+  const lists = ops.filter((op) => op.operationId!.startsWith("list"));
+  it.each(lists.map((op) => [op.operationId!, op] as const))("%s pages like every list", (_, op) => {
+    const query = Object.fromEntries((op.parameters as any[]).filter((p) => p.in === "query").map((p) => [p.name, p]));
+    expect(query.cursor.schema).toMatchObject({ type: "string", maxLength: 512 });
+    expect(query.limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(query.limit.explode ?? true).toBe(true);
+    const schema = (op.responses as any)["200"].content["application/json"].schema;
+    expect(Object.keys(schema.properties).sort()).toEqual(["data", "next_cursor"]);
+    expect(schema.required.sort()).toEqual(["data", "next_cursor"]);
+    expect(schema.properties.data).toMatchObject({ type: "array", maxItems: 100 });
+    expect(schema.properties.next_cursor).toMatchObject({ type: "string", nullable: true });
+  });
+
+  it("accepts Idempotency-Key on every creating POST and only there", () => {
+    const creating = ops.filter((op) => op.method === "post" && Object.keys(op.responses ?? {}).some((s) => s === "201" || s === "202"));
+    const withKey = ops.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
+    for (const id of ["createProject", "createDeployment", "triggerAgentRun"]) {
+      expect(withKey.map((op) => op.operationId)).toContain(id);
+    }
+    for (const op of withKey) {
+      expect(creating).toContain(op);
+      expect(Object.keys(op.responses ?? {})).toEqual(expect.arrayContaining(["409", "422"]));
+    }
+  });
+
+  it("creates a project exactly as the description says", () => {
+    const op = ops.find((o) => o.operationId === "createProject")!;
+    expect(op.method).toBe("post");
+    expect(op.path).toBe("/v1/projects");
+    expect(op["x-required-scopes"]).toEqual(["projects:write"]);
+    const body = (op.requestBody as any).content["application/json"].schema;
+    expect(body.required.sort()).toEqual(["name", "prompt"]);
+    expect(body.properties.agent.default).toBe("coding-agent-1");
+    expect(body.properties.agent.allOf[0].enum).toEqual(["coding-agent-1", "coding-agent-2", "coding-agent-3"]);
+    expect(body.properties.template.nullable).toBe(true);
+    expect(Object.keys(op.responses ?? {})).toEqual(expect.arrayContaining(["201", "400", "401"]));
+    const project = (op.responses as any)["201"].content["application/json"].schema;
+    expect(project.required).toEqual(expect.arrayContaining(["id", "name", "agent", "visibility", "created_at"]));
+    expect(project.properties.visibility.enum).toEqual(["private", "unlisted", "public"]);
+  });
+
+  it("lists every error code of the description", () => {
+    const codes = (document.components?.schemas as any).ErrorCode.enum;
+    for (const code of [
+      "invalid_request", "missing_api_key", "invalid_api_key", "expired_api_key", "insufficient_scope",
+      "key_rate_limited", "not_found", "method_not_allowed", "idempotency_key_in_use", "conflict",
+      "payload_too_large", "unsupported_media_type", "idempotency_key_reused", "internal_error", "service_unavailable",
+    ]) {
+      expect(codes).toContain(code);
+    }
+    const detail = (document.components?.schemas as any).ErrorDetail;
+    expect(detail.required.sort()).toEqual(["code", "message", "param", "request_id"]);
+  });
+
+  it("validates bodies for real: a project without its id breaks the contract", async () => {
+    expect(await responseErrors("getProject", 200, { name: "x" })).not.toEqual([]);
+  });
+
+  it("has at least one titled example per operation, and every example is valid", async () => {
+    for (const op of ops) {
+      const responses = rawResponses(op);
+      const examples = Object.entries(responses).flatMap(([status, response]) =>
+        Object.entries(response.content?.["application/json"]?.examples ?? {}).map(([title, example]) => ({ status, title, example })),
+      );
+      const successHasJson = Object.entries(responses).some(([status, r]) => status.startsWith("2") && r.content?.["application/json"]);
+      if (!successHasJson) continue; // 204s and the binary download have no JSON example
+      expect(examples.length, op.operationId).toBeGreaterThan(0);
+      for (const { status, title, example } of examples) {
+        expect(title.length).toBeLessThanOrEqual(24);
+        expect(await responseErrors(op.operationId!, Number(status), example.value), `${op.operationId} ${title}`).toEqual([]);
+      }
+    }
+  });
+
+  it("describes webhook events: the envelope, every event type and the signature scheme", () => {
+    const schemas = document.components?.schemas as any;
+    const types = schemas.EventType.enum as string[];
+    for (const prefix of ["project.", "agent_run.", "deployment.", "file.", "webhook.test"]) {
+      expect(types.some((t) => t.startsWith(prefix))).toBe(true);
+    }
+    expect(schemas.Event.anyOf ?? schemas.Event.oneOf).toHaveLength(5);
+    for (const name of ["ProjectEvent", "AgentRunEvent", "DeploymentEvent", "FileEvent", "WebhookTestEvent"]) {
+      expect(schemas[name].required).toEqual(expect.arrayContaining(["id", "type", "created_at", "workspace_id", "livemode", "data"]));
+    }
+    const signature = String(schemas.ProjectEvent.description ?? "") + JSON.stringify(schemas);
+    for (const term of ["webhook-id", "webhook-timestamp", "webhook-signature", "X-Svc-Signature", "whsec_", "5 minutes"]) {
+      expect(signature).toContain(term);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+// The Prism mock, as frontend teams use it: `npm run mock` on a free port, every operation called
+// with its example, each answer checked against the contract; a request that breaks the contract
+// is refused; `Prefer` picks error cases.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { document, operations, responseErrors, root, samplePath } from "./support/contract.ts";
+
+const auth = { Authorization: "Bearer svc_test_mockmockmockmockmockmockmockmock" };
+let prism: ChildProcess;
+let base: string;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  prism = spawn(process.execPath, [join(root, "scripts/mock.ts")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    stdio: "ignore",
+    detached: true,
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await fetch(`${base}/v1/key`, { headers: auth });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error("Prism did not start within 60 s");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}, 90_000);
+
+afterAll(() => {
+  if (prism.pid) process.kill(-prism.pid, "SIGTERM");
+});
+
+type RawOperation = {
+  requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  responses: Record<string, unknown>;
+};
+const raw = (path: string, method: string) => (document.paths as any)[path][method] as RawOperation;
+
+function exampleRequest(path: string, method: string): RequestInit {
+  const body = raw(path, method).requestBody?.content;
+  if (!body) return { method: method.toUpperCase(), headers: auth };
+  if (body["multipart/form-data"]) {
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }), "logo.png");
+    form.set("path", "assets/logo.png");
+    return { method: "POST", headers: auth, body: form };
+  }
+  const example = Object.values(body["application/json"].examples ?? {})[0]?.value ?? {};
+  return { method: method.toUpperCase(), headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(example) };
+}
+
+const ops = await operations();
+
+describe("npm run mock", () => {
+  it.each(ops.map((op) => [op.operationId!, op] as const))("answers %s with its example, valid against the contract", async (id, op) => {
+    const response = await fetch(base + samplePath(op.path), exampleRequest(op.path, op.method));
+    const expected = Number(Object.keys(raw(op.path, op.method).responses).find((s) => s.startsWith("2")));
+    expect(response.status, await response.clone().text()).toBe(expected);
+    if (response.headers.get("content-type")?.includes("application/json")) {
+      expect(await responseErrors(id, expected, await response.json())).toEqual([]);
+    } else {
+      expect((await response.arrayBuffer()).byteLength).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("refuses a request that breaks the contract", async () => {
+    // Prism answers an invalid request with the operation's 422 when it declares one (the
+    // idempotent creates do, for idempotency_key_reused), else its 400.
+    const missingPrompt = await fetch(`${base}/v1/projects`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "No prompt" }),
+    });
+    expect(missingPrompt.status).toBe(422);
+    expect((await missingPrompt.json()).error).toBeDefined();
+    const tooMany = await fetch(`${base}/v1/projects?limit=1000`, { headers: auth });
+    expect(tooMany.status).toBe(400);
+    const badId = await fetch(`${base}/v1/projects/not-a-project-id`, { headers: auth });
+    expect(badId.status).toBe(400);
+    const noKey = await fetch(`${base}/v1/projects`);
+    expect(noKey.status).toBe(401);
+  });
+
+  it("answers the example or status a frontend asks for with Prefer", async () => {
+    const notFound = await fetch(`${base}/v1/projects/prj_0000000000000000`, { headers: { ...auth, Prefer: "code=404" } });
+    expect(notFound.status).toBe(404);
+    expect((await notFound.json()).error.code).toBe("not_found");
+    const ready = await fetch(`${base}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, { headers: { ...auth, Prefer: "example=Ready" } });
+    expect((await ready.json()).status).toBe("ready");
+    const limited = await fetch(`${base}/v1/projects`, { headers: { ...auth, Prefer: "code=429, example=Rate limited" } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("12");
+  });
+});

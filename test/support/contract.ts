@@ -1,0 +1,60 @@
+// The generated contract, loaded once per test file, with helpers to walk its operations and to
+// validate bodies against it with the same validator the server uses (openapi-backend + ajv-formats).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import OpenAPIBackend from "openapi-backend";
+import type { Document, Operation } from "openapi-backend";
+import addFormats from "ajv-formats";
+import { parse } from "yaml";
+
+export const root = join(import.meta.dirname, "..", "..");
+export const documentPath = join(root, "generated", "openapi.yaml");
+export const document = parse(readFileSync(documentPath, "utf8")) as Document;
+
+let backend: OpenAPIBackend | undefined;
+
+/** openapi-backend over the canonical document, with formats, dereferenced. */
+export async function contract(): Promise<OpenAPIBackend> {
+  if (!backend) {
+    backend = new OpenAPIBackend({
+      definition: structuredClone(document),
+      quick: false,
+      validate: true,
+      customizeAjv: (ajv) => {
+        addFormats.default(ajv);
+        return ajv;
+      },
+    });
+    await backend.init();
+  }
+  return backend;
+}
+
+export async function operations(): Promise<Operation[]> {
+  return (await contract()).getOperations();
+}
+
+/** Errors of `body` against the response schema of `operationId` at `status`, or [] when valid. */
+export async function responseErrors(operationId: string, status: number, body: unknown): Promise<string[]> {
+  const result = (await contract()).validator.validateResponse(body, operationId, status);
+  return (result.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+}
+
+/** A valid sample value for each path parameter of the contract, matching its pattern. */
+export const samplePathParameters: Record<string, string> = {
+  project_id: "prj_8kF2mQ9xLp3vR7tZ",
+  run_id: "run_2Wc7Hn4Kq9Tz1Bx6",
+  deployment_id: "dpl_6Vb3Nm8Qw2Lk5Jh1",
+  file_id: "file_3Qw8Er5Ty2Ui7Op4",
+  webhook_endpoint_id: "we_7Kj3Hg9Fd2Sa5Lq8",
+  delivery_id: "dlv_8Zx4Cv7Bn1Mq3Wr6",
+  event_id: "evt_9Qa3Ws6Ed1Rf4Tg7",
+};
+
+export function samplePath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = samplePathParameters[name];
+    if (!value) throw new Error(`no sample value for path parameter ${name}`);
+    return value;
+  });
+}
