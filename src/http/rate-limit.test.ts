@@ -9,7 +9,8 @@ import {
   rateLimitHeaders,
   selectRateLimitStore,
 } from "./rate-limit.ts";
-import type { KeyRateLimiter, RateLimitResult } from "./rate-limit.ts";
+import type { KeyRateLimiter, Plan, RateLimitResult } from "./rate-limit.ts";
+import { plans as storagePlans } from "../storage/schema.ts";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -21,6 +22,13 @@ async function fire(limiter: KeyRateLimiter, key: string, n: number, plan?: stri
 }
 
 describe("plan table", () => {
+  it("covers exactly the plans the storage schema knows", () => {
+    expect(Object.keys(PLAN_LIMITS).sort()).toEqual([...storagePlans].sort());
+    // Type-level: the two Plan unions are the same.
+    const fromStorage: Plan[] = [...storagePlans];
+    expect(fromStorage).toHaveLength(4);
+  });
+
   it("has the published figures", () => {
     expect(PLAN_LIMITS).toEqual({
       free: { perMinute: 60, burst: 10 },
