@@ -1,0 +1,30 @@
+// Resource ids: a type prefix and random base62, e.g. `prj_4fT9kQ2mX7vB1nL8cR5dW3sZ`.
+// Random rather than sequential so that ids reveal neither volume nor order and cannot be guessed.
+import { randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+// The largest multiple of 62 that fits in a byte: bytes at or above it are discarded, so every
+// character is equally likely (a plain `byte % 62` would favour the first 8 characters).
+const UNBIASED_LIMIT = 256 - (256 % 62);
+
+/** `length` characters drawn uniformly from [0-9A-Za-z] with a cryptographic generator. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    // ~3% of bytes are rejected; ask for a little more than needed to rarely loop twice.
+    for (const byte of randomBytes(length - out.length + 8)) {
+      if (byte < UNBIASED_LIMIT) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const ID_RANDOM_LENGTH = 24;
+
+export type IdPrefix = "ws" | "key" | "prj" | "run" | "dpl" | "file" | "we" | "evt" | "dlv" | "inv" | "req";
+
+/** A new id: `newId("prj")` → `prj_` and 24 random base62 characters (~143 bits). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;
+}

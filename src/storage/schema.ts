@@ -1,0 +1,382 @@
+// The whole database in one file, so that renaming a column when the contract moves is one edit here
+// plus `npx drizzle-kit generate` (which writes the next migration into ./migrations).
+//
+// Conventions:
+// - TypeScript property names are camelCase, SQL column names snake_case and written out, so a
+//   reader can grep either.
+// - Ids are text: a type prefix and random base62 (see ids.ts), never sequential, never guessable.
+// - Times are timestamptz. Enumerated values are text with a CHECK constraint (not pg enums: a
+//   CHECK is replaced by a migration in one statement, an enum value cannot be removed).
+// - Every workspace resource carries workspace_id and environment ('live' | 'test'): the two
+//   partitions a workspace has. List indexes are (workspace_id, environment, created_at desc, id
+//   desc), the order of keyset pagination, so a page costs the same however deep it is.
+import { sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
+
+export const environments = ["live", "test"] as const;
+export type Environment = (typeof environments)[number];
+
+export const plans = ["free", "pro", "team", "enterprise"] as const;
+export type Plan = (typeof plans)[number];
+
+export const agents = ["coding-agent-1", "coding-agent-2", "coding-agent-3"] as const;
+export const visibilities = ["private", "unlisted", "public"] as const;
+export const templates = ["blank", "landing-page", "dashboard", "web-app", "api-service"] as const;
+export const projectStatuses = ["queued", "building", "ready", "failed", "canceled"] as const;
+export const runTriggers = ["project_created", "api"] as const;
+export const runStatuses = ["queued", "running", "succeeded", "failed", "canceled"] as const;
+export const deploymentTargets = ["production", "preview"] as const;
+export const deploymentStatuses = ["queued", "building", "ready", "failed", "superseded"] as const;
+export const webhookEndpointStatuses = ["enabled", "disabled"] as const;
+export const deliveryStatuses = ["pending", "succeeded", "failed"] as const;
+export const invoiceStatuses = ["draft", "open", "paid", "void", "uncollectible"] as const;
+export const idempotencyStates = ["in_progress", "completed"] as const;
+
+/** A CHECK constraint `<column> in (<values>)`, named `<table>_<column>_check`. */
+function oneOf(table: string, column: string, values: readonly string[]) {
+  const list = values.map((value) => `'${value}'`).join(", ");
+  return check(`${table}_${column}_check`, sql.raw(`"${column}" in (${list})`));
+}
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+const optionalTime = (name: string) => timestamp(name, { withTimezone: true });
+const environment = () => text("environment", { enum: environments }).notNull();
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+export const workspaces = pgTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    plan: text("plan", { enum: plans }).notNull().default("free"),
+    createdAt: createdAt(),
+  },
+  () => [oneOf("workspaces", "plan", plans)],
+);
+
+const workspaceId = () =>
+  text("workspace_id")
+    .notNull()
+    .references(() => workspaces.id);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: workspaceId(),
+    name: text("name").notNull(),
+    environment: environment(),
+    scopes: text("scopes").array().notNull().default(sql`'{*}'::text[]`),
+    /** SHA-256 hex of the secret. The secret itself is never stored. */
+    secretHash: text("secret_hash").notNull().unique(),
+    /** The start of the secret, e.g. `svc_live_ab12`, to recognise a key in lists. */
+    displayPrefix: text("display_prefix").notNull(),
+    last4: text("last4").notNull(),
+    createdAt: createdAt(),
+    expiresAt: optionalTime("expires_at"),
+    revokedAt: optionalTime("revoked_at"),
+    lastUsedAt: optionalTime("last_used_at"),
+  },
+  (t) => [
+    oneOf("api_keys", "environment", environments),
+    index("api_keys_workspace_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** One row per API request, written by the HTTP pipeline; failed authentications included. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    workspaceId: text("workspace_id"),
+    keyId: text("key_id"),
+    method: text("method").notNull(),
+    /** The contract's path template (e.g. /v1/projects/{project_id}); null for unknown routes. */
+    route: text("route"),
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    requestId: text("request_id").notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+  },
+  (t) => [index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc(), t.id.desc())],
+);
+
+/** Stored responses of creating POSTs, replayed for 24 h (see src/http/idempotency.ts). */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    // Plain text in TypeScript (the CHECK below still holds): the idempotency layer treats the
+    // partition as an opaque part of the key.
+    environment: text("environment").notNull(),
+    key: text("key").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: idempotencyStates }).notNull(),
+    responseStatus: integer("response_status"),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    responseBody: jsonb("response_body"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.environment, t.key] }),
+    oneOf("idempotency_keys", "environment", environments),
+    oneOf("idempotency_keys", "state", idempotencyStates),
+    index("idempotency_keys_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    name: text("name").notNull(),
+    prompt: text("prompt").notNull(),
+    agent: text("agent", { enum: agents }).notNull(),
+    visibility: text("visibility", { enum: visibilities }).notNull(),
+    template: text("template", { enum: templates }).notNull().default("blank"),
+    status: text("status", { enum: projectStatuses }).notNull().default("queued"),
+    latestRunId: text("latest_run_id"),
+    url: text("url"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("projects", "environment", environments),
+    oneOf("projects", "agent", agents),
+    oneOf("projects", "visibility", visibilities),
+    oneOf("projects", "template", templates),
+    oneOf("projects", "status", projectStatuses),
+    index("projects_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+const projectId = () =>
+  text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" });
+
+export const agentRuns = pgTable(
+  "agent_runs",
+  {
+    id: text("id").primaryKey(),
+    projectId: projectId(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    agent: text("agent", { enum: agents }).notNull(),
+    prompt: text("prompt").notNull(),
+    trigger: text("trigger", { enum: runTriggers }).notNull(),
+    status: text("status", { enum: runStatuses }).notNull().default("queued"),
+    creditsUsed: integer("credits_used").notNull().default(0),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    createdAt: createdAt(),
+    startedAt: optionalTime("started_at"),
+    finishedAt: optionalTime("finished_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("agent_runs", "environment", environments),
+    oneOf("agent_runs", "agent", agents),
+    oneOf("agent_runs", "trigger", runTriggers),
+    oneOf("agent_runs", "status", runStatuses),
+    index("agent_runs_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("agent_runs_project_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const deployments = pgTable(
+  "deployments",
+  {
+    id: text("id").primaryKey(),
+    projectId: projectId(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => agentRuns.id, { onDelete: "cascade" }),
+    target: text("target", { enum: deploymentTargets }).notNull(),
+    status: text("status", { enum: deploymentStatuses }).notNull().default("queued"),
+    url: text("url"),
+    /** For a rollback, the earlier deployment whose build this one serves again. */
+    rollbackOf: text("rollback_of").references((): AnyPgColumn => deployments.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    readyAt: optionalTime("ready_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("deployments", "environment", environments),
+    oneOf("deployments", "target", deploymentTargets),
+    oneOf("deployments", "status", deploymentStatuses),
+    index("deployments_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("deployments_project_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** A file's metadata; its bytes are in file_chunks, so every replica can stream them. */
+export const files = pgTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    projectId: projectId(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    path: text("path").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+    sha256: text("sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    oneOf("files", "environment", environments),
+    unique("files_project_path_unique").on(t.projectId, t.path),
+    index("files_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("files_project_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** A file's content in order of `seq`; uploads append chunks and downloads read them one by one. */
+export const fileChunks = pgTable(
+  "file_chunks",
+  {
+    fileId: text("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.seq] })],
+);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    url: text("url").notNull(),
+    description: text("description"),
+    enabledEvents: text("enabled_events").array().notNull(),
+    status: text("status", { enum: webhookEndpointStatuses }).notNull().default("enabled"),
+    /** The signing secret; kept in clear because every delivery is signed with it. */
+    secret: text("secret").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("webhook_endpoints", "environment", environments),
+    oneOf("webhook_endpoints", "status", webhookEndpointStatuses),
+    index("webhook_endpoints_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    type: text("type").notNull(),
+    data: jsonb("data").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    oneOf("events", "environment", environments),
+    index("events_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    webhookEndpointId: text("webhook_endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    status: text("status", { enum: deliveryStatuses }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: optionalTime("next_attempt_at"),
+    lastAttemptAt: optionalTime("last_attempt_at"),
+    responseStatus: integer("response_status"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf("webhook_deliveries", "environment", environments),
+    oneOf("webhook_deliveries", "status", deliveryStatuses),
+    index("webhook_deliveries_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_endpoint_idx").on(t.webhookEndpointId, t.createdAt.desc(), t.id.desc()),
+    // The delivery worker's question: which pending deliveries are due?
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: workspaceId(),
+    environment: environment(),
+    number: text("number").notNull(),
+    status: text("status", { enum: invoiceStatuses }).notNull(),
+    currency: text("currency").notNull(),
+    /** In the currency's smallest unit; bigint since the contract allows up to 10^11. */
+    amountDue: bigint("amount_due", { mode: "number" }).notNull(),
+    amountPaid: bigint("amount_paid", { mode: "number" }).notNull().default(0),
+    periodStart: timestamp("period_start", { withTimezone: true }).notNull(),
+    periodEnd: timestamp("period_end", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    oneOf("invoices", "environment", environments),
+    oneOf("invoices", "status", invoiceStatuses),
+    unique("invoices_number_unique").on(t.workspaceId, t.number),
+    index("invoices_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export type Workspace = typeof workspaces.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
+export type Project = typeof projects.$inferSelect;
+export type AgentRun = typeof agentRuns.$inferSelect;
+export type Deployment = typeof deployments.$inferSelect;
+export type ProjectFile = typeof files.$inferSelect;
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type Event = typeof events.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type Invoice = typeof invoices.$inferSelect;
