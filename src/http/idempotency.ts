@@ -1,0 +1,274 @@
+// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table.
+//
+// Flow for a creating POST that carries `Idempotency-Key`:
+//   const r = await begin(db, { workspaceId, environment, key, method, path, requestHash });
+//   'new'      → run the handler, then finish(db, r.lease, { status, headers, body })
+//   'replay'   → answer r.status / r.headers / r.body with `Idempotent-Replayed: true`, run nothing
+//   'in_use'   → 409 idempotency_key_in_use (the first request with this key is still running)
+//   'mismatch' → 422 idempotency_key_reused (same key, different method, path or body)
+//
+// Decisions:
+// - What is stored: every response the handler produced with a status below 500 (2xx and 4xx).
+//   Like Stripe, a request that began executing has a result that a retry must see, including
+//   "404 project not found" or "409 conflict". A 5xx or a thrown handler releases the key
+//   (`abandon`), so the client may retry with the same key; this is what the contract promises
+//   ("Server errors (5xx) are not stored"). Responses produced before `begin` (401, 400 from
+//   validation, 429) never reach this module and are therefore never stored.
+// - Keys are scoped to (workspace, environment): the table's primary key. One key used in a
+//   workspace's live and test partitions names two unrelated requests.
+// - A row carries its own lease in `expires_at`: while in_progress it is created_at + lock timeout
+//   (60 s by default), so the key of a crashed replica frees itself; once completed it is
+//   created_at + 24 h, the replay window. Any row with expires_at <= now is treated as absent by
+//   `begin` (deleted first, then re-inserted) and removed by `purgeExpired`.
+// - Atomicity: `begin` inserts with ON CONFLICT DO NOTHING on the primary key; exactly one of any
+//   number of concurrent requests with one key gets 'new'. complete/abandon are fenced on the
+//   lease (created_at + request hash) so a request whose lease ran out and was taken over cannot
+//   overwrite or release its successor's row.
+// - Time is the application's clock (injectable `now`), written explicitly into created_at and
+//   expires_at with millisecond precision, so the fence compares equal values on both drivers.
+import { createHash } from "node:crypto";
+import { and, eq, lte, sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { idempotencyKeys } from "../storage/schema.ts";
+import type { Environment } from "../storage/schema.ts";
+
+/** Either driver (PGlite or node-postgres), or a transaction of either. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, any, any>;
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 60 * 1000;
+/** Header set on replayed responses. */
+export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+
+export interface IdempotencyScope {
+  readonly workspaceId: string;
+  readonly environment: Environment;
+  readonly key: string;
+}
+
+export interface BeginInput extends IdempotencyScope {
+  readonly method: string;
+  /** The concrete request path (e.g. /v1/projects/prj_1/runs), not the route template. */
+  readonly path: string;
+  /** `requestHash({ method, path, body })`. */
+  readonly requestHash: string;
+}
+
+/** Proof that this request holds the key; pass it to complete/abandon/finish. */
+export interface IdempotencyLease extends IdempotencyScope {
+  readonly requestHash: string;
+  readonly startedAt: Date;
+}
+
+export interface StoredResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+export type BeginResult =
+  | { readonly kind: "new"; readonly lease: IdempotencyLease }
+  | ({ readonly kind: "replay" } & StoredResponse)
+  | { readonly kind: "in_use" }
+  | { readonly kind: "mismatch" };
+
+export interface IdempotencyOptions {
+  /** Clock (default Date.now). */
+  readonly now?: () => number;
+  /** Replay window (default 24 h). */
+  readonly windowMs?: number;
+  /** How long an in_progress row holds the key before it counts as abandoned (default 60 s). */
+  readonly lockTimeoutMs?: number;
+}
+
+function settings(options: IdempotencyOptions | undefined) {
+  return {
+    now: options?.now ?? Date.now,
+    windowMs: options?.windowMs ?? IDEMPOTENCY_WINDOW_MS,
+    lockTimeoutMs: options?.lockTimeoutMs ?? IDEMPOTENCY_LOCK_TIMEOUT_MS,
+  };
+}
+
+function scopeWhere(s: IdempotencyScope) {
+  return and(
+    eq(idempotencyKeys.workspaceId, s.workspaceId),
+    eq(idempotencyKeys.environment, s.environment),
+    eq(idempotencyKeys.key, s.key),
+  );
+}
+
+function leaseWhere(lease: IdempotencyLease) {
+  return and(
+    scopeWhere(lease),
+    eq(idempotencyKeys.state, "in_progress"),
+    eq(idempotencyKeys.createdAt, lease.startedAt),
+    eq(idempotencyKeys.requestHash, lease.requestHash),
+  );
+}
+
+/**
+ * Claims `key` for this request, or says why not. Safe under any concurrency: of N simultaneous
+ * calls with one key, exactly one gets 'new'.
+ */
+export async function begin(db: AnyPgDatabase, input: BeginInput, options?: IdempotencyOptions): Promise<BeginResult> {
+  const cfg = settings(options);
+  const method = input.method.toUpperCase();
+  // A few rounds at most: a row can vanish between our INSERT and SELECT (its owner abandoned it,
+  // or it expired), in which case we simply try to claim the key again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const nowDate = new Date(cfg.now());
+    // Expired rows (replay window over, or the lease of a crashed request ran out) are absent.
+    await db.delete(idempotencyKeys).where(and(scopeWhere(input), lte(idempotencyKeys.expiresAt, nowDate)));
+    const inserted = await db
+      .insert(idempotencyKeys)
+      .values({
+        workspaceId: input.workspaceId,
+        environment: input.environment,
+        key: input.key,
+        method,
+        path: input.path,
+        requestHash: input.requestHash,
+        state: "in_progress",
+        createdAt: nowDate,
+        expiresAt: new Date(nowDate.getTime() + cfg.lockTimeoutMs),
+      })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length === 1) {
+      return {
+        kind: "new",
+        lease: {
+          workspaceId: input.workspaceId,
+          environment: input.environment,
+          key: input.key,
+          requestHash: input.requestHash,
+          startedAt: nowDate,
+        },
+      };
+    }
+    const [row] = await db.select().from(idempotencyKeys).where(scopeWhere(input)).limit(1);
+    if (row === undefined || row.expiresAt.getTime() <= cfg.now()) continue;
+    if (row.method !== method || row.path !== input.path || row.requestHash !== input.requestHash) {
+      return { kind: "mismatch" };
+    }
+    if (row.state !== "completed" || row.responseStatus === null) return { kind: "in_use" };
+    return {
+      kind: "replay",
+      status: row.responseStatus,
+      headers: (row.responseHeaders ?? {}) as Record<string, string>,
+      body: row.responseBody ?? null,
+    };
+  }
+  // The key keeps flipping between owners; tell the client to retry later.
+  return { kind: "in_use" };
+}
+
+/**
+ * Stores the response for replay and starts the 24-hour window. Returns false when the lease was
+ * lost (it expired and another request took the key over, or the row was purged).
+ */
+export async function complete(
+  db: AnyPgDatabase,
+  lease: IdempotencyLease,
+  response: StoredResponse,
+  options?: IdempotencyOptions,
+): Promise<boolean> {
+  const cfg = settings(options);
+  const updated = await db
+    .update(idempotencyKeys)
+    .set({
+      state: "completed",
+      responseStatus: response.status,
+      responseHeaders: { ...response.headers },
+      responseBody: response.body === undefined ? null : response.body,
+      expiresAt: new Date(lease.startedAt.getTime() + cfg.windowMs),
+    })
+    .where(leaseWhere(lease))
+    .returning({ key: idempotencyKeys.key });
+  return updated.length === 1;
+}
+
+/** Releases the key (the handler failed with 5xx or threw) so the client can retry with it. */
+export async function abandon(db: AnyPgDatabase, lease: IdempotencyLease): Promise<boolean> {
+  const deleted = await db.delete(idempotencyKeys).where(leaseWhere(lease)).returning({ key: idempotencyKeys.key });
+  return deleted.length === 1;
+}
+
+/** True for the responses we keep for replay (see the decision at the top): status < 500. */
+export function isStorable(status: number): boolean {
+  return status < 500;
+}
+
+/** complete() for storable responses, abandon() for 5xx. Returns what it did. */
+export async function finish(
+  db: AnyPgDatabase,
+  lease: IdempotencyLease,
+  response: StoredResponse,
+  options?: IdempotencyOptions,
+): Promise<"stored" | "released" | "lease_lost"> {
+  if (isStorable(response.status)) return (await complete(db, lease, response, options)) ? "stored" : "lease_lost";
+  return (await abandon(db, lease)) ? "released" : "lease_lost";
+}
+
+/**
+ * Deletes rows past expires_at (replay windows that ended, leases of crashed requests), at most
+ * `limit` per call so a periodic job never holds a long lock. Returns how many were deleted; call
+ * again while it returns `limit`.
+ */
+export async function purgeExpired(
+  db: AnyPgDatabase,
+  options?: { readonly now?: () => number; readonly limit?: number },
+): Promise<number> {
+  const now = new Date((options?.now ?? Date.now)());
+  const limit = options?.limit ?? 1000;
+  const t = idempotencyKeys;
+  // PostgreSQL has no DELETE … LIMIT: pick a bounded batch of primary keys, and re-check expiry on
+  // the rows themselves so a key re-claimed meanwhile is never removed.
+  const deleted = await db
+    .delete(t)
+    .where(
+      and(
+        lte(t.expiresAt, now),
+        sql`(${t.workspaceId}, ${t.environment}, ${t.key}) in (select ${t.workspaceId}, ${t.environment}, ${t.key} from ${t} where ${t.expiresAt} <= ${now} limit ${limit})`,
+      ),
+    )
+    .returning({ key: t.key });
+  return deleted.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request fingerprint
+
+/** JSON with object keys sorted at every depth; undefined members dropped as JSON.stringify does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "";
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortKeys(v)));
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function") return sortKeys((value as { toJSON(): unknown }).toJSON());
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined && typeof v !== "function") out[k] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * SHA-256 (hex) of method, path and body. A parsed JSON body is hashed in canonical form, so key
+ * order and whitespace do not make two equal requests differ; raw bytes (Buffer/Uint8Array, e.g. a
+ * multipart upload) are hashed as they are; no body hashes as empty.
+ */
+export function requestHash(input: { readonly method: string; readonly path: string; readonly body?: unknown }): string {
+  const h = createHash("sha256");
+  h.update(input.method.toUpperCase()).update("\n").update(input.path).update("\n");
+  const body = input.body;
+  if (body instanceof Uint8Array) h.update("b:").update(body);
+  else if (body !== undefined && body !== null) h.update("j:").update(canonicalJson(body));
+  return h.digest("hex");
+}
