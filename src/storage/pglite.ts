@@ -1,0 +1,126 @@
+// PGlite: PostgreSQL compiled to WebAssembly, running inside this process on files in DATA_DIR.
+//
+// Layout of DATA_DIR:
+//   pgdata/     the database cluster
+//   pbs.lock    the pid of the process that has the database open
+//   admin.sock  that process's admin socket, when it is a server (see src/cli/admin-socket.ts)
+//
+// PGlite itself does not stop a second process from opening the same files, and two would corrupt
+// them. So opening takes the lock file first (created exclusively); a lock whose pid is no longer
+// running was left by a crash and is taken over. `pbs`, finding the directory locked, talks to the
+// owner through its admin socket instead.
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import type { Database, PgliteStorage } from "./index.ts";
+import { migrationsFolder } from "./index.ts";
+import * as schema from "./schema.ts";
+
+export const PGDATA_DIR = "pgdata";
+export const LOCK_FILE = "pbs.lock";
+
+/** Another live process has this data directory open. */
+export class DataDirInUseError extends Error {
+  readonly dataDir: string;
+  readonly pid: number;
+  constructor(dataDir: string, pid: number) {
+    super(`the data directory ${dataDir} is in use by process ${pid}`);
+    this.name = "DataDirInUseError";
+    this.dataDir = dataDir;
+    this.pid = pid;
+  }
+}
+
+export type PgliteOptions =
+  /** The database in `dataDir`, created on first use. */
+  | { readonly dataDir: string }
+  /** An already opened PGlite (tests: an in-memory clone of a migrated template). Closed with the storage. */
+  | { readonly client: PGlite };
+
+export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteStorage> {
+  const dataDir = "dataDir" in options ? options.dataDir : undefined;
+  let releaseLock = async () => {};
+  let client: PGlite;
+  if (dataDir === undefined) {
+    client = (options as { client: PGlite }).client;
+  } else {
+    // 0700: the directory holds the database and the admin socket; nobody else may enter.
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    releaseLock = await lockDataDir(dataDir);
+    try {
+      client = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR) });
+    } catch (error) {
+      await releaseLock();
+      throw error;
+    }
+  }
+  const db: Database = drizzle({ client, schema });
+  try {
+    await migrate(drizzle({ client, schema }), { migrationsFolder });
+  } catch (error) {
+    await client.close();
+    await releaseLock();
+    throw error;
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    driver: "pglite",
+    db,
+    client,
+    dataDir,
+    async ping() {
+      await client.query("select 1");
+    },
+    close() {
+      closed ??= client.close().finally(releaseLock);
+      return closed;
+    },
+  };
+}
+
+/**
+ * Takes the data directory's lock file, or throws DataDirInUseError. Returns the release function.
+ * (Two processes taking over the same stale lock at the same instant could both succeed; a crash
+ * followed by two simultaneous starts is the only way there, and it is not worth a native flock.)
+ */
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lockPath = join(dataDir, LOCK_FILE);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(lockPath, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+      return async () => {
+        await rm(lockPath, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw lockError(error, dataDir, lockPath);
+    }
+    const owner = await readLockOwner(dataDir);
+    if (owner !== undefined) throw new DataDirInUseError(dataDir, owner);
+    await rm(lockPath, { force: true }); // left by a process that is gone
+  }
+}
+
+/** The pid holding the data directory, or undefined when no live process does. */
+export async function readLockOwner(dataDir: string): Promise<number | undefined> {
+  const content = await readFile(join(dataDir, LOCK_FILE), "utf8").catch(() => "");
+  const pid = Number.parseInt(content, 10);
+  return Number.isInteger(pid) && pid > 0 && isRunning(pid) ? pid : undefined;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by another user
+  }
+}
+
+function lockError(error: unknown, dataDir: string, lockPath: string): unknown {
+  if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+    return new Error(`could not take the lock ${lockPath} on ${dataDir}; another process took it first`);
+  }
+  return error;
+}
