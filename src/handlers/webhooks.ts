@@ -1,0 +1,66 @@
+// Webhook endpoints and deliveries: HTTP in, domain call, HTTP out.
+import type { Handlers } from "../../generated/handlers.ts";
+import type { SchemaWebhookDelivery, SchemaWebhookEndpoint } from "../../generated/schema.d.ts";
+import * as webhooks from "../domain/webhooks.ts";
+import type { Context } from "./context.ts";
+import { paged } from "./pagination.ts";
+
+type WebhookHandlers = Pick<
+  Handlers<Context>,
+  | "createWebhookEndpoint"
+  | "listWebhookEndpoints"
+  | "getWebhookEndpoint"
+  | "updateWebhookEndpoint"
+  | "deleteWebhookEndpoint"
+  | "sendTestWebhookEvent"
+  | "listWebhookDeliveries"
+  | "redeliverWebhookDelivery"
+>;
+
+/**
+ * Where a queued delivery can be watched. The contract has no operation reading one delivery, so
+ * this is the endpoint's delivery list, where the newest delivery comes first.
+ */
+const deliveriesOf = (delivery: SchemaWebhookDelivery) => `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries`;
+
+export const webhookHandlers: WebhookHandlers = {
+  async createWebhookEndpoint({ body }, { db, partition }) {
+    const endpoint = await webhooks.createWebhookEndpoint(db, partition, body);
+    return { status: 201, headers: { Location: `/v1/webhooks/${endpoint.id}` }, body: endpoint };
+  },
+
+  async listWebhookEndpoints({ query }, context) {
+    const list = paged<SchemaWebhookEndpoint>(context, "webhooks", query);
+    return { status: 200, body: list.body(await webhooks.listWebhookEndpoints(context.db, context.partition, list.request)) };
+  },
+
+  async getWebhookEndpoint({ path }, { db, partition }) {
+    return { status: 200, body: await webhooks.getWebhookEndpoint(db, partition, path.webhook_endpoint_id) };
+  },
+
+  async updateWebhookEndpoint({ path, body }, { db, partition }) {
+    return { status: 200, body: await webhooks.updateWebhookEndpoint(db, partition, path.webhook_endpoint_id, body) };
+  },
+
+  async deleteWebhookEndpoint({ path }, { db, partition }) {
+    await webhooks.deleteWebhookEndpoint(db, partition, path.webhook_endpoint_id);
+    return { status: 204 };
+  },
+
+  async sendTestWebhookEvent({ path }, { db, partition }) {
+    const delivery = await webhooks.sendTestEvent(db, partition, path.webhook_endpoint_id);
+    return { status: 202, headers: { Location: deliveriesOf(delivery) }, body: delivery };
+  },
+
+  async listWebhookDeliveries({ path, query }, context) {
+    const filters = { status: query?.status };
+    const list = paged<SchemaWebhookDelivery>(context, `deliveries:${path.webhook_endpoint_id}`, query, filters);
+    const page = await webhooks.listWebhookDeliveries(context.db, context.partition, path.webhook_endpoint_id, list.request, filters);
+    return { status: 200, body: list.body(page) };
+  },
+
+  async redeliverWebhookDelivery({ path }, { db, partition }) {
+    const delivery = await webhooks.redeliver(db, partition, path.webhook_endpoint_id, path.delivery_id);
+    return { status: 202, headers: { Location: deliveriesOf(delivery) }, body: delivery };
+  },
+};
