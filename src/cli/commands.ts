@@ -1,0 +1,349 @@
+// The `pbs` commands, in one place: parsing (node:util parseArgs) and execution against a database.
+// Both ways of running a command use this module: `pbs` opening storage itself, and a server
+// executing it for `pbs` through its admin socket (see pbs.ts for when each happens). Execution
+// renders the outcome both ways — text for people, JSON for scripts — so the two paths print
+// exactly the same thing.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { desc, eq } from "drizzle-orm";
+import type { Database } from "../storage/index.ts";
+import { auditLog, environments, plans, type AuditEntry, type Environment, type Plan } from "../storage/schema.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import {
+  createApiKey,
+  expiryChoices,
+  keyStatus,
+  listApiKeys,
+  revokeApiKey,
+  validScopes,
+  type ApiKeyRecord,
+  type ExpiryChoice,
+  type Scope,
+} from "../domain/keys.ts";
+import { createWorkspace, ensureWorkspace, findWorkspaceBySlug } from "../domain/workspaces.ts";
+
+export const USAGE = `pbs — administration of the Project Builder API (what workspace settings offer)
+
+Usage:
+  pbs keys create --workspace <slug> --name <name> [--scopes a,b] [--env live|test]
+                  [--expires 30d|90d|1y|none | --expires-at <ISO time>] [--json]
+      Creates an API key (and the workspace, when it is new). The secret is printed once,
+      alone on the last line of output; with --json, as "secret" in one JSON object.
+  pbs keys list --workspace <slug> [--json]
+  pbs keys revoke <key id> [--json]
+  pbs audit --workspace <slug> [--limit N] [--json]
+      The workspace's most recent API requests, newest first (N: 1–1000, default 50).
+  pbs workspaces create --slug <slug> [--name <name>] [--plan free|pro|team|enterprise] [--json]
+  pbs --help
+
+Scopes: projects:read, projects:write, deployments:read, deployments:write, agents:run,
+        files:read, files:write, billing:read, webhooks:read, webhooks:write, * (all; the default)
+
+Storage: DATABASE_URL when set, else the embedded database in DATA_DIR (default ./data). While a
+server owns that data directory, pbs sends the command to it through DATA_DIR/admin.sock.
+Exit status: 0 done, 1 failed, 2 bad usage.`;
+
+export type Command =
+  | { readonly name: "help" }
+  | {
+      readonly name: "keys.create";
+      readonly workspace: string;
+      readonly keyName: string;
+      readonly scopes: readonly Scope[];
+      readonly environment: Environment;
+      /** A choice, or an explicit ISO time. */
+      readonly expires: ExpiryChoice | { readonly at: string };
+      readonly json: boolean;
+    }
+  | { readonly name: "keys.list"; readonly workspace: string; readonly json: boolean }
+  | { readonly name: "keys.revoke"; readonly keyId: string; readonly json: boolean }
+  | { readonly name: "audit"; readonly workspace: string; readonly limit: number; readonly json: boolean }
+  | { readonly name: "workspaces.create"; readonly slug: string; readonly workspaceName: string | undefined; readonly plan: Plan; readonly json: boolean };
+
+/** What a command printed: `text` for people, `json` for `--json`. */
+export interface CommandOutput {
+  readonly text: string;
+  readonly json: unknown;
+}
+
+/** The command line is wrong: print the message and exit 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** A well-formed command that could not be carried out. `exitCode` is what `pbs` exits with. */
+export class CommandError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.name = "CommandError";
+    this.exitCode = exitCode;
+  }
+}
+
+const KEY_ID = /^key_[0-9A-Za-z]{8,64}$/;
+const DEFAULT_AUDIT_LIMIT = 50;
+const MAX_AUDIT_LIMIT = 1000;
+
+/** Parses `pbs` arguments (without `node pbs.ts`); throws UsageError. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [group, action] = argv;
+  if (group === undefined || group === "--help" || group === "-h" || group === "help") return { name: "help" };
+  if (group === "audit") {
+    const { values } = parse(argv.slice(1), { workspace: { type: "string" }, limit: { type: "string" }, ...common });
+    if (values.help) return { name: "help" };
+    return { name: "audit", workspace: required(values.workspace, "--workspace"), limit: limit(values.limit), json: values.json === true };
+  }
+  if (group === "keys" && action === "create") {
+    const { values } = parse(argv.slice(2), {
+      workspace: { type: "string" },
+      name: { type: "string" },
+      scopes: { type: "string" },
+      env: { type: "string" },
+      expires: { type: "string" },
+      "expires-at": { type: "string" },
+      ...common,
+    });
+    if (values.help) return { name: "help" };
+    return {
+      name: "keys.create",
+      workspace: required(values.workspace, "--workspace"),
+      keyName: required(values.name, "--name"),
+      scopes: scopeList(values.scopes),
+      environment: oneOf(values.env ?? "live", environments, "--env"),
+      expires: expiry(values.expires, values["expires-at"]),
+      json: values.json === true,
+    };
+  }
+  if (group === "keys" && action === "list") {
+    const { values } = parse(argv.slice(2), { workspace: { type: "string" }, ...common });
+    if (values.help) return { name: "help" };
+    return { name: "keys.list", workspace: required(values.workspace, "--workspace"), json: values.json === true };
+  }
+  if (group === "keys" && action === "revoke") {
+    const { values, positionals } = parse(argv.slice(2), common, true);
+    if (values.help) return { name: "help" };
+    if (positionals.length !== 1) throw new UsageError("pbs keys revoke takes exactly one key id, e.g. pbs keys revoke key_…");
+    const keyId = positionals[0]!;
+    if (!KEY_ID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (key_ and 8–64 letters and digits)`);
+    return { name: "keys.revoke", keyId, json: values.json === true };
+  }
+  if (group === "workspaces" && action === "create") {
+    const { values } = parse(argv.slice(2), { slug: { type: "string" }, name: { type: "string" }, plan: { type: "string" }, ...common });
+    if (values.help) return { name: "help" };
+    return {
+      name: "workspaces.create",
+      slug: required(values.slug, "--slug"),
+      workspaceName: values.name,
+      plan: oneOf(values.plan ?? "free", plans, "--plan"),
+      json: values.json === true,
+    };
+  }
+  const words = [group, action].filter((word) => word !== undefined && !word.startsWith("-")).join(" ");
+  throw new UsageError(`unknown command "pbs ${words}"; see pbs --help`);
+}
+
+const common = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+
+function parse<const O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function oneOf<const T extends readonly string[]>(value: string, allowed: T, flag: string): T[number] {
+  if (!allowed.includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(", ")}`);
+  return value;
+}
+
+function scopeList(raw: string | undefined): Scope[] {
+  try {
+    return validScopes(raw === undefined ? ["*"] : raw.split(","));
+  } catch (error) {
+    throw new UsageError(`--scopes: ${(error as Error).message}`);
+  }
+}
+
+function expiry(choice: string | undefined, at: string | undefined): ExpiryChoice | { at: string } {
+  if (choice !== undefined && at !== undefined) throw new UsageError("give --expires or --expires-at, not both");
+  if (at !== undefined) {
+    // An ISO 8601 date-time with its offset, so the moment is unambiguous.
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(at) || Number.isNaN(Date.parse(at))) {
+      throw new UsageError("--expires-at must be an ISO time with its offset, e.g. 2027-01-31T00:00:00Z");
+    }
+    return { at };
+  }
+  return oneOf(choice ?? "none", expiryChoices, "--expires");
+}
+
+function limit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_AUDIT_LIMIT;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > MAX_AUDIT_LIMIT) throw new UsageError(`--limit must be an integer from 1 to ${MAX_AUDIT_LIMIT}`);
+  return value;
+}
+
+/**
+ * Carries out a command. Throws CommandError (exit 1 for a missing or conflicting thing, 2 for a
+ * value the domain refuses); any other error is a bug.
+ */
+export async function executeCommand(db: Database, command: Command): Promise<CommandOutput> {
+  try {
+    return await execute(db, command);
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw new CommandError(error.message, 2);
+    if (error instanceof NotFoundError || error instanceof ConflictError) throw new CommandError(error.message, 1);
+    throw error;
+  }
+}
+
+async function execute(db: Database, command: Command): Promise<CommandOutput> {
+  switch (command.name) {
+    case "help":
+      return { text: USAGE, json: { usage: USAGE } };
+
+    case "workspaces.create": {
+      const workspace = await createWorkspace(db, { slug: command.slug, name: command.workspaceName, plan: command.plan });
+      return {
+        text: `Created workspace ${workspace.slug} (${workspace.id}), plan ${workspace.plan}.`,
+        json: { id: workspace.id, slug: workspace.slug, name: workspace.name, plan: workspace.plan, created_at: workspace.createdAt.toISOString() },
+      };
+    }
+
+    case "keys.create": {
+      const { key, secret, workspace, created } = await db.transaction(async (tx) => {
+        const { workspace, created } = await ensureWorkspace(tx, { slug: command.workspace });
+        const expires = typeof command.expires === "string" ? command.expires : new Date(command.expires.at);
+        const { key, secret } = await createApiKey(tx, {
+          workspaceId: workspace.id,
+          name: command.keyName,
+          environment: command.environment,
+          scopes: command.scopes,
+          expires,
+        });
+        return { key, secret, workspace, created };
+      });
+      const lines = [
+        ...(created ? [`Created workspace ${workspace.slug} (${workspace.id}).`] : []),
+        `Created key ${key.id} "${key.name}" in workspace ${workspace.slug}: ${key.environment}, scopes ${key.scopes.join(",")}, expires ${key.expiresAt?.toISOString() ?? "never"}.`,
+        "The secret is shown this once; store it now:",
+        secret,
+      ];
+      return {
+        text: lines.join("\n"),
+        json: { ...keyJson(key), secret, workspace: workspace.slug, workspace_created: created },
+      };
+    }
+
+    case "keys.list": {
+      const workspace = await existingWorkspace(db, command.workspace);
+      const keys = await listApiKeys(db, workspace.id);
+      const now = new Date();
+      const rows = keys.map((key) => [
+        key.id,
+        key.name,
+        key.environment,
+        `${key.displayPrefix}…${key.last4}`,
+        key.scopes.join(","),
+        keyStatus(key, now),
+        key.createdAt.toISOString(),
+        key.expiresAt?.toISOString() ?? "never",
+        key.lastUsedAt?.toISOString() ?? "never",
+      ]);
+      const text = keys.length
+        ? table(["ID", "NAME", "ENV", "KEY", "SCOPES", "STATUS", "CREATED", "EXPIRES", "LAST USED"], rows)
+        : `Workspace ${workspace.slug} has no keys.`;
+      return { text, json: keys.map((key) => ({ ...keyJson(key), workspace: workspace.slug, status: keyStatus(key, now) })) };
+    }
+
+    case "keys.revoke": {
+      const before = new Date();
+      const key = await revokeApiKey(db, command.keyId, before);
+      if (!key) throw new NotFoundError(`there is no key ${command.keyId}`);
+      const revokedAt = key.revokedAt!;
+      const already = revokedAt.getTime() < before.getTime();
+      return {
+        text: already ? `Key ${key.id} was already revoked at ${revokedAt.toISOString()}.` : `Revoked key ${key.id} ("${key.name}"); it no longer authenticates.`,
+        json: { ...keyJson(key), already_revoked: already },
+      };
+    }
+
+    case "audit": {
+      const workspace = await existingWorkspace(db, command.workspace);
+      const entries = await db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.workspaceId, workspace.id))
+        .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
+        .limit(command.limit);
+      const rows = entries.map((entry) => [
+        entry.occurredAt.toISOString(),
+        entry.method,
+        entry.path,
+        String(entry.status),
+        entry.keyId ?? "-",
+        entry.ip ?? "-",
+        `${entry.latencyMs}ms`,
+        entry.requestId,
+      ]);
+      const text = entries.length
+        ? table(["TIME", "METHOD", "PATH", "STATUS", "KEY", "IP", "LATENCY", "REQUEST"], rows)
+        : `No requests recorded for workspace ${workspace.slug}.`;
+      return { text, json: entries.map(auditJson) };
+    }
+  }
+}
+
+async function existingWorkspace(db: Database, slug: string) {
+  const workspace = await findWorkspaceBySlug(db, slug);
+  if (!workspace) throw new NotFoundError(`there is no workspace "${slug}"`);
+  return workspace;
+}
+
+function keyJson(key: ApiKeyRecord) {
+  return {
+    id: key.id,
+    name: key.name,
+    workspace_id: key.workspaceId,
+    environment: key.environment,
+    scopes: key.scopes,
+    display_prefix: key.displayPrefix,
+    last4: key.last4,
+    created_at: key.createdAt.toISOString(),
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+function auditJson(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    occurred_at: entry.occurredAt.toISOString(),
+    workspace_id: entry.workspaceId,
+    key_id: entry.keyId,
+    method: entry.method,
+    route: entry.route,
+    path: entry.path,
+    status: entry.status,
+    ip: entry.ip,
+    user_agent: entry.userAgent,
+    request_id: entry.requestId,
+    latency_ms: entry.latencyMs,
+  };
+}
+
+/** Left-aligned columns separated by two spaces. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n");
+}

@@ -1,0 +1,201 @@
+// API keys: `svc_live_…` / `svc_test_…` bearer secrets, each bound to one workspace and one of its
+// two partitions (live or test).
+//
+// - Only the SHA-256 of a secret is stored. A secret has ~238 random bits, so a fast hash is enough
+//   (no salt or slow KDF: nothing to brute-force), and the hash is a unique index, so authentication
+//   is one indexed lookup.
+// - authenticate() hashes and looks up every presented string, whatever its shape: no early return
+//   on a malformed prefix tells a caller how far its guess got.
+// - Nothing is cached: several replicas share one database, and a revocation must hold on the very
+//   next request on any of them.
+// - last_used_at is approximate: written at most once a minute per key, not on every request.
+import { createHash } from "node:crypto";
+import { and, desc, eq, getTableColumns, isNull, lt, or } from "drizzle-orm";
+import type { Queryable } from "../storage/index.ts";
+import { newId, randomBase62 } from "../storage/ids.ts";
+import { apiKeys, environments, workspaces, type ApiKey, type Environment, type Workspace } from "../storage/schema.ts";
+import { InvalidInputError } from "./errors.ts";
+
+/** The scopes of the service description (section 5); `*` grants all of them. */
+export const scopes = [
+  "projects:read",
+  "projects:write",
+  "deployments:read",
+  "deployments:write",
+  "agents:run",
+  "files:read",
+  "files:write",
+  "billing:read",
+  "webhooks:read",
+  "webhooks:write",
+  "*",
+] as const;
+export type Scope = (typeof scopes)[number];
+
+/** The expiry choices of workspace settings, plus `none`. An explicit time is also accepted. */
+export const expiryChoices = ["30d", "90d", "1y", "none"] as const;
+export type ExpiryChoice = (typeof expiryChoices)[number];
+
+/** Random characters after `svc_live_` / `svc_test_`: 40 base62 characters, ~238 bits. */
+export const SECRET_RANDOM_LENGTH = 40;
+/** `svc_live_` plus this many characters are kept in clear, to recognise a key in lists. */
+const DISPLAY_RANDOM_CHARS = 4;
+/** last_used_at is rewritten only when older than this. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A key as everything outside this module sees it: without its hash. */
+export type ApiKeyRecord = Omit<ApiKey, "secretHash">;
+
+/** Who is calling: a valid key and its workspace. */
+export interface Principal {
+  readonly key: ApiKeyRecord;
+  readonly workspace: Workspace;
+}
+
+/** Why a secret was refused. Callers answer `revoked` like `invalid`; the distinction is for logs. */
+export type AuthFailure = "invalid" | "revoked" | "expired";
+
+export interface NewApiKey {
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly environment?: Environment;
+  /** Defaults to `["*"]`. */
+  readonly scopes?: readonly string[];
+  /** Defaults to `none`. */
+  readonly expires?: ExpiryChoice | Date;
+}
+
+export interface CreatedApiKey {
+  readonly key: ApiKeyRecord;
+  /** The only time the secret exists outside its owner's hands: show it once, store it nowhere. */
+  readonly secret: string;
+}
+
+const { secretHash: _secretHash, ...keyColumns } = getTableColumns(apiKeys);
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/** The expiry time of a choice made at `now`; null for `none`. */
+export function expiryTime(expires: ExpiryChoice | Date, now: Date): Date | null {
+  if (expires instanceof Date) return expires;
+  const at = new Date(now);
+  switch (expires) {
+    case "30d":
+      at.setUTCDate(at.getUTCDate() + 30);
+      return at;
+    case "90d":
+      at.setUTCDate(at.getUTCDate() + 90);
+      return at;
+    case "1y":
+      at.setUTCFullYear(at.getUTCFullYear() + 1);
+      return at;
+    case "none":
+      return null;
+  }
+}
+
+export async function createApiKey(db: Queryable, input: NewApiKey, now = new Date()): Promise<CreatedApiKey> {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 100) throw new InvalidInputError("the key name must be 1–100 characters", "name");
+  const environment = input.environment ?? "live";
+  if (!environments.includes(environment)) throw new InvalidInputError("the environment must be live or test", "environment");
+  const expiresAt = expiryTime(input.expires ?? "none", now);
+  if (expiresAt && !(expiresAt.getTime() > now.getTime())) {
+    throw new InvalidInputError("the expiry must be a valid time in the future", "expires_at");
+  }
+  const prefix = `svc_${environment}_`;
+  const secret = prefix + randomBase62(SECRET_RANDOM_LENGTH);
+  const [key] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId("key"),
+      workspaceId: input.workspaceId,
+      name,
+      environment,
+      scopes: validScopes(input.scopes ?? ["*"]),
+      secretHash: hashSecret(secret),
+      displayPrefix: secret.slice(0, prefix.length + DISPLAY_RANDOM_CHARS),
+      last4: secret.slice(-4),
+      createdAt: now,
+      expiresAt,
+    })
+    .returning(keyColumns);
+  return { key: key!, secret };
+}
+
+/** Checks scope names against the description's list; `*` absorbs the others. */
+export function validScopes(requested: readonly string[]): Scope[] {
+  const unique = [...new Set(requested.map((scope) => scope.trim()).filter(Boolean))];
+  if (unique.length === 0) throw new InvalidInputError("a key needs at least one scope", "scopes");
+  const unknown = unique.filter((scope) => !(scopes as readonly string[]).includes(scope));
+  if (unknown.length > 0) {
+    throw new InvalidInputError(`unknown scope ${unknown.join(", ")}; known scopes: ${scopes.join(", ")}`, "scopes");
+  }
+  return unique.includes("*") ? ["*"] : (unique as Scope[]);
+}
+
+/** Whether the key may do what `scope` permits. */
+export function grants(key: Pick<ApiKeyRecord, "scopes">, scope: string): boolean {
+  return key.scopes.includes("*") || key.scopes.includes(scope);
+}
+
+/** The key and workspace of a presented secret, or why it is refused. */
+export async function authenticate(db: Queryable, secret: string, now = new Date()): Promise<Principal | AuthFailure> {
+  const [row] = await db
+    .select({ key: keyColumns, workspace: workspaces })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .where(eq(apiKeys.secretHash, hashSecret(secret)))
+    .limit(1);
+  if (!row) return "invalid";
+  if (row.key.revokedAt) return "revoked";
+  if (row.key.expiresAt && row.key.expiresAt.getTime() <= now.getTime()) return "expired";
+  const lastUsedAt = await touch(db, row.key, now);
+  return { key: { ...row.key, lastUsedAt }, workspace: row.workspace };
+}
+
+/** Records a use when the stored one is older than the resolution; returns the time now stored. */
+async function touch(db: Queryable, key: ApiKeyRecord, now: Date): Promise<Date | null> {
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (key.lastUsedAt && key.lastUsedAt > staleBefore) return key.lastUsedAt;
+  // The same condition in SQL: of replicas racing on one key, only the first writes.
+  const updated = await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
+    .returning({ lastUsedAt: apiKeys.lastUsedAt });
+  return updated[0]?.lastUsedAt ?? key.lastUsedAt;
+}
+
+/**
+ * Revokes a key at once (the next request with it is refused). Revoking a revoked key keeps the
+ * first revocation time. Undefined when there is no such key.
+ */
+export async function revokeApiKey(db: Queryable, keyId: string, now = new Date()): Promise<ApiKeyRecord | undefined> {
+  const [revoked] = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning(keyColumns);
+  if (revoked) return revoked;
+  const [existing] = await db.select(keyColumns).from(apiKeys).where(eq(apiKeys.id, keyId)).limit(1);
+  return existing;
+}
+
+/** A workspace's keys, newest first, revoked and expired ones included. */
+export async function listApiKeys(db: Queryable, workspaceId: string): Promise<ApiKeyRecord[]> {
+  return db
+    .select(keyColumns)
+    .from(apiKeys)
+    .where(eq(apiKeys.workspaceId, workspaceId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** What state a key is in at `now`, for listings. */
+export function keyStatus(key: ApiKeyRecord, now = new Date()): "active" | "revoked" | "expired" {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return "expired";
+  return "active";
+}
