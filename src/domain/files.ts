@@ -1,0 +1,327 @@
+// Files: immutable content stored with a project, at a path unique in the project. The bytes live in
+// file_chunks (CHUNK_BYTES each, seq 0..n) so that an upload is written and a download read chunk by
+// chunk, never held whole.
+//
+// An upload writes its chunks as they arrive, outside any transaction (a transaction held open
+// while a client sends 25 MiB would block every other request on the single PGlite connection).
+// Chunks reference their file, so the files row comes first: a *pending* row whose path starts
+// with PENDING_PREFIX, a character the contract's path pattern excludes, so it can never clash
+// with a real path and every read below skips it. Committing gives the row its path, size and hash
+// in one transaction (the unique constraint decides a race for the same path); any failure deletes
+// the row, and its chunks with it. A process that dies mid-upload leaves a pending row that
+// purgeAbandonedUploads removes.
+import { createHash, type Hash } from "node:crypto";
+import { and, eq, like, lt, notLike } from "drizzle-orm";
+import type { SchemaProjectFile } from "../../generated/schema.d.ts";
+import type { Database } from "../storage/index.ts";
+import { newId } from "../storage/ids.ts";
+import { fileChunks, files, projects } from "../storage/schema.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
+import { recordEvent } from "./events.ts";
+import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+
+type FileRow = typeof files.$inferSelect;
+
+/** The contract's upload limit: 25 MiB per file. */
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** The size of every stored chunk but the last. */
+export const CHUNK_BYTES = 256 * 1024;
+export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+/** The contract's ProjectFilePath (spec/common/ids.tsp). */
+const FILE_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+const FILE_PATH_MAX = 512;
+/** The contract's ProjectFile.content_type. */
+const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+const CONTENT_TYPE_MAX = 255;
+
+/** Marks an upload that has not committed. `~` is outside FILE_PATH: no real path starts with it. */
+const PENDING_PREFIX = "~pending/";
+const committed = () => notLike(files.path, `${PENDING_PREFIX}%`);
+
+/** The content exceeds MAX_FILE_BYTES. The HTTP layer answers 413. */
+export class FileTooLargeError extends Error {
+  readonly limit: number;
+  constructor(limit = MAX_FILE_BYTES) {
+    super(`The file exceeds the upload limit of ${limit} bytes (25 MiB).`);
+    this.name = "FileTooLargeError";
+    this.limit = limit;
+  }
+}
+
+export function toProjectFile(row: FileRow): SchemaProjectFile {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    path: row.path,
+    content_type: row.contentType,
+    size_bytes: row.sizeBytes,
+    sha256: row.sha256,
+    created_at: iso(row.createdAt),
+  };
+}
+
+/** The path if it is a valid project path; InvalidInputError naming `param` otherwise. */
+export function validPath(path: string, param = "path"): string {
+  if (path.length < 1 || path.length > FILE_PATH_MAX || !FILE_PATH.test(path)) {
+    throw new InvalidInputError(
+      `"${path.slice(0, 100)}" is not a valid path: use 1–${FILE_PATH_MAX} characters, segments of letters, digits, ".", "_" and "-" separated by "/", with no empty, "." or ".." segment.`,
+      param,
+    );
+  }
+  return path;
+}
+
+/**
+ * The path an upload without a `path` part is stored at: the uploaded filename's last segment,
+ * accents dropped and every other character outside [A-Za-z0-9._-] replaced by `_`. A name that
+ * still is no valid path (none, `.`, `..`) is an InvalidInputError on `path`.
+ */
+export function pathFromFilename(filename: string | undefined): string {
+  const base = (filename ?? "").split(/[/\\]/).at(-1) ?? "";
+  const sanitized = base
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "_");
+  if (!sanitized || !FILE_PATH.test(sanitized) || sanitized.length > FILE_PATH_MAX) {
+    throw new InvalidInputError(
+      filename ? `The filename "${filename.slice(0, 100)}" cannot be used as a path; send a \`path\` part.` : "The file part has no usable filename; send a `path` part.",
+      "path",
+    );
+  }
+  return sanitized;
+}
+
+/** The media type to store: the given one when the contract accepts it, else application/octet-stream. */
+export function storedContentType(mimeType: string | undefined): string {
+  const type = (mimeType ?? "").trim().toLowerCase();
+  return type.length <= CONTENT_TYPE_MAX && CONTENT_TYPE.test(type) ? type : DEFAULT_CONTENT_TYPE;
+}
+
+async function requireProject(db: Database, partition: Partition, projectId: string): Promise<void> {
+  const [project] = await db.select({ id: projects.id }).from(projects).where(and(inPartition(projects, partition), eq(projects.id, projectId)));
+  if (!project) throw new NotFoundError(`No project ${projectId} in this workspace.`, "project_id");
+}
+
+async function requirePathFree(db: Database, projectId: string, path: string): Promise<void> {
+  const [taken] = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(eq(files.projectId, projectId), eq(files.path, path)));
+  if (taken) throw pathTaken(projectId, path, taken.id);
+}
+
+const pathTaken = (projectId: string, path: string, fileId?: string) =>
+  new ConflictError(
+    `The path ${path} is already taken in project ${projectId}${fileId ? ` by ${fileId}` : ""}; delete that file first or choose another path.`,
+    "path",
+  );
+
+/** The PostgreSQL error code of a failed query, through drizzle's wrapping (`cause`). */
+function pgCode(error: unknown): string | undefined {
+  for (let e = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+const UNIQUE_VIOLATION = "23505";
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/**
+ * Checks that the project exists (and that `path`, when already known, is valid and free), then
+ * starts an upload. Feed it with write(), then commit(); call abort() on any failure.
+ */
+export async function beginUpload(db: Database, partition: Partition, projectId: string, path?: string): Promise<Upload> {
+  await requireProject(db, partition, projectId);
+  if (path !== undefined) await requirePathFree(db, projectId, validPath(path));
+  const id = newId("file");
+  await db.insert(files).values({
+    id,
+    projectId,
+    ...partition,
+    path: `${PENDING_PREFIX}${id}`,
+    contentType: DEFAULT_CONTENT_TYPE,
+    sizeBytes: 0,
+    sha256: "",
+  });
+  return new Upload(db, partition, projectId, id);
+}
+
+/** One upload in progress: content in, chunks stored as they fill, hashed and counted on the way. */
+export class Upload {
+  readonly id: string;
+  readonly projectId: string;
+  readonly #db: Database;
+  readonly #partition: Partition;
+  readonly #hash: Hash = createHash("sha256");
+  #size = 0;
+  #seq = 0;
+  #buffered: Buffer[] = [];
+  #bufferedBytes = 0;
+  #state: "open" | "committed" | "aborted" = "open";
+
+  constructor(db: Database, partition: Partition, projectId: string, id: string) {
+    this.#db = db;
+    this.#partition = partition;
+    this.projectId = projectId;
+    this.id = id;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Appends content; stores every full chunk. FileTooLargeError once past MAX_FILE_BYTES. */
+  async write(data: Uint8Array): Promise<void> {
+    if (this.#state !== "open") throw new Error(`upload ${this.id} is ${this.#state}`);
+    if (this.#size + data.length > MAX_FILE_BYTES) throw new FileTooLargeError();
+    this.#size += data.length;
+    this.#hash.update(data);
+    this.#buffered.push(Buffer.from(data));
+    this.#bufferedBytes += data.length;
+    while (this.#bufferedBytes >= CHUNK_BYTES) {
+      const all = Buffer.concat(this.#buffered, this.#bufferedBytes);
+      await this.#store(all.subarray(0, CHUNK_BYTES));
+      const rest = all.subarray(CHUNK_BYTES);
+      this.#buffered = rest.length > 0 ? [rest] : [];
+      this.#bufferedBytes = rest.length;
+    }
+  }
+
+  async #store(data: Buffer): Promise<void> {
+    try {
+      // A copy: the chunk must not be a view into the larger buffer it was cut from.
+      await this.#db.insert(fileChunks).values({ fileId: this.id, seq: this.#seq, data: Buffer.from(data) });
+    } catch (error) {
+      // The pending row is gone: the project was deleted meanwhile.
+      if (pgCode(error) === FOREIGN_KEY_VIOLATION) throw new NotFoundError(`No project ${this.projectId} in this workspace.`, "project_id");
+      throw error;
+    }
+    this.#seq += 1;
+  }
+
+  /**
+   * Stores the last chunk and gives the file its path, media type, size and hash, in one
+   * transaction with the `file.uploaded` event. A path taken meanwhile is a ConflictError.
+   */
+  async commit(input: { path: string; contentType: string }): Promise<SchemaProjectFile> {
+    if (this.#state !== "open") throw new Error(`upload ${this.id} is ${this.#state}`);
+    const path = validPath(input.path);
+    if (this.#bufferedBytes > 0) await this.#store(Buffer.concat(this.#buffered, this.#bufferedBytes));
+    this.#buffered = [];
+    this.#bufferedBytes = 0;
+    const sha256 = this.#hash.digest("hex");
+    try {
+      const file = await this.#db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(files)
+          .set({ path, contentType: storedContentType(input.contentType), sizeBytes: this.#size, sha256, createdAt: new Date() })
+          .where(eq(files.id, this.id))
+          .returning();
+        if (!row) throw new NotFoundError(`No project ${this.projectId} in this workspace.`, "project_id");
+        const uploaded = toProjectFile(row);
+        await recordEvent(tx, this.#partition, "file.uploaded", uploaded);
+        return uploaded;
+      });
+      this.#state = "committed";
+      return file;
+    } catch (error) {
+      if (pgCode(error) === UNIQUE_VIOLATION) throw pathTaken(this.projectId, path);
+      throw error;
+    }
+  }
+
+  /** Deletes what was stored (the pending row, and its chunks by cascade). A no-op once committed. */
+  async abort(): Promise<void> {
+    if (this.#state !== "open") return;
+    this.#state = "aborted";
+    this.#buffered = [];
+    await this.#db.delete(files).where(and(eq(files.id, this.id), like(files.path, `${PENDING_PREFIX}%`)));
+  }
+}
+
+/** Checks a path before its content arrives, so an upload to a taken path fails before storing. */
+export async function checkPathAvailable(db: Database, partition: Partition, projectId: string, path: string): Promise<void> {
+  await requireProject(db, partition, projectId);
+  await requirePathFree(db, projectId, validPath(path));
+}
+
+/** Removes uploads left pending by a process that stopped mid-upload. Returns how many. */
+export async function purgeAbandonedUploads(db: Database, startedBefore: Date): Promise<number> {
+  const removed = await db
+    .delete(files)
+    .where(and(like(files.path, `${PENDING_PREFIX}%`), lt(files.createdAt, startedBefore)))
+    .returning({ id: files.id });
+  return removed.length;
+}
+
+async function findFile(db: Database, partition: Partition, projectId: string, fileId: string): Promise<FileRow> {
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(inPartition(files, partition), eq(files.projectId, projectId), eq(files.id, fileId), committed()));
+  if (!row) {
+    await requireProject(db, partition, projectId);
+    throw new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id");
+  }
+  return row;
+}
+
+export async function getFile(db: Database, partition: Partition, projectId: string, fileId: string): Promise<SchemaProjectFile> {
+  return toProjectFile(await findFile(db, partition, projectId, fileId));
+}
+
+/** The project's files, newest first. */
+export async function listFiles(db: Database, partition: Partition, projectId: string, page: PageRequest): Promise<Page<SchemaProjectFile>> {
+  await requireProject(db, partition, projectId);
+  const { after, orderBy, limit } = keyset(files, page);
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.projectId, projectId), committed(), after))
+    .orderBy(...orderBy)
+    .limit(limit);
+  return toPage(rows, page, toProjectFile);
+}
+
+/** Deletes the file and its content; its path is free again. */
+export async function deleteFile(db: Database, partition: Partition, projectId: string, fileId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(files)
+      .where(and(inPartition(files, partition), eq(files.projectId, projectId), eq(files.id, fileId), committed()))
+      .returning();
+    if (!row) {
+      await requireProject(tx, partition, projectId);
+      throw new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id");
+    }
+    await recordEvent(tx, partition, "file.deleted", toProjectFile(row));
+  });
+}
+
+/**
+ * The file's metadata and its content as an async sequence of chunks, each fetched when the
+ * consumer asks for it. A file deleted mid-read ends the sequence with an error rather than short.
+ */
+export async function readFileContent(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  fileId: string,
+): Promise<{ file: SchemaProjectFile; content: AsyncGenerator<Uint8Array> }> {
+  const row = await findFile(db, partition, projectId, fileId);
+  async function* content(): AsyncGenerator<Uint8Array> {
+    let sent = 0;
+    for (let seq = 0; sent < row.sizeBytes; seq++) {
+      const [chunk] = await db
+        .select({ data: fileChunks.data })
+        .from(fileChunks)
+        .where(and(eq(fileChunks.fileId, row.id), eq(fileChunks.seq, seq)));
+      if (!chunk) throw new Error(`file ${row.id} lost its chunk ${seq} while being read (deleted meanwhile?)`);
+      sent += chunk.data.length;
+      yield chunk.data;
+    }
+  }
+  return { file: toProjectFile(row), content: content() };
+}

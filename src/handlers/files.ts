@@ -1,0 +1,115 @@
+// Files: HTTP in, domain call, HTTP out. Uploads are streamed from the multipart body into the
+// domain's chunked Upload; downloads are streamed out of it chunk by chunk.
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import type { Handlers, MultipartBody } from "../../generated/handlers.ts";
+import type { SchemaProjectFile } from "../../generated/schema.d.ts";
+import * as files from "../domain/files.ts";
+import { InvalidInputError } from "../domain/errors.ts";
+import type { Partition } from "../domain/partition.ts";
+import { HttpError } from "../http/errors.ts";
+import type { Database } from "../storage/index.ts";
+import type { Context } from "./context.ts";
+import { multipartParts } from "./multipart.ts";
+import { paged } from "./pagination.ts";
+
+type FileHandlers = Pick<Handlers<Context>, "uploadFile" | "listFiles" | "getFile" | "downloadFile" | "deleteFile">;
+
+/** Room for the multipart framing and the `path` part around a file of the largest size. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+const location = (file: SchemaProjectFile) => `/v1/projects/${file.project_id}/files/${file.id}`;
+
+const tooLarge = () =>
+  new HttpError(413, "payload_too_large", `The file exceeds the upload limit of ${files.MAX_FILE_BYTES} bytes (25 MiB).`, "file");
+
+export const fileHandlers: FileHandlers = {
+  async uploadFile({ path, body }, { db, partition }) {
+    const file = await receiveUpload(db, partition, path.project_id, body);
+    return { status: 201, headers: { Location: location(file) }, body: file };
+  },
+
+  async listFiles({ path, query }, context) {
+    const list = paged<SchemaProjectFile>(context, `files:${path.project_id}`, query);
+    const page = await files.listFiles(context.db, context.partition, path.project_id, list.request);
+    return { status: 200, body: list.body(page) };
+  },
+
+  async getFile({ path }, { db, partition }) {
+    return { status: 200, body: await files.getFile(db, partition, path.project_id, path.file_id) };
+  },
+
+  async downloadFile({ path }, { db, partition }) {
+    const { file, content } = await files.readFileContent(db, partition, path.project_id, path.file_id);
+    return {
+      status: 200,
+      headers: { "Content-Disposition": contentDisposition(file.path.split("/").at(-1)!), ETag: `"${file.sha256}"` },
+      body: Readable.from(content, { objectMode: false }),
+    };
+  },
+
+  async deleteFile({ path }, { db, partition }) {
+    await files.deleteFile(db, partition, path.project_id, path.file_id);
+    return { status: 204 };
+  },
+};
+
+/**
+ * Reads the multipart body: part `file` (required) and part `path` (optional, before or after the
+ * file). The content goes to storage as it arrives; the path, when it comes after the file or not at
+ * all, is settled at commit. Whatever fails, nothing of the upload remains stored.
+ */
+async function receiveUpload(db: Database, partition: Partition, projectId: string, body: MultipartBody): Promise<SchemaProjectFile> {
+  // A body this large cannot hold a file within the limit: refuse it before reading any of it.
+  const declaredLength = Number((body.stream as Partial<IncomingMessage>).headers?.["content-length"] ?? 0);
+  if (declaredLength > files.MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
+
+  let pathPart: string | undefined;
+  let filePart: { filename: string | undefined; mimeType: string } | undefined;
+  let upload: files.Upload | undefined;
+  try {
+    for await (const part of multipartParts(body, { fieldSize: 4096, parts: 16 })) {
+      if (part.kind === "field" && part.name === "path") {
+        if (pathPart !== undefined) throw new InvalidInputError("The `path` part appears twice; send it once.", "path");
+        if (part.truncated) throw new InvalidInputError("The `path` part is too long (at most 512 characters).", "path");
+        // Before the file: fail before any content is stored. After it: checked again at commit.
+        pathPart = files.validPath(part.value);
+        if (!upload) await files.checkPathAvailable(db, partition, projectId, pathPart);
+      } else if (part.name === "file") {
+        if (part.kind === "field") {
+          throw new InvalidInputError(
+            "The `file` part must be a file: give it a filename in its Content-Disposition (or Content-Type application/octet-stream).",
+            "file",
+          );
+        }
+        if (filePart) throw new InvalidInputError("The `file` part appears twice; upload one file per request.", "file");
+        filePart = { filename: part.filename, mimeType: part.mimeType };
+        upload = await files.beginUpload(db, partition, projectId, pathPart);
+        for await (const data of part.content) await upload.write(data);
+      } else {
+        throw new InvalidInputError(`Unknown part \`${part.name}\`; an upload has the parts \`file\` and \`path\`.`, part.name);
+      }
+    }
+    if (!upload || !filePart) throw new InvalidInputError("The upload needs a `file` part.", "file");
+    const target = pathPart ?? files.pathFromFilename(filePart.filename);
+    // A file part without Content-Type reaches us as text/plain (RFC 7578's default, which busboy
+    // applies); a Content-Type the contract cannot hold is stored as application/octet-stream.
+    return await upload.commit({ path: target, contentType: filePart.mimeType });
+  } catch (error) {
+    await upload?.abort();
+    if (error instanceof files.FileTooLargeError) throw tooLarge();
+    throw error;
+  }
+}
+
+/**
+ * `attachment` with the file's name (RFC 6266): a quoted `filename` for every client, and
+ * `filename*` (RFC 8187, UTF-8) as well when the name is not plain printable ASCII.
+ */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "\\$&");
+  const header = `attachment; filename="${fallback}"`;
+  if (/^[\x20-\x7e]*$/.test(name) && !/["\\%]/.test(name)) return header;
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${header}; filename*=UTF-8''${encoded}`;
+}
