@@ -11,7 +11,7 @@
 //   partitions a workspace has. List indexes are (workspace_id, environment, created_at desc, id
 //   desc), the order of keyset pagination, so a page costs the same however deep it is.
 import { sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { AnyPgColumn, ExtraConfigColumn } from "drizzle-orm/pg-core";
 import {
   bigint,
   bigserial,
@@ -50,6 +50,15 @@ export const idempotencyStates = ["in_progress", "completed"] as const;
 function oneOf(table: string, column: string, values: readonly string[]) {
   const list = values.map((value) => `'${value}'`).join(", ");
   return check(`${table}_${column}_check`, sql.raw(`"${column}" in (${list})`));
+}
+
+/**
+ * The columns of keyset pagination, newest first, for the end of an index. NULLS FIRST is what a
+ * plain `ORDER BY created_at DESC, id DESC` means; drizzle would otherwise write DESC NULLS LAST,
+ * an order the planner cannot read that query from, and every page would sort the whole partition.
+ */
+function newestFirst(t: { createdAt: ExtraConfigColumn; id: ExtraConfigColumn }) {
+  return [t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
 }
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -98,7 +107,7 @@ export const apiKeys = pgTable(
   },
   (t) => [
     oneOf("api_keys", "environment", environments),
-    index("api_keys_workspace_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    index("api_keys_workspace_idx").on(t.workspaceId, ...newestFirst(t)),
   ],
 );
 
@@ -120,7 +129,7 @@ export const auditLog = pgTable(
     requestId: text("request_id").notNull(),
     latencyMs: integer("latency_ms").notNull(),
   },
-  (t) => [index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc(), t.id.desc())],
+  (t) => [index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
 
 /** Stored responses of creating POSTs, replayed for 24 h (see src/http/idempotency.ts). */
@@ -173,7 +182,7 @@ export const projects = pgTable(
     oneOf("projects", "visibility", visibilities),
     oneOf("projects", "template", templates),
     oneOf("projects", "status", projectStatuses),
-    index("projects_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("projects_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 
@@ -206,8 +215,8 @@ export const agentRuns = pgTable(
     oneOf("agent_runs", "agent", agents),
     oneOf("agent_runs", "trigger", runTriggers),
     oneOf("agent_runs", "status", runStatuses),
-    index("agent_runs_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
-    index("agent_runs_project_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index("agent_runs_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
+    index("agent_runs_project_idx").on(t.projectId, ...newestFirst(t)),
   ],
 );
 
@@ -234,8 +243,8 @@ export const deployments = pgTable(
     oneOf("deployments", "environment", environments),
     oneOf("deployments", "target", deploymentTargets),
     oneOf("deployments", "status", deploymentStatuses),
-    index("deployments_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
-    index("deployments_project_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index("deployments_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
+    index("deployments_project_idx").on(t.projectId, ...newestFirst(t)),
   ],
 );
 
@@ -256,8 +265,8 @@ export const files = pgTable(
   (t) => [
     oneOf("files", "environment", environments),
     unique("files_project_path_unique").on(t.projectId, t.path),
-    index("files_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
-    index("files_project_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index("files_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
+    index("files_project_idx").on(t.projectId, ...newestFirst(t)),
   ],
 );
 
@@ -292,7 +301,7 @@ export const webhookEndpoints = pgTable(
   (t) => [
     oneOf("webhook_endpoints", "environment", environments),
     oneOf("webhook_endpoints", "status", webhookEndpointStatuses),
-    index("webhook_endpoints_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("webhook_endpoints_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 
@@ -308,7 +317,7 @@ export const events = pgTable(
   },
   (t) => [
     oneOf("events", "environment", environments),
-    index("events_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("events_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 
@@ -336,8 +345,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     oneOf("webhook_deliveries", "environment", environments),
     oneOf("webhook_deliveries", "status", deliveryStatuses),
-    index("webhook_deliveries_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
-    index("webhook_deliveries_endpoint_idx").on(t.webhookEndpointId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
+    index("webhook_deliveries_endpoint_idx").on(t.webhookEndpointId, ...newestFirst(t)),
     // The delivery worker's question: which pending deliveries are due?
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
@@ -365,7 +374,7 @@ export const invoices = pgTable(
     oneOf("invoices", "environment", environments),
     oneOf("invoices", "status", invoiceStatuses),
     unique("invoices_number_unique").on(t.workspaceId, t.number),
-    index("invoices_page_idx").on(t.workspaceId, t.environment, t.createdAt.desc(), t.id.desc()),
+    index("invoices_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 

@@ -1,0 +1,224 @@
+// Fresh, migrated databases for tests, on both storage drivers.
+//
+// PGlite: creating a cluster (initdb) and migrating it takes seconds, so it is done once per machine
+// and migration set: the migrated cluster is dumped to a tarball in the OS temp directory, named by
+// a hash of the migrations and the PGlite version. Each test then loads that tarball (~0.3 s) into
+// memory, or into a temp data directory when another process (server, pbs) must open it.
+//
+// PostgreSQL: runs only when TEST_DATABASE_URL names a server (its user must be allowed to create
+// databases). Every database handed out is a new database on that server (~0.15 s including the
+// migrations), dropped when it is closed or disposed.
+//
+// Usage:
+//   forEachDriver((driver) => {
+//     let storage: Storage;
+//     beforeEach(async () => { storage = await driver.open(); });
+//     afterEach(() => storage?.close());
+//     it("…", async () => { … storage.db … });
+//   });
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { describe } from "vitest";
+import { migrationsFolder, type Storage, type StorageDriver } from "../../src/storage/index.ts";
+import { openPgliteStorage, PGDATA_DIR } from "../../src/storage/pglite.ts";
+import { openPostgresStorage } from "../../src/storage/postgres.ts";
+
+export interface TestDriver {
+  readonly name: StorageDriver;
+  /** Why this driver's suites are skipped; undefined when they run. */
+  readonly skipReason: string | undefined;
+  /** A fresh migrated database, open in this process. Its `close()` also throws it away. */
+  open(): Promise<Storage>;
+  /** A fresh migrated database for other processes to open (a server, `pbs`); not open here. */
+  forProcess(): Promise<ProcessDatabase>;
+}
+
+export interface ProcessDatabase {
+  /** A temp DATA_DIR (for PGlite it holds the database; always usable for the admin socket). */
+  readonly dataDir: string;
+  /** Set on the PostgreSQL driver. */
+  readonly databaseUrl: string | undefined;
+  /** Environment for a child process: DATA_DIR, and DATABASE_URL (empty for PGlite, so an inherited one cannot leak in). */
+  readonly env: { readonly DATA_DIR: string; readonly DATABASE_URL: string };
+  /** Opens the database in this process (for PGlite: only while no other process has it open). */
+  open(): Promise<Storage>;
+  /** Drops the database and removes the data directory. */
+  dispose(): Promise<void>;
+}
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+export const pgliteDriver: TestDriver = {
+  name: "pglite",
+  skipReason: undefined,
+  async open() {
+    const client = await PGlite.create({ loadDataDir: await pgliteTemplate() });
+    return openPgliteStorage({ client });
+  },
+  async forProcess() {
+    const dataDir = await mkdtemp(join(tmpdir(), "pbs-test-"));
+    // Loading the template into a data directory writes the cluster there; closing flushes it.
+    const loader = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR), loadDataDir: await pgliteTemplate() });
+    await loader.close();
+    return {
+      dataDir,
+      databaseUrl: undefined,
+      env: { DATA_DIR: dataDir, DATABASE_URL: "" },
+      open: () => openPgliteStorage({ dataDir }),
+      dispose: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  },
+};
+
+export const postgresDriver: TestDriver = {
+  name: "postgres",
+  skipReason: testDatabaseUrl ? undefined : "set TEST_DATABASE_URL to run the PostgreSQL suites",
+  async open() {
+    const database = await createDatabase();
+    const storage = await openPostgresStorage({ url: database.url, poolSize: 4 });
+    const close = storage.close;
+    let closed: Promise<void> | undefined;
+    return Object.assign(storage, {
+      close() {
+        closed ??= close().then(database.drop);
+        return closed;
+      },
+    });
+  },
+  async forProcess() {
+    const database = await createDatabase();
+    const dataDir = await mkdtemp(join(tmpdir(), "pbs-test-"));
+    // Migrate now, as a server would on start, so tests may query before any process ran.
+    await (await openPostgresStorage({ url: database.url, poolSize: 1 })).close();
+    return {
+      dataDir,
+      databaseUrl: database.url,
+      env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
+      open: () => openPostgresStorage({ url: database.url, poolSize: 4 }),
+      async dispose() {
+        await database.drop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** Both drivers, PGlite first. */
+export function storageDrivers(): TestDriver[] {
+  return [pgliteDriver, postgresDriver];
+}
+
+/**
+ * Declares `body` once per driver, inside `describe("<title> [pglite]")` and `describe("<title>
+ * [postgres]")`; a driver that cannot run is reported as skipped with the reason in its name.
+ */
+export function forEachDriver(title: string, body: (driver: TestDriver) => void): void {
+  for (const driver of storageDrivers()) {
+    const name = driver.skipReason ? `${title} [${driver.name}] (skipped: ${driver.skipReason})` : `${title} [${driver.name}]`;
+    describe.skipIf(driver.skipReason !== undefined)(name, () => body(driver));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL: one database per request
+
+async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `pbs_test_${process.pid}_${randomBytes(6).toString("hex")}`;
+  await withAdmin((admin) => admin.query(`create database "${name}"`));
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`)).then(() => {}),
+  };
+}
+
+async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PGlite: the migrated template, built once per machine and migration set
+
+let template: Promise<Blob> | undefined;
+
+/** The migrated cluster as a tarball, for `PGlite.create({ loadDataDir })`. */
+export function pgliteTemplate(): Promise<Blob> {
+  template ??= templatePath()
+    .then(async (path) => {
+      if (!(await exists(path))) await buildTemplate(path);
+      return new Blob([new Uint8Array(await readFile(path))]);
+    })
+    .catch((error: unknown) => {
+      template = undefined; // let the next test try again rather than fail forever
+      throw error;
+    });
+  return template;
+}
+
+async function templatePath(): Promise<string> {
+  const hash = createHash("sha256");
+  // A new PGlite may write clusters an older one cannot read: its version is part of the name.
+  hash.update(await readFile(join(import.meta.dirname, "..", "..", "node_modules", "@electric-sql", "pglite", "package.json")));
+  for (const file of await listFiles(migrationsFolder)) {
+    hash.update(`${file}\n`);
+    hash.update(await readFile(join(migrationsFolder, file)));
+  }
+  return join(tmpdir(), `pbs-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
+}
+
+/**
+ * Builds the template unless another process is building it (test files run in parallel workers):
+ * a directory created with mkdir is the lock; the others wait for the file to appear.
+ */
+async function buildTemplate(path: string): Promise<void> {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + 120_000;
+  while (!(await exists(path))) {
+    try {
+      await mkdir(lock);
+    } catch {
+      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
+      if (age > 120_000) await rm(lock, { recursive: true, force: true }); // its builder died
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock} to go`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      const storage = await openPgliteStorage({ client: await PGlite.create() });
+      const tarball = await storage.client.dumpDataDir("none");
+      await storage.close();
+      const partial = `${path}.${process.pid}.partial`;
+      await writeFile(partial, new Uint8Array(await tarball.arrayBuffer()));
+      await rename(partial, path); // atomic: readers never see half a file
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+async function listFiles(dir: string, prefix = ""): Promise<string[]> {
+  const entries = await readdir(join(dir, prefix), { withFileTypes: true });
+  const files = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)])),
+  );
+  return files.flat().sort();
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
