@@ -96,7 +96,9 @@ async function receiveUpload(db: Database, partition: Partition, projectId: stri
     // applies); a Content-Type the contract cannot hold is stored as application/octet-stream.
     return await upload.commit({ path: target, contentType: filePart.mimeType });
   } catch (error) {
-    await upload?.abort();
+    // If even the cleanup fails (storage gone), the pending row is left to purgeAbandonedUploads;
+    // the caller hears of the first failure, not of this one.
+    await upload?.abort().catch(() => undefined);
     if (error instanceof files.FileTooLargeError) throw tooLarge();
     throw error;
   }
