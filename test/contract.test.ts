@@ -40,7 +40,7 @@ describe("the contract", () => {
   });
 
   it.each(ops.map((op) => [op.operationId!, op] as const))("%s is secured by bearer key or OAuth2 with its declared scopes", (_, op) => {
-    const required = op["x-required-scopes"] as string[];
+    const required = (op as Record<string, unknown>)["x-required-scopes"] as string[];
     expect(Array.isArray(required)).toBe(true);
     for (const scope of required) expect(oauthScopes).toContain(scope);
     expect(op.security).toEqual([{ BearerAuth: [] }, { OAuth2: required }]);
@@ -97,7 +97,7 @@ describe("the contract", () => {
     const op = ops.find((o) => o.operationId === "createProject")!;
     expect(op.method).toBe("post");
     expect(op.path).toBe("/v1/projects");
-    expect(op["x-required-scopes"]).toEqual(["projects:write"]);
+    expect((op as Record<string, unknown>)["x-required-scopes"]).toEqual(["projects:write"]);
     const body = (op.requestBody as any).content["application/json"].schema;
     expect(body.required.sort()).toEqual(["name", "prompt"]);
     expect(body.properties.agent.default).toBe("coding-agent-1");

@@ -88,7 +88,7 @@ describe("npm run mock", () => {
       body: JSON.stringify({ name: "No prompt" }),
     });
     expect(missingPrompt.status).toBe(422);
-    expect((await missingPrompt.json()).error).toBeDefined();
+    expect(((await missingPrompt.json()) as any).error).toBeDefined();
     const tooMany = await fetch(`${base}/v1/projects?limit=1000`, { headers: auth });
     expect(tooMany.status).toBe(400);
     const badId = await fetch(`${base}/v1/projects/not-a-project-id`, { headers: auth });
@@ -100,9 +100,9 @@ describe("npm run mock", () => {
   it("answers the example or status a frontend asks for with Prefer", async () => {
     const notFound = await fetch(`${base}/v1/projects/prj_0000000000000000`, { headers: { ...auth, Prefer: "code=404" } });
     expect(notFound.status).toBe(404);
-    expect((await notFound.json()).error.code).toBe("not_found");
+    expect(((await notFound.json()) as any).error.code).toBe("not_found");
     const ready = await fetch(`${base}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, { headers: { ...auth, Prefer: "example=Ready" } });
-    expect((await ready.json()).status).toBe("ready");
+    expect(((await ready.json()) as any).status).toBe("ready");
     const limited = await fetch(`${base}/v1/projects`, { headers: { ...auth, Prefer: "code=429, example=Rate limited" } });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("12");

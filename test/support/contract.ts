@@ -2,8 +2,7 @@
 // validate bodies against it with the same validator the server uses (openapi-backend + ajv-formats).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import OpenAPIBackend from "openapi-backend";
-import type { Document, Operation } from "openapi-backend";
+import { OpenAPIBackend, type Document, type Operation } from "openapi-backend";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
 
@@ -37,7 +36,7 @@ export async function operations(): Promise<Operation[]> {
 /** Errors of `body` against the response schema of `operationId` at `status`, or [] when valid. */
 export async function responseErrors(operationId: string, status: number, body: unknown): Promise<string[]> {
   const result = (await contract()).validator.validateResponse(body, operationId, status);
-  return (result.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+  return (result.errors ?? []).map((error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`);
 }
 
 /** A valid sample value for each path parameter of the contract, matching its pattern. */

@@ -1,0 +1,110 @@
+// The HTTP server over a given storage: contract, pipeline, handlers, rate limiter, cursors, audit,
+// health probes and a graceful stop. `main.ts` builds one from the environment; tests build one on
+// a throwaway database.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { authenticate } from "./domain/keys.ts";
+import { handlers } from "./handlers/index.ts";
+import type { Context } from "./handlers/context.ts";
+import { createAuditWriter } from "./http/audit.ts";
+import { loadContract } from "./http/contract.ts";
+import { createCursorCodec } from "./http/cursor.ts";
+import { createPipeline } from "./http/pipeline.ts";
+import { createKeyRateLimiter, createMemoryStore, type RateLimitStore, type RateLimitWindows } from "./http/rate-limit.ts";
+import type { Storage } from "./storage/index.ts";
+
+export interface AppOptions {
+  storage: Storage;
+  logger: Logger;
+  /** Signs pagination cursors; every replica must share it. */
+  cursorSecret: string | Uint8Array;
+  /** Where rate-limit counters live (default: this process's memory). */
+  rateLimitStore?: RateLimitStore;
+  /** Rate-limit window lengths; tests shorten them. */
+  rateLimitWindows?: RateLimitWindows;
+  /** How long a stop waits for requests in flight before cutting connections. */
+  drainTimeoutMs?: number;
+}
+
+export interface App {
+  readonly server: Server;
+  listen(port: number, host: string): Promise<string>;
+  /** Stops accepting, lets requests in flight finish (up to the drain timeout), then releases resources. */
+  stop(): Promise<void>;
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const { storage, logger } = options;
+  const db = storage.db;
+  const contract = await loadContract();
+  const rateLimiter = createKeyRateLimiter({
+    store: options.rateLimitStore ?? createMemoryStore(),
+    ...(options.rateLimitWindows ? { windows: options.rateLimitWindows } : {}),
+  });
+  const cursors = createCursorCodec({ secret: options.cursorSecret });
+  const audit = createAuditWriter(db, logger);
+  let draining = false;
+
+  const pipeline = createPipeline({
+    contract,
+    handlers,
+    rateLimiter,
+    authenticate: (secret) => authenticate(db, secret),
+    context: (principal, requestId, log): Context => ({
+      db,
+      principal,
+      partition: { workspaceId: principal.workspace.id, environment: principal.key.environment },
+      requestId,
+      log,
+      cursors,
+    }),
+    idempotencyDb: db,
+    audit,
+    logger,
+  });
+
+  const server = createServer({ requestTimeout: 300_000 }, (request, response) => {
+    // Probes for orchestrators: outside the contract, unauthenticated, not audited.
+    if (request.url === "/healthz") return void response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
+    if (request.url === "/readyz") {
+      if (draining) return void response.writeHead(503, { "Content-Type": "text/plain" }).end("draining");
+      return void storage.ping().then(
+        () => response.writeHead(200, { "Content-Type": "text/plain" }).end("ready"),
+        () => response.writeHead(503, { "Content-Type": "text/plain" }).end("storage unavailable"),
+      );
+    }
+    if (draining) response.setHeader("Connection", "close");
+    pipeline(request, response).catch((error: unknown) => {
+      logger.error({ err: error }, "pipeline failed");
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          const { address, port: bound } = server.address() as AddressInfo;
+          resolve(`http://${address.includes(":") ? `[${address}]` : address}:${bound}`);
+        });
+      });
+    },
+    stop() {
+      stopped ??= (async () => {
+        draining = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timeout = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
+        await closed;
+        clearTimeout(timeout);
+        await audit.flush();
+        await rateLimiter.close();
+      })();
+      return stopped;
+    },
+  };
+}

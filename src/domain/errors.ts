@@ -1,0 +1,32 @@
+// What the domain reports when a request cannot be carried out. No HTTP here: the HTTP pipeline
+// maps each kind to its status and error code (src/http/errors.ts).
+
+/** The resource does not exist in the caller's workspace and environment. */
+export class NotFoundError extends Error {
+  readonly param: string | null;
+  constructor(message: string, param: string | null = null) {
+    super(message);
+    this.name = "NotFoundError";
+    this.param = param;
+  }
+}
+
+/** The resource's current state forbids the operation. */
+export class ConflictError extends Error {
+  readonly param: string | null;
+  constructor(message: string, param: string | null = null) {
+    super(message);
+    this.name = "ConflictError";
+    this.param = param;
+  }
+}
+
+/** The input is well-formed by the contract but breaks a rule the contract cannot express. */
+export class InvalidInputError extends Error {
+  readonly param: string | null;
+  constructor(message: string, param: string | null = null) {
+    super(message);
+    this.name = "InvalidInputError";
+    this.param = param;
+  }
+}

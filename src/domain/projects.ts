@@ -1,0 +1,144 @@
+// Projects: an app built from a prompt. Creating one queues its initial agent run in the same
+// transaction and returns at once; the project's status mirrors its most recent run.
+import { and, eq } from "drizzle-orm";
+import type {
+  SchemaCreateProjectRequest,
+  SchemaProject,
+  SchemaProjectStatus,
+  SchemaUpdateProjectRequest,
+  SchemaVisibility,
+} from "../../generated/schema.d.ts";
+import type { Database } from "../storage/index.ts";
+import { newId } from "../storage/ids.ts";
+import { agentRuns, projects } from "../storage/schema.ts";
+import { NotFoundError } from "./errors.ts";
+import { recordEvent } from "./events.ts";
+import { toAgentRun } from "./agent-runs.ts";
+import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+
+type ProjectRow = typeof projects.$inferSelect;
+
+export function toProject(row: ProjectRow): SchemaProject {
+  return {
+    id: row.id,
+    name: row.name,
+    prompt: row.prompt,
+    agent: row.agent,
+    visibility: row.visibility,
+    template: row.template,
+    status: row.status,
+    latest_run_id: row.latestRunId,
+    ...(row.url ? { url: row.url } : {}),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export async function createProject(db: Database, partition: Partition, input: SchemaCreateProjectRequest): Promise<SchemaProject> {
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const projectId = newId("prj");
+    const runId = newId("run");
+    const [project] = await tx
+      .insert(projects)
+      .values({
+        id: projectId,
+        ...partition,
+        name: input.name,
+        prompt: input.prompt,
+        agent: input.agent ?? "coding-agent-1",
+        visibility: input.visibility ?? "private",
+        template: (input.template ?? "blank") as ProjectRow["template"],
+        status: "queued",
+        latestRunId: runId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const [run] = await tx
+      .insert(agentRuns)
+      .values({
+        id: runId,
+        projectId,
+        ...partition,
+        agent: project.agent,
+        prompt: project.prompt,
+        trigger: "project_created",
+        status: "queued",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const created = toProject(project);
+    await recordEvent(tx, partition, "project.created", created);
+    await recordEvent(tx, partition, "agent_run.queued", toAgentRun(run));
+    return created;
+  });
+}
+
+export async function getProject(db: Database, partition: Partition, id: string): Promise<SchemaProject> {
+  return toProject(await findProject(db, partition, id));
+}
+
+/** The project row, or NotFoundError: another partition's project does not exist for this caller. */
+export async function findProject(db: Database, partition: Partition, id: string): Promise<ProjectRow> {
+  const [row] = await db.select().from(projects).where(and(inPartition(projects, partition), eq(projects.id, id)));
+  if (!row) throw new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+  return row;
+}
+
+export interface ProjectFilters {
+  status?: SchemaProjectStatus;
+  visibility?: SchemaVisibility;
+}
+
+export async function listProjects(db: Database, partition: Partition, page: PageRequest, filters: ProjectFilters): Promise<Page<SchemaProject>> {
+  const { after, orderBy, limit } = keyset(projects, page);
+  const rows = await db
+    .select()
+    .from(projects)
+    .where(
+      and(
+        inPartition(projects, partition),
+        filters.status ? eq(projects.status, filters.status) : undefined,
+        filters.visibility ? eq(projects.visibility, filters.visibility) : undefined,
+        after,
+      ),
+    )
+    .orderBy(...orderBy)
+    .limit(limit);
+  return toPage(rows, page, toProject);
+}
+
+export async function updateProject(
+  db: Database,
+  partition: Partition,
+  id: string,
+  changes: SchemaUpdateProjectRequest,
+): Promise<SchemaProject> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(projects)
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.agent !== undefined ? { agent: changes.agent } : {}),
+        ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(inPartition(projects, partition), eq(projects.id, id)))
+      .returning();
+    if (!row) throw new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+    const updated = toProject(row);
+    await recordEvent(tx, partition, "project.updated", updated);
+    return updated;
+  });
+}
+
+/** Deletes the project; its runs, deployments and files go with it (ON DELETE CASCADE). */
+export async function deleteProject(db: Database, partition: Partition, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(projects).where(and(inPartition(projects, partition), eq(projects.id, id))).returning();
+    if (!row) throw new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+    await recordEvent(tx, partition, "project.deleted", toProject(row));
+  });
+}

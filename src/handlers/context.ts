@@ -1,0 +1,16 @@
+// What every handler receives besides its typed input: the caller, its partition, and the services
+// of the running server.
+import type { Logger } from "pino";
+import type { Principal } from "../domain/keys.ts";
+import type { Partition } from "../domain/partition.ts";
+import type { CursorCodec } from "../http/cursor.ts";
+import type { Database } from "../storage/index.ts";
+
+export interface Context {
+  readonly db: Database;
+  readonly principal: Principal;
+  readonly partition: Partition;
+  readonly requestId: string;
+  readonly log: Logger;
+  readonly cursors: CursorCodec;
+}

@@ -1,0 +1,46 @@
+// Reading a JSON request body: bounded while it streams (413 before the whole body is held), typed
+// by its Content-Type (415), parsed (400). Multipart bodies are never read here: their handler
+// streams them.
+import type { IncomingMessage } from "node:http";
+import { HttpError } from "./errors.ts";
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export function mediaTypeOf(request: IncomingMessage): string {
+  return (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** Checks the request's Content-Type against the media types the operation accepts. */
+export function requireMediaType(request: IncomingMessage, accepted: string[], bodyRequired: boolean): void {
+  const mediaType = mediaTypeOf(request);
+  const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+  if (!mediaType && !hasBody && !bodyRequired) return;
+  if (!accepted.includes(mediaType)) {
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      `Content-Type must be ${accepted.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`,
+      "Content-Type",
+    );
+  }
+}
+
+/** Reads and parses a JSON body of at most `limit` bytes; undefined when the body is empty. */
+export async function readJsonBody(request: IncomingMessage, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
+  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, "invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,88 @@
+// The canonical contract at run time: openapi-backend routes each request to its operation and
+// validates it against generated/openapi.yaml, with formats (ajv-formats).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { OpenAPIBackend, type Document, type Operation, type Request } from "openapi-backend";
+import type { ErrorObject } from "ajv";
+import addFormats from "ajv-formats";
+import { parse } from "yaml";
+import { HttpError } from "./errors.ts";
+
+export const contractPath = join(import.meta.dirname, "..", "..", "generated", "openapi.yaml");
+
+export interface Contract {
+  /** The operation a request addresses; throws 404 not_found or 405 method_not_allowed. */
+  match(method: string, path: string): Operation;
+  /** Validates path, query, headers and (for JSON) the body; throws 400 invalid_request. Returns coerced params and query. */
+  validate(request: Request, operation: Operation): { params: Record<string, unknown>; query: Record<string, unknown> };
+}
+
+export async function loadContract(path = contractPath): Promise<Contract> {
+  const api = new OpenAPIBackend({
+    definition: parse(readFileSync(path, "utf8")) as Document,
+    quick: true,
+    validate: true,
+    coerceTypes: true,
+    customizeAjv: (ajv) => {
+      addFormats.default(ajv);
+      return ajv;
+    },
+  });
+  await api.init();
+  const operations = api.getOperations();
+
+  return {
+    match(method, path) {
+      const request = { method: method.toLowerCase(), path, headers: {} };
+      const operation = api.matchOperation(request);
+      if (operation) return operation;
+      const allowed = operations
+        .filter((op) => api.router.matchOperation({ ...request, method: op.method }) === op)
+        .map((op) => op.method.toUpperCase());
+      if (allowed.length > 0) {
+        throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, null, {
+          Allow: allowed.join(", "),
+        });
+      }
+      throw new HttpError(404, "not_found", `No route ${method} ${path}.`);
+    },
+
+    validate(request, operation) {
+      const result = api.validateRequest(request, operation);
+      if (result.errors?.length) {
+        const [first] = result.errors;
+        throw new HttpError(400, "invalid_request", describe(first), paramOf(first));
+      }
+      return {
+        params: (result.coerced.params ?? {}) as Record<string, unknown>,
+        query: (result.coerced.query ?? {}) as Record<string, unknown>,
+      };
+    },
+  };
+}
+
+/** The field an ajv error is about, as the contract names it: `prompt`, `limit`, `Idempotency-Key`, `enabled_events.0`. */
+function paramOf(error: ErrorObject): string | null {
+  const segments = error.instancePath.split("/").filter(Boolean).slice(1);
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  if (missing) segments.push(missing);
+  const additional = (error.params as { additionalProperty?: string }).additionalProperty;
+  if (additional) segments.push(additional);
+  if (segments.length === 0) return null;
+  const [location] = error.instancePath.split("/").filter(Boolean);
+  if (location === "header") return headerName(segments[0]);
+  return segments.join(".");
+}
+
+function headerName(lowercase: string): string {
+  return lowercase.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+function describe(error: ErrorObject): string {
+  const param = paramOf(error);
+  if (error.keyword === "parse") return `The request body is not valid JSON: ${error.message}`;
+  if (error.keyword === "required" && error.instancePath === "/requestBody") return `The body is missing the required field \`${param}\`.`;
+  if (error.keyword === "required" && !param?.includes(".")) return `The request is missing \`${param}\`.`;
+  if (error.keyword === "required") return `\`${param}\` is required.`;
+  return param ? `\`${param}\` ${error.message}.` : `The request ${error.message}.`;
+}

@@ -1,0 +1,242 @@
+// The one request pipeline. Every request passes, in order:
+//   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
+//   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
+//   (replay/409/422) → handler → response
+// and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
+// results; every error, theirs included, leaves here in the contract's one error shape.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { Readable } from "node:stream";
+import type { Logger } from "pino";
+import type { Operation } from "openapi-backend";
+import { operationMeta, type Handlers, type OperationId } from "../../generated/handlers.ts";
+import type { Context } from "../handlers/context.ts";
+import type { AuthFailure, Principal } from "../domain/keys.ts";
+import type { Contract } from "./contract.ts";
+import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
+import { HttpError, errorBody, internalError, toHttpError } from "./errors.ts";
+import { authenticateRequest } from "./auth.ts";
+import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit.ts";
+import * as idempotency from "./idempotency.ts";
+import type { AuditWriter } from "./audit.ts";
+
+export interface PipelineDeps {
+  contract: Contract;
+  handlers: Handlers<Context>;
+  rateLimiter: KeyRateLimiter;
+  /** Resolves a bearer secret to its key and workspace, or says why it cannot. */
+  authenticate: (secret: string) => Promise<Principal | AuthFailure>;
+  /** The per-request context handlers receive. */
+  context: (principal: Principal, requestId: string, log: Logger) => Context;
+  idempotencyDb: idempotency.AnyPgDatabase;
+  audit: AuditWriter;
+  logger: Logger;
+}
+
+interface HandlerResult {
+  status: number;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export function newRequestId(): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  return `req_${Array.from(randomBytes(20), (byte) => alphabet[byte % 62]).join("")}`;
+}
+
+export function createPipeline(deps: PipelineDeps) {
+  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = newRequestId();
+    const log = deps.logger.child({ request_id: requestId });
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const method = request.method ?? "GET";
+    let route: string | null = null;
+    let principal: Principal | undefined;
+    response.setHeader("X-Request-Id", requestId);
+    response.on("finish", () => {
+      const latencyMs = Math.round(performance.now() - started);
+      deps.audit.record({
+        requestId,
+        workspaceId: principal?.workspace.id ?? null,
+        keyId: principal?.key.id ?? null,
+        method,
+        route,
+        path: url.pathname,
+        status: response.statusCode,
+        ip: request.socket.remoteAddress ?? null,
+        userAgent: request.headers["user-agent"] ?? null,
+        latencyMs,
+      });
+      log.info({ method, route, status: response.statusCode, latency_ms: latencyMs }, "request");
+    });
+
+    try {
+      const operation = deps.contract.match(method, url.pathname);
+      route = operation.path;
+      const operationId = operation.operationId as OperationId;
+      principal = await authenticateRequest(request.headers.authorization, deps.authenticate);
+
+      const limit = await deps.rateLimiter.consume(principal.key.id, principal.workspace.plan);
+      for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.setHeader(name, value);
+      if (!limit.allowed) {
+        throw new HttpError(429, "key_rate_limited", `Too many requests from this key; retry after ${limit.retryAfterSeconds} seconds.`);
+      }
+      requireScopes(operationMeta[operationId].scopes, principal);
+
+      const body = await readBody(request, operation);
+      const { params, query } = deps.contract.validate(
+        { method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers as Record<string, string>, body },
+        operation,
+      );
+      const input = {
+        path: params,
+        query,
+        header: declaredHeaders(request, operation),
+        body: mediaTypeOf(request) === "multipart/form-data" ? { contentType: request.headers["content-type"]!, stream: request } : body,
+      };
+      const context = deps.context(principal, requestId, log);
+      const run = () => (deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>)(input, context);
+
+      const key = request.headers["idempotency-key"];
+      const result =
+        operationMeta[operationId].idempotent && typeof key === "string"
+          ? await withIdempotency(deps.idempotencyDb, principal, key, method, url.pathname, request, body, run, requestId)
+          : await run();
+      await send(response, result);
+    } catch (error) {
+      const failure = toHttpError(error);
+      if (!failure) log.error({ err: error }, "unhandled error");
+      sendError(response, failure ?? internalError(), requestId, request);
+    }
+  };
+}
+
+function requireScopes(required: readonly string[], principal: Principal): void {
+  const granted = principal.key.scopes;
+  if (granted.includes("*")) return;
+  const missing = required.filter((scope) => !granted.includes(scope as (typeof granted)[number]));
+  if (missing.length > 0) {
+    throw new HttpError(401, "insufficient_scope", `This key lacks the scope ${missing.join(", ")} that this operation requires.`);
+  }
+}
+
+async function readBody(request: IncomingMessage, operation: Operation): Promise<unknown> {
+  const requestBody = operation.requestBody as { required?: boolean; content: Record<string, unknown> } | undefined;
+  if (!requestBody) return undefined;
+  const accepted = Object.keys(requestBody.content);
+  requireMediaType(request, accepted, requestBody.required ?? false);
+  if (mediaTypeOf(request) !== "application/json") return undefined;
+  const body = await readJsonBody(request);
+  if (body === undefined && requestBody.required) {
+    throw new HttpError(400, "invalid_request", "The request needs a JSON body.");
+  }
+  return body;
+}
+
+/** The request headers the operation declares, under the names the contract gives them. */
+function declaredHeaders(request: IncomingMessage, operation: Operation): Record<string, string> {
+  const header: Record<string, string> = {};
+  for (const parameter of (operation.parameters ?? []) as { in: string; name: string }[]) {
+    const value = parameter.in === "header" ? request.headers[parameter.name.toLowerCase()] : undefined;
+    if (typeof value === "string") header[parameter.name] = value;
+  }
+  return header;
+}
+
+async function withIdempotency(
+  db: idempotency.AnyPgDatabase,
+  principal: Principal,
+  key: string,
+  method: string,
+  path: string,
+  request: IncomingMessage,
+  body: unknown,
+  run: () => Promise<HandlerResult>,
+  requestId: string,
+): Promise<HandlerResult> {
+  // A multipart body is streamed to storage, not held, so its fingerprint is its declared length.
+  const fingerprint = body ?? (request.headers["content-length"] ? { content_length: request.headers["content-length"] } : undefined);
+  const claim = await idempotency.begin(db, {
+    workspaceId: principal.workspace.id,
+    environment: principal.key.environment,
+    key,
+    method,
+    path,
+    requestHash: idempotency.requestHash({ method, path, body: fingerprint }),
+  });
+  switch (claim.kind) {
+    case "replay":
+      return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body: claim.body };
+    case "in_use":
+      throw new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");
+    case "mismatch":
+      throw new HttpError(
+        422,
+        "idempotency_key_reused",
+        "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.",
+        "Idempotency-Key",
+      );
+  }
+  let result: HandlerResult;
+  try {
+    result = await run();
+  } catch (error) {
+    const failure = toHttpError(error);
+    if (!failure || failure.status >= 500) {
+      await idempotency.abandon(db, claim.lease);
+      throw error;
+    }
+    result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, requestId) };
+  }
+  await idempotency.finish(db, claim.lease, { status: result.status, headers: stringHeaders(result.headers), body: result.body });
+  return result;
+}
+
+function stringHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+}
+
+async function send(response: ServerResponse, result: HandlerResult): Promise<void> {
+  for (const [name, value] of Object.entries(stringHeaders(result.headers))) response.setHeader(name, value);
+  response.statusCode = result.status;
+  const body = result.body;
+  if (body === undefined) {
+    response.end();
+  } else if (body instanceof Uint8Array) {
+    response.setHeader("Content-Type", "application/octet-stream");
+    response.end(body);
+  } else if (isReadable(body)) {
+    response.setHeader("Content-Type", "application/octet-stream");
+    await pipeTo(body, response);
+  } else {
+    response.setHeader("Content-Type", "application/json");
+    response.end(JSON.stringify(body));
+  }
+}
+
+function isReadable(value: unknown): value is Readable {
+  return typeof (value as Readable | null)?.pipe === "function";
+}
+
+async function pipeTo(source: Readable, response: ServerResponse): Promise<void> {
+  const { pipeline } = await import("node:stream/promises");
+  await pipeline(source, response);
+}
+
+function sendError(response: ServerResponse, error: HttpError, requestId: string, request: IncomingMessage): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
+  const sendsBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+  if (sendsBody && !request.readableEnded) {
+    // The client may still be sending a body we will not read: close rather than drain it.
+    response.setHeader("Connection", "close");
+  }
+  response.statusCode = error.status;
+  response.setHeader("Content-Type", "application/json");
+  response.end(JSON.stringify(errorBody(error.code, error.message, error.param, requestId)));
+}
