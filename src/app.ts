@@ -11,7 +11,14 @@ import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
 import { createPipeline } from "./http/pipeline.ts";
-import { createKeyRateLimiter, createMemoryStore, type RateLimitStore, type RateLimitWindows } from "./http/rate-limit.ts";
+import {
+  createKeyRateLimiter,
+  createMemoryStore,
+  type Plan,
+  type PlanLimits,
+  type RateLimitStore,
+  type RateLimitWindows,
+} from "./http/rate-limit.ts";
 import type { Storage } from "./storage/index.ts";
 
 export interface AppOptions {
@@ -23,6 +30,8 @@ export interface AppOptions {
   rateLimitStore?: RateLimitStore;
   /** Rate-limit window lengths; tests shorten them. */
   rateLimitWindows?: RateLimitWindows;
+  /** Rate-limit figures per plan (default PLAN_LIMITS); tests that are not about limits raise them. */
+  rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
   /** How long a stop waits for requests in flight before cutting connections. */
   drainTimeoutMs?: number;
 }
@@ -41,6 +50,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const rateLimiter = createKeyRateLimiter({
     store: options.rateLimitStore ?? createMemoryStore(),
     ...(options.rateLimitWindows ? { windows: options.rateLimitWindows } : {}),
+    ...(options.rateLimitPlans ? { plans: options.rateLimitPlans } : {}),
   });
   const cursors = createCursorCodec({ secret: options.cursorSecret });
   const audit = createAuditWriter(db, logger);

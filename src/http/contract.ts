@@ -37,7 +37,7 @@ export async function loadContract(path = contractPath): Promise<Contract> {
       const operation = api.matchOperation(request);
       if (operation) return operation;
       const allowed = operations
-        .filter((op) => api.router.matchOperation({ ...request, method: op.method }) === op)
+        .filter((op) => api.matchOperation({ ...request, method: op.method })?.operationId === op.operationId)
         .map((op) => op.method.toUpperCase());
       if (allowed.length > 0) {
         throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, null, {

@@ -1,0 +1,94 @@
+// Projects over HTTP, end to end, on every storage driver.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+forEachDriver("projects", (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+  });
+  afterAll(() => server?.stop());
+
+  it("creates a project with the defaults, queues its initial run and answers at once", async () => {
+    const created = await server.client.post("/v1/projects", { name: "Recipe planner", prompt: "Plan dinners from my fridge." });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("location")).toBe(`/v1/projects/${created.body.id}`);
+    expect(created.body).toMatchObject({
+      name: "Recipe planner",
+      prompt: "Plan dinners from my fridge.",
+      agent: "coding-agent-1",
+      visibility: "private",
+      template: "blank",
+      status: "queued",
+    });
+    expect(created.body.id).toMatch(/^prj_/);
+    const runs = await server.client.get(`/v1/projects/${created.body.id}/runs`);
+    expect(runs.body.data).toHaveLength(1);
+    expect(runs.body.data[0]).toMatchObject({ id: created.body.latest_run_id, status: "queued", trigger: "project_created" });
+  });
+
+  it("takes the agent, visibility and template the caller chooses", async () => {
+    const created = await server.client.post("/v1/projects", {
+      name: "Dashboard",
+      prompt: "Sales dashboard",
+      agent: "coding-agent-3",
+      visibility: "unlisted",
+      template: "dashboard",
+    });
+    expect(created.body).toMatchObject({ agent: "coding-agent-3", visibility: "unlisted", template: "dashboard" });
+    const nullTemplate = await server.client.post("/v1/projects", { name: "Blank", prompt: "x", template: null });
+    expect(nullTemplate.body.template).toBe("blank");
+  });
+
+  it("names the missing field of a refused create, and creates nothing", async () => {
+    const before = await server.client.get("/v1/projects?limit=100");
+    const refused = await server.client.post("/v1/projects", { name: "No prompt" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "prompt" });
+    expect(refused.body.error.request_id).toBe(refused.headers.get("x-request-id"));
+    const wrongAgent = await server.client.post("/v1/projects", { name: "x", prompt: "y", agent: "coding-agent-9" });
+    expect(wrongAgent.body.error).toMatchObject({ code: "invalid_request", param: "agent" });
+    const after = await server.client.get("/v1/projects?limit=100");
+    expect(after.body.data.length).toBe(before.body.data.length);
+  });
+
+  it("gets, updates and deletes a project; a deleted project is gone with its runs", async () => {
+    const { body: project } = await server.client.post("/v1/projects", { name: "Temp", prompt: "temp" });
+    const got = await server.client.get(`/v1/projects/${project.id}`);
+    expect(got.body).toEqual(project);
+
+    const updated = await server.client.patch(`/v1/projects/${project.id}`, { name: "Renamed", visibility: "public" });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ name: "Renamed", visibility: "public", agent: project.agent, prompt: project.prompt });
+    expect(Date.parse(updated.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(project.updated_at));
+
+    expect((await server.client.delete(`/v1/projects/${project.id}`)).status).toBe(204);
+    const gone = await server.client.get(`/v1/projects/${project.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toMatchObject({ code: "not_found", param: "project_id" });
+    expect((await server.client.get(`/v1/projects/${project.id}/runs`)).status).toBe(404);
+    expect((await server.client.get(`/v1/projects/${project.id}/runs/${project.latest_run_id}`)).status).toBe(404);
+    const list = await server.client.get("/v1/projects?limit=100");
+    expect(list.body.data.map((p: { id: string }) => p.id)).not.toContain(project.id);
+    expect((await server.client.delete(`/v1/projects/${project.id}`)).status).toBe(404);
+  });
+
+  it("refuses an update that breaks the contract", async () => {
+    const { body: project } = await server.client.post("/v1/projects", { name: "Keep", prompt: "keep" });
+    const bad = await server.client.patch(`/v1/projects/${project.id}`, { visibility: "secret" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe("visibility");
+    expect((await server.client.get(`/v1/projects/${project.id}`)).body.visibility).toBe("private");
+  });
+
+  it("filters the list by status and visibility", async () => {
+    await server.client.post("/v1/projects", { name: "Public one", prompt: "p", visibility: "public" });
+    const publicOnly = await server.client.get("/v1/projects?visibility=public&limit=100");
+    expect(publicOnly.body.data.length).toBeGreaterThan(0);
+    for (const project of publicOnly.body.data) expect(project.visibility).toBe("public");
+    const queued = await server.client.get("/v1/projects?status=ready");
+    expect(queued.body.data).toEqual([]);
+    expect(queued.body.next_cursor).toBeNull();
+  });
+});
