@@ -1,0 +1,283 @@
+// Webhook endpoints and deliveries over HTTP, end to end, on every storage driver.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { webhookDeliveries, webhookEndpoints } from "../src/storage/schema.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+
+forEachDriver("webhooks", (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+  });
+  afterAll(() => server?.stop());
+
+  const create = (body: Record<string, unknown>) => server.client.post("/v1/webhooks", body);
+
+  it("creates an endpoint with its secret, shown in the create answer only", async () => {
+    const created = await create({ url: "https://example.com/hooks", enabled_events: ["project.created", "agent_run.failed", "project.created"] });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("location")).toBe(`/v1/webhooks/${created.body.id}`);
+    expect(created.body).toMatchObject({
+      url: "https://example.com/hooks",
+      description: null,
+      enabled_events: ["project.created", "agent_run.failed"],
+      status: "enabled",
+    });
+    expect(created.body.id).toMatch(/^we_/);
+    expect(created.body.secret).toMatch(SECRET);
+    expect(Buffer.from(created.body.secret.slice("whsec_".length), "base64")).toHaveLength(32);
+
+    const { secret, ...endpoint } = created.body;
+    const got = await server.client.get(`/v1/webhooks/${endpoint.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(endpoint);
+    expect(got.body).not.toHaveProperty("secret");
+    const list = await server.client.get("/v1/webhooks?limit=100");
+    const listed = list.body.data.find((e: { id: string }) => e.id === endpoint.id);
+    expect(listed).toEqual(endpoint);
+    expect(JSON.stringify(list.body)).not.toContain(secret);
+
+    const other = await create({ url: "https://example.com/other", enabled_events: ["*"] });
+    expect(other.body.secret).not.toBe(secret);
+  });
+
+  it("refuses a url that is not https, and creates nothing", async () => {
+    const before = await server.client.get("/v1/webhooks?limit=100");
+    for (const url of ["http://example.com/hooks", "ftp://example.com", "example.com/hooks"]) {
+      const refused = await create({ url, enabled_events: ["*"] });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "url" });
+    }
+    const empty = await create({ url: "https://example.com/x", enabled_events: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.param).toBe("enabled_events");
+    const unknownType = await create({ url: "https://example.com/x", enabled_events: ["project.exploded"] });
+    expect(unknownType.status).toBe(400);
+    const after = await server.client.get("/v1/webhooks?limit=100");
+    expect(after.body.data.length).toBe(before.body.data.length);
+  });
+
+  it("lists endpoints newest first, a page at a time", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await create({ url: `https://example.com/page/${i}`, enabled_events: ["*"] })).body.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { id: string }[]; next_cursor: string | null } } = await server.client.get(
+        `/v1/webhooks?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.data.map((e) => e.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    // The five just created come first, newest first.
+    expect(seen.slice(0, 5)).toEqual([...ids].reverse());
+  });
+
+  it("updates only the fields sent; a null description clears it", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/a", description: "Orders", enabled_events: ["*"] });
+    expect(endpoint.description).toBe("Orders");
+
+    const status = await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "disabled" });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ url: "https://example.com/a", description: "Orders", enabled_events: ["*"], status: "disabled" });
+    expect(status.body).not.toHaveProperty("secret");
+    expect(Date.parse(status.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(endpoint.updated_at));
+    expect(status.body.created_at).toBe(endpoint.created_at);
+
+    const changed = await server.client.patch(`/v1/webhooks/${endpoint.id}`, {
+      url: "https://example.com/b",
+      description: null,
+      enabled_events: ["file.uploaded", "file.uploaded", "file.deleted"],
+    });
+    expect(changed.body).toMatchObject({
+      url: "https://example.com/b",
+      description: null,
+      enabled_events: ["file.uploaded", "file.deleted"],
+      status: "disabled",
+    });
+    expect((await server.client.get(`/v1/webhooks/${endpoint.id}`)).body).toEqual(changed.body);
+
+    const insecure = await server.client.patch(`/v1/webhooks/${endpoint.id}`, { url: "http://example.com/b" });
+    expect(insecure.status).toBe(400);
+    expect(insecure.body.error).toMatchObject({ code: "invalid_request", param: "url" });
+    expect((await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "paused" })).status).toBe(400);
+    expect((await server.client.get(`/v1/webhooks/${endpoint.id}`)).body.url).toBe("https://example.com/b");
+  });
+
+  it("sends a test event to this endpoint only, whatever its events and status", async () => {
+    // Subscribed to something else and disabled: the test event still goes to it.
+    const { body: endpoint } = await create({ url: "https://example.com/test", enabled_events: ["deployment.ready"] });
+    await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "disabled" });
+    // Subscribed to everything: the test event is not for it.
+    const { body: bystander } = await create({ url: "https://example.com/all", enabled_events: ["*"] });
+
+    const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
+    expect(sent.status).toBe(202);
+    expect(sent.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(sent.body).toMatchObject({
+      webhook_endpoint_id: endpoint.id,
+      event_type: "webhook.test",
+      status: "pending",
+      attempts: 0,
+      response_status: null,
+      last_attempt_at: null,
+    });
+    expect(sent.body.id).toMatch(/^dlv_/);
+    expect(sent.body.next_attempt_at).not.toBeNull();
+
+    const event = await server.client.get(`/v1/events/${sent.body.event_id}`);
+    expect(event.status).toBe(200);
+    expect(event.body).toMatchObject({ id: sent.body.event_id, type: "webhook.test", livemode: true });
+    expect(event.body.data.object).toEqual({ message: expect.any(String), webhook_endpoint_id: endpoint.id });
+
+    const deliveries = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(deliveries.body.data).toEqual([sent.body]);
+    const toBystander = await server.client.get(`/v1/webhooks/${bystander.id}/deliveries?limit=100`);
+    expect(toBystander.body.data.map((d: { event_id: string }) => d.event_id)).not.toContain(sent.body.event_id);
+
+    expect((await server.client.post("/v1/webhooks/we_doesNotExist0000/test")).status).toBe(404);
+  });
+
+  it("queues the events an endpoint subscribes to, and lists its deliveries newest first with filters", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/projects", enabled_events: ["project.created"] });
+    const projects = [];
+    for (let i = 0; i < 3; i++) projects.push((await server.client.post("/v1/projects", { name: `P${i}`, prompt: "x" })).body);
+    const test = (await server.client.post(`/v1/webhooks/${endpoint.id}/test`)).body;
+
+    const all = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?limit=100`);
+    expect(all.body.data.map((d: { event_type: string }) => d.event_type)).toEqual(["webhook.test", "project.created", "project.created", "project.created"]);
+    expect(all.body.data[0]).toEqual(test);
+
+    // Paging, with a cursor bound to this endpoint's list.
+    const first = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?limit=3`);
+    expect(first.body.data).toEqual(all.body.data.slice(0, 3));
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    const second = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?limit=3&cursor=${cursor}`);
+    expect(second.body.data).toEqual(all.body.data.slice(3));
+    expect(second.body.next_cursor).toBeNull();
+    const { body: other } = await create({ url: "https://example.com/other-list", enabled_events: ["*"] });
+    const foreign = await server.client.get(`/v1/webhooks/${other.id}/deliveries?limit=3&cursor=${cursor}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.param).toBe("cursor");
+
+    // Filter by status.
+    await server.storage.db
+      .update(webhookDeliveries)
+      .set({ status: "succeeded", attempts: 1, responseStatus: 204, lastAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, test.id));
+    const succeeded = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=succeeded`);
+    expect(succeeded.body.data).toHaveLength(1);
+    expect(succeeded.body.data[0]).toMatchObject({ id: test.id, status: "succeeded", attempts: 1, response_status: 204, next_attempt_at: null });
+    expect(succeeded.body.data[0].last_attempt_at).not.toBeNull();
+    const pending = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=pending`);
+    expect(pending.body.data.map((d: { event_type: string }) => d.event_type)).toEqual(["project.created", "project.created", "project.created"]);
+    expect((await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=lost`)).status).toBe(400);
+    expect((await server.client.get("/v1/webhooks/we_doesNotExist0000/deliveries")).status).toBe(404);
+  });
+
+  it("redelivers an event as a new pending delivery with fresh attempts", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/redeliver", enabled_events: ["*"] });
+    const original = (await server.client.post(`/v1/webhooks/${endpoint.id}/test`)).body;
+    await server.storage.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", attempts: 8, responseStatus: 500, lastAttemptAt: new Date(), nextAttemptAt: null })
+      .where(eq(webhookDeliveries.id, original.id));
+
+    const again = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${original.id}/redeliver`);
+    expect(again.status).toBe(202);
+    expect(again.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(again.body).toMatchObject({
+      webhook_endpoint_id: endpoint.id,
+      event_id: original.event_id,
+      event_type: "webhook.test",
+      status: "pending",
+      attempts: 0,
+      response_status: null,
+      last_attempt_at: null,
+    });
+    expect(again.body.id).not.toBe(original.id);
+
+    const list = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([again.body.id, original.id]);
+    expect(list.body.data[1]).toMatchObject({ status: "failed", attempts: 8 });
+
+    // The delivery must belong to the endpoint in the path.
+    const { body: other } = await create({ url: "https://example.com/elsewhere", enabled_events: ["*"] });
+    const wrongEndpoint = await server.client.post(`/v1/webhooks/${other.id}/deliveries/${original.id}/redeliver`);
+    expect(wrongEndpoint.status).toBe(404);
+    expect(wrongEndpoint.body.error).toMatchObject({ code: "not_found", param: "delivery_id" });
+    expect((await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000/redeliver`)).status).toBe(404);
+  });
+
+  it("deletes an endpoint with its deliveries", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/gone", enabled_events: ["*"] });
+    await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
+    await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
+
+    expect((await server.client.delete(`/v1/webhooks/${endpoint.id}`)).status).toBe(204);
+    const gone = await server.client.get(`/v1/webhooks/${endpoint.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toMatchObject({ code: "not_found", param: "webhook_endpoint_id" });
+    expect((await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries`)).status).toBe(404);
+    expect((await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "enabled" })).status).toBe(404);
+    expect((await server.client.delete(`/v1/webhooks/${endpoint.id}`)).status).toBe(404);
+    const list = await server.client.get("/v1/webhooks?limit=100");
+    expect(list.body.data.map((e: { id: string }) => e.id)).not.toContain(endpoint.id);
+    const left = await server.storage.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookEndpointId, endpoint.id));
+    expect(left).toEqual([]);
+  });
+
+  it("keeps endpoints to their workspace and environment", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/live", enabled_events: ["*"] });
+    const delivery = (await server.client.post(`/v1/webhooks/${endpoint.id}/test`)).body;
+    const testKey = server.as(await server.createKey({ environment: "test" }));
+    const stranger = server.as(await server.createKey({ workspace: "globex" }));
+
+    for (const client of [testKey, stranger]) {
+      expect((await client.get(`/v1/webhooks/${endpoint.id}`)).status).toBe(404);
+      expect((await client.patch(`/v1/webhooks/${endpoint.id}`, { status: "disabled" })).status).toBe(404);
+      expect((await client.post(`/v1/webhooks/${endpoint.id}/test`)).status).toBe(404);
+      expect((await client.get(`/v1/webhooks/${endpoint.id}/deliveries`)).status).toBe(404);
+      expect((await client.post(`/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`)).status).toBe(404);
+      expect((await client.delete(`/v1/webhooks/${endpoint.id}`)).status).toBe(404);
+      const list = await client.get("/v1/webhooks?limit=100");
+      expect(list.body.data.map((e: { id: string }) => e.id)).not.toContain(endpoint.id);
+    }
+    expect((await server.client.get(`/v1/webhooks/${endpoint.id}`)).body.status).toBe("enabled");
+
+    // A test key's endpoint lives in the test partition, and its test event is not livemode.
+    const { body: sandbox } = await testKey.post("/v1/webhooks", { url: "https://example.com/sandbox", enabled_events: ["*"] });
+    const [row] = await server.storage.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, sandbox.id));
+    expect(row!.environment).toBe("test");
+    const sent = await testKey.post(`/v1/webhooks/${sandbox.id}/test`);
+    expect((await testKey.get(`/v1/events/${sent.body.event_id}`)).body.livemode).toBe(false);
+    expect((await server.client.get(`/v1/webhooks/${sandbox.id}`)).status).toBe(404);
+  });
+
+  it("needs webhooks:read to read and webhooks:write to change", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/scopes", enabled_events: ["*"] });
+    const reader = server.as(await server.createKey({ scopes: ["webhooks:read"] }));
+    expect((await reader.get(`/v1/webhooks/${endpoint.id}`)).status).toBe(200);
+    expect((await reader.get(`/v1/webhooks/${endpoint.id}/deliveries`)).status).toBe(200);
+    for (const refused of [
+      await reader.post("/v1/webhooks", { url: "https://example.com/x", enabled_events: ["*"] }),
+      await reader.patch(`/v1/webhooks/${endpoint.id}`, { status: "disabled" }),
+      await reader.post(`/v1/webhooks/${endpoint.id}/test`),
+      await reader.delete(`/v1/webhooks/${endpoint.id}`),
+    ]) {
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe("insufficient_scope");
+    }
+    const writer = server.as(await server.createKey({ scopes: ["webhooks:write"] }));
+    expect((await writer.get(`/v1/webhooks/${endpoint.id}`)).body.error.code).toBe("insufficient_scope");
+    expect((await writer.post(`/v1/webhooks/${endpoint.id}/test`)).status).toBe(202);
+  });
+});
