@@ -11,8 +11,17 @@ import type { Pool } from "pg";
 import type { Config } from "../config.ts";
 import type * as schema from "./schema.ts";
 
+/**
+ * What `db.execute(sql…)` resolves to on either driver: both node-postgres' QueryResult and PGlite's
+ * Results carry the rows as `rows` (and the count of changed rows under different names, so not here).
+ */
+export interface QueryResultHKT extends PgQueryResultHKT {
+  type: QueryRows<this["row"]>;
+}
+type QueryRows<Row> = { rows: (Row extends Record<string, unknown> ? Row : Record<string, unknown>)[] };
+
 /** The database as domain code sees it, on either driver. */
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Database = PgDatabase<QueryResultHKT, typeof schema>;
 
 /** A transaction of `Database`, for functions that must run inside `db.transaction(...)`. */
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
