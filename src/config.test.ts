@@ -1,0 +1,58 @@
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("has defaults for everything", () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: "0.0.0.0",
+      dataDir: resolve("data"),
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+      redisUrl: undefined,
+      logLevel: "info",
+      adminSocketPath: resolve("data", "admin.sock"),
+    });
+  });
+
+  it("reads every variable, and treats empty ones as unset", () => {
+    const config = loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: "/srv/pbs",
+      DATABASE_URL: "postgres://app@db:5432/pbs",
+      DATABASE_POOL_SIZE: "20",
+      REDIS_URL: "",
+      LOG_LEVEL: "DEBUG",
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      host: "127.0.0.1",
+      dataDir: "/srv/pbs",
+      databaseUrl: "postgres://app@db:5432/pbs",
+      databasePoolSize: 20,
+      redisUrl: undefined,
+      logLevel: "debug",
+      adminSocketPath: "/srv/pbs/admin.sock",
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: "80a" }, /PORT must be an integer from 0 to 65535/],
+    [{ PORT: "70000" }, /PORT/],
+    [{ PORT: "-1" }, /PORT/],
+    [{ DATABASE_POOL_SIZE: "0" }, /DATABASE_POOL_SIZE/],
+    [{ DATABASE_URL: "mysql://x@y/z" }, /DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//],
+    [{ REDIS_URL: "not a url" }, /REDIS_URL is not a valid URL/],
+    [{ LOG_LEVEL: "verbose" }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+  ])("refuses %j", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("does not repeat a database URL, which may hold a password, in its error", () => {
+    expect(() => loadConfig({ DATABASE_URL: "postgres://user:hunter2@[bad" })).toThrow(/^DATABASE_URL is not a valid URL$/);
+  });
+});
