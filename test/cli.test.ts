@@ -1,0 +1,140 @@
+// `pbs` end to end: the real executable in a child process, against a temp DATA_DIR (PGlite) or a
+// fresh PostgreSQL database, and through the admin socket of a process holding the data directory.
+import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startAdminSocket } from "../src/cli/admin-socket.ts";
+import { authenticate, type Principal } from "../src/domain/keys.ts";
+import type { Storage } from "../src/storage/index.ts";
+import { forEachDriver, pgliteDriver, type ProcessDatabase } from "./support/database.ts";
+
+const repoRoot = join(import.meta.dirname, "..");
+const pbsPath = join(repoRoot, "src", "cli", "pbs.ts");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pbs` as operators do: the file itself, executable, under Node's type stripping. */
+function pbs(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(pbsPath, args, { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: "silent", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lastLine = (text: string) => text.trimEnd().split("\n").at(-1)!;
+
+async function withStorage<T>(database: ProcessDatabase, work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await database.open();
+  try {
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
+describe("pbs usage", () => {
+  it("prints help and exits 0", async () => {
+    const run = await pbs({}, "--help");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("pbs keys create --workspace <slug> --name <name>");
+  });
+
+  it("refuses bad usage on stderr with exit 2, before touching storage", async () => {
+    // Every refusal is covered in cli-commands.test.ts; this checks how the executable reports one.
+    const run = await pbs({ DATA_DIR: "/nonexistent/never-opened" }, "keys", "create", "--workspace", "acme");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("pbs: --name is required\n");
+    expect(run.stdout).toBe("");
+  });
+});
+
+forEachDriver("pbs executable", (driver) => {
+  let database: ProcessDatabase;
+  beforeEach(async () => {
+    database = await driver.forProcess();
+  });
+  afterEach(() => database?.dispose());
+
+  it("creates keys (secret alone on the last line, or --json), revokes them, and the database agrees", async () => {
+    const created = await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "deploy bot", "--scopes", "projects:read,agents:run", "--expires", "90d");
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain("Created workspace acme");
+    const secret = lastLine(created.stdout);
+    expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
+
+    const json = await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "ci", "--env", "test", "--json");
+    expect(json.code).toBe(0);
+    const second = JSON.parse(json.stdout) as { id: string; secret: string };
+    expect(second.id).toMatch(/^key_/);
+    expect(second.secret).toMatch(/^svc_test_[0-9A-Za-z]{40}$/);
+
+    const first = (await withStorage(database, (storage) => authenticate(storage.db, secret))) as Principal;
+    expect(first.workspace.slug).toBe("acme");
+    expect(first.key).toMatchObject({ name: "deploy bot", environment: "live", scopes: ["projects:read", "agents:run"] });
+    expect((first.key.expiresAt!.getTime() - first.key.createdAt.getTime()) / 86_400_000).toBeCloseTo(90, 5);
+
+    const revoked = await pbs(database.env, "keys", "revoke", first.key.id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked key ${first.key.id}`);
+    await withStorage(database, async (storage) => {
+      expect(await authenticate(storage.db, secret)).toBe("revoked");
+      expect(await authenticate(storage.db, second.secret)).toMatchObject({ key: { id: second.id, environment: "test" } });
+    });
+  });
+});
+
+describe("pbs while another process holds the PGlite data directory", () => {
+  let database: ProcessDatabase;
+  let storage: Storage | undefined;
+  beforeEach(async () => {
+    database = await pgliteDriver.forProcess();
+    storage = await database.open(); // this test process plays the running server
+  });
+  afterEach(async () => {
+    await storage?.close();
+    await database?.dispose();
+  });
+
+  it("sends commands through the owner's admin socket (0600); with the socket gone, says who holds the directory", async () => {
+    const socketPath = join(database.dataDir, "admin.sock");
+    const admin = await startAdminSocket({ db: storage!.db, socketPath, logger: pino({ level: "silent" }) });
+    try {
+      expect((await stat(socketPath)).mode & 0o777).toBe(0o600);
+      const created = await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "live one");
+      expect(created.stderr).toBe("");
+      expect(created.code).toBe(0);
+      const secret = lastLine(created.stdout);
+      const principal = (await authenticate(storage!.db, secret)) as Principal;
+      expect(principal.key.name).toBe("live one");
+
+      const listed = await pbs(database.env, "keys", "list", "--workspace", "acme", "--json");
+      expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: principal.key.id, status: "active" })]);
+
+      expect((await pbs(database.env, "keys", "revoke", principal.key.id)).code).toBe(0);
+      expect(await authenticate(storage!.db, secret)).toBe("revoked");
+
+      const failed = await pbs(database.env, "keys", "list", "--workspace", "nope");
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toBe('pbs: there is no workspace "nope"\n');
+    } finally {
+      await admin.close();
+    }
+    await expect(stat(socketPath)).rejects.toThrow(); // the socket file goes with the server
+
+    const orphaned = await pbs(database.env, "keys", "list", "--workspace", "acme");
+    expect(orphaned.code).toBe(1);
+    expect(orphaned.stderr).toContain(`in use by process ${process.pid}`);
+  });
+});
