@@ -1,0 +1,284 @@
+// Deployments over HTTP, end to end, on every storage driver. The worker that moves deployments on
+// does not exist yet: the tests play it with the domain's mark* functions, and mark agent runs
+// succeeded directly in storage.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { markDeploymentBuilding, markDeploymentFailed, markDeploymentReady, productionUrl } from "../src/domain/deployments.ts";
+import { agentRuns } from "../src/storage/schema.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+forEachDriver("deployments", (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+  });
+  afterAll(() => server?.stop());
+
+  const finishRun = async (runId: string, status: "succeeded" | "failed" = "succeeded") => {
+    const now = new Date();
+    await server.storage.db.update(agentRuns).set({ status, startedAt: now, finishedAt: now, updatedAt: now }).where(eq(agentRuns.id, runId));
+  };
+
+  /** A project whose initial run succeeded. */
+  async function deployableProject(): Promise<{ id: string; runId: string }> {
+    const { body: project } = await server.client.post("/v1/projects", { name: "Shop", prompt: "A small shop" });
+    await finishRun(project.latest_run_id);
+    return { id: project.id, runId: project.latest_run_id };
+  }
+
+  describe("create", () => {
+    it("is a conflict while the project has no succeeded run", async () => {
+      const { body: project } = await server.client.post("/v1/projects", { name: "Fresh", prompt: "fresh" });
+      const refused = await server.client.post(`/v1/projects/${project.id}/deployments`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe("conflict");
+      await finishRun(project.latest_run_id, "failed");
+      expect((await server.client.post(`/v1/projects/${project.id}/deployments`, {})).status).toBe(409);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments`)).body.data).toEqual([]);
+    });
+
+    it("queues the latest succeeded run to production by default and answers 202 at once", async () => {
+      const project = await deployableProject();
+      // A newer run that has not finished is not the default.
+      const newer = await server.client.post(`/v1/projects/${project.id}/runs`, { prompt: "add a cart" });
+      expect(newer.status).toBe(202);
+
+      const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
+      expect(created.status).toBe(202);
+      expect(created.headers.get("location")).toBe(`/v1/projects/${project.id}/deployments/${created.body.id}`);
+      expect(created.body).toMatchObject({
+        project_id: project.id,
+        run_id: project.runId,
+        target: "production",
+        status: "queued",
+        url: null,
+        rollback_of: null,
+        ready_at: null,
+      });
+      expect(created.body.id).toMatch(/^dpl_/);
+      expect((await server.client.get(created.headers.get("location")!)).body).toEqual(created.body);
+
+      await finishRun(newer.body.id);
+      const latest = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" });
+      expect(latest.body).toMatchObject({ run_id: newer.body.id, target: "preview", status: "queued" });
+    });
+
+    it("deploys the run named by run_id only when it succeeded", async () => {
+      const project = await deployableProject();
+      const pending = await server.client.post(`/v1/projects/${project.id}/runs`, { prompt: "dark mode" });
+      const refused = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: pending.body.id });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: "conflict", param: "run_id" });
+
+      const named = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: project.runId, target: "preview" });
+      expect(named.status).toBe(202);
+      expect(named.body).toMatchObject({ run_id: project.runId, target: "preview" });
+    });
+
+    it("answers 404 for an unknown project or run, and a run of another project", async () => {
+      const project = await deployableProject();
+      const other = await deployableProject();
+      const noProject = await server.client.post("/v1/projects/prj_0000000000000000/deployments");
+      expect(noProject.status).toBe(404);
+      expect(noProject.body.error).toMatchObject({ code: "not_found", param: "project_id" });
+      const noRun = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: "run_0000000000000000" });
+      expect(noRun.status).toBe(404);
+      expect(noRun.body.error).toMatchObject({ code: "not_found", param: "run_id" });
+      const foreignRun = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: other.runId });
+      expect(foreignRun.status).toBe(404);
+    });
+
+    it("refuses a target the contract does not know", async () => {
+      const project = await deployableProject();
+      const bad = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "staging" });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: "invalid_request", param: "target" });
+    });
+
+    it("replays a create sent again with the same Idempotency-Key", async () => {
+      const project = await deployableProject();
+      const headers = { "Idempotency-Key": `dpl-${project.id}` };
+      const first = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" }, { headers });
+      const again = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" }, { headers });
+      expect(again.status).toBe(202);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.body.id).toBe(first.body.id);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments`)).body.data).toHaveLength(1);
+    });
+
+    it("records a deployment.queued event", async () => {
+      const project = await deployableProject();
+      const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
+      const events = await server.client.get("/v1/events?type=deployment.queued&limit=100");
+      const event = events.body.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id);
+      expect(event).toBeDefined();
+      expect(event.data.object).toEqual(created.body);
+    });
+  });
+
+  describe("progress (worker functions) and rollback", () => {
+    it("serves a ready production deployment at the project's url and supersedes the one before", async () => {
+      const project = await deployableProject();
+      const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      await markDeploymentBuilding(server.storage.db, first.id);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("building");
+      await markDeploymentReady(server.storage.db, first.id);
+
+      const ready = (await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body;
+      expect(ready).toMatchObject({ status: "ready", url: productionUrl(project.id) });
+      expect(ready.ready_at).not.toBeNull();
+      expect((await server.client.get(`/v1/projects/${project.id}`)).body.url).toBe(productionUrl(project.id));
+
+      // A preview becoming ready supersedes nothing in production and leaves the project's url.
+      const preview = (await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).body;
+      await markDeploymentReady(server.storage.db, preview.id);
+      const previewReady = (await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body;
+      expect(previewReady.url).not.toBe(productionUrl(project.id));
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("ready");
+
+      const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      await markDeploymentReady(server.storage.db, second.id);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body.status).toBe("ready");
+
+      const events = await server.client.get("/v1/events?type=deployment.ready&limit=100");
+      const ids = events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
+      expect(ids).toEqual(expect.arrayContaining([first.id, second.id, preview.id]));
+    });
+
+    it("rolls back to a ready or superseded deployment with a new queued deployment of the same build", async () => {
+      const project = await deployableProject();
+      const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      await markDeploymentReady(server.storage.db, first.id);
+      const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      await markDeploymentReady(server.storage.db, second.id);
+
+      const rollback = await server.client.post(`/v1/projects/${project.id}/deployments/${first.id}/rollback`);
+      expect(rollback.status).toBe(202);
+      expect(rollback.headers.get("location")).toBe(`/v1/projects/${project.id}/deployments/${rollback.body.id}`);
+      expect(rollback.body).toMatchObject({
+        run_id: first.run_id,
+        target: first.target,
+        status: "queued",
+        rollback_of: first.id,
+        url: null,
+      });
+      expect(rollback.body.id).not.toBe(first.id);
+      // History is not rewritten: the earlier record is untouched.
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");
+
+      const toCurrent = await server.client.post(`/v1/projects/${project.id}/deployments/${second.id}/rollback`);
+      expect(toCurrent.status).toBe(202);
+      expect(toCurrent.body.rollback_of).toBe(second.id);
+
+      await markDeploymentReady(server.storage.db, rollback.body.id);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${second.id}`)).body.status).toBe("superseded");
+    });
+
+    it("refuses to roll back to a deployment that was never ready", async () => {
+      const project = await deployableProject();
+      const queued = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const refused = await server.client.post(`/v1/projects/${project.id}/deployments/${queued.id}/rollback`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe("conflict");
+
+      await markDeploymentFailed(server.storage.db, queued.id);
+      const failed = (await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body;
+      expect(failed).toMatchObject({ status: "failed", url: null, ready_at: null });
+      expect((await server.client.post(`/v1/projects/${project.id}/deployments/${queued.id}/rollback`)).status).toBe(409);
+      // A final deployment is not moved again.
+      await expect(markDeploymentReady(server.storage.db, queued.id)).rejects.toThrow(/already failed/);
+
+      const missing = await server.client.post(`/v1/projects/${project.id}/deployments/dpl_0000000000000000/rollback`);
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toMatchObject({ code: "not_found", param: "deployment_id" });
+    });
+  });
+
+  describe("list and get", () => {
+    it("lists newest first, filters by target and status, and pages with cursors bound to the filters", async () => {
+      const project = await deployableProject();
+      const created: { id: string; target: string }[] = [];
+      for (const target of ["production", "preview", "production", "preview", "production"]) {
+        created.push((await server.client.post(`/v1/projects/${project.id}/deployments`, { target })).body);
+      }
+      await markDeploymentReady(server.storage.db, created[0].id);
+
+      const all = await server.client.get(`/v1/projects/${project.id}/deployments`);
+      expect(all.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d) => d.id).reverse());
+      expect(all.body.next_cursor).toBeNull();
+
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { data: { id: string; target: string }[]; next_cursor: string | null } } = await server.client.get(
+          `/v1/projects/${project.id}/deployments?target=production&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+        );
+        for (const d of page.body.data) expect(d.target).toBe("production");
+        ids.push(...page.body.data.map((d) => d.id));
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      expect(ids).toEqual(created.filter((d) => d.target === "production").map((d) => d.id).reverse());
+
+      const firstPage = await server.client.get(`/v1/projects/${project.id}/deployments?target=production&limit=1`);
+      const otherFilter = await server.client.get(
+        `/v1/projects/${project.id}/deployments?target=preview&limit=1&cursor=${encodeURIComponent(firstPage.body.next_cursor)}`,
+      );
+      expect(otherFilter.status).toBe(400);
+      expect(otherFilter.body.error.param).toBe("cursor");
+
+      const ready = await server.client.get(`/v1/projects/${project.id}/deployments?status=ready`);
+      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[0].id]);
+      const badStatus = await server.client.get(`/v1/projects/${project.id}/deployments?status=done`);
+      expect(badStatus.status).toBe(400);
+      expect(badStatus.body.error.param).toBe("status");
+    });
+
+    it("answers 404 for an unknown deployment or project", async () => {
+      const project = await deployableProject();
+      const missing = await server.client.get(`/v1/projects/${project.id}/deployments/dpl_0000000000000000`);
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toMatchObject({ code: "not_found", param: "deployment_id" });
+      const noProject = await server.client.get("/v1/projects/prj_0000000000000000/deployments");
+      expect(noProject.status).toBe(404);
+      expect(noProject.body.error.param).toBe("project_id");
+    });
+
+    it("hides deployments from another workspace and from the other environment", async () => {
+      const project = await deployableProject();
+      const deployment = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      await markDeploymentReady(server.storage.db, deployment.id);
+      const strangers = [
+        server.as(await server.createKey({ workspace: "rival" })),
+        server.as(await server.createKey({ environment: "test" })),
+      ];
+      for (const stranger of strangers) {
+        expect((await stranger.get(`/v1/projects/${project.id}/deployments/${deployment.id}`)).status).toBe(404);
+        expect((await stranger.get(`/v1/projects/${project.id}/deployments`)).status).toBe(404);
+        expect((await stranger.post(`/v1/projects/${project.id}/deployments`)).status).toBe(404);
+        expect((await stranger.post(`/v1/projects/${project.id}/deployments/${deployment.id}/rollback`)).status).toBe(404);
+      }
+    });
+
+    it("needs deployments:read to read and deployments:write to create or roll back", async () => {
+      const project = await deployableProject();
+      const reader = server.as(await server.createKey({ scopes: ["deployments:read"] }));
+      const writer = server.as(await server.createKey({ scopes: ["deployments:write"] }));
+      const denied = await reader.post(`/v1/projects/${project.id}/deployments`);
+      expect(denied.status).toBe(401);
+      expect(denied.body.error.code).toBe("insufficient_scope");
+      const created = await writer.post(`/v1/projects/${project.id}/deployments`);
+      expect(created.status).toBe(202);
+      expect((await writer.get(`/v1/projects/${project.id}/deployments`)).body.error.code).toBe("insufficient_scope");
+      expect((await reader.get(`/v1/projects/${project.id}/deployments/${created.body.id}`)).status).toBe(200);
+    });
+
+    it("goes with its project", async () => {
+      const project = await deployableProject();
+      const deployment = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      expect((await server.client.delete(`/v1/projects/${project.id}`)).status).toBe(204);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${deployment.id}`)).status).toBe(404);
+    });
+  });
+});
