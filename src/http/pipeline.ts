@@ -86,15 +86,18 @@ export function createPipeline(deps: PipelineDeps) {
       requireScopes(operationMeta[operationId].scopes, principal);
 
       const body = await readBody(request, operation);
+      // A multipart body is not read here: its handler streams it and checks its parts.
+      const streamed = mediaTypeOf(request) === "multipart/form-data";
       const { params, query } = deps.contract.validate(
         { method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers as Record<string, string>, body },
         operation,
+        { streamedBody: streamed },
       );
       const input = {
         path: params,
         query,
         header: declaredHeaders(request, operation),
-        body: mediaTypeOf(request) === "multipart/form-data" ? { contentType: request.headers["content-type"]!, stream: request } : body,
+        body: streamed ? { contentType: request.headers["content-type"]!, stream: request } : body,
       };
       const context = deps.context(principal, requestId, log);
       const run = () => (deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>)(input, context);
