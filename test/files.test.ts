@@ -1,0 +1,372 @@
+// Files over HTTP, end to end, on every storage driver: streamed multipart uploads, chunked
+// downloads, the 25 MiB limit, path rules, and that no failed upload leaves anything stored.
+import { createHash, randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHUNK_BYTES, MAX_FILE_BYTES } from "../src/domain/files.ts";
+import { fileChunks, files } from "../src/storage/schema.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+interface FormPart {
+  name: string;
+  value: string | Uint8Array;
+  filename?: string;
+  type?: string;
+}
+
+/** A multipart body with the parts in the order given (FormData puts them in append order too). */
+function form(parts: FormPart[]): FormData {
+  const data = new FormData();
+  for (const part of parts) {
+    if (part.filename !== undefined) data.append(part.name, new Blob([part.value as Uint8Array<ArrayBuffer>], { type: part.type ?? "" }), part.filename);
+    else data.append(part.name, part.value as string);
+  }
+  return data;
+}
+
+forEachDriver("files", (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+  });
+  afterAll(() => server?.stop());
+
+  const newProject = async () => (await server.client.post("/v1/projects", { name: "Assets", prompt: "site" })).body.id as string;
+  const upload = (projectId: string, parts: FormPart[], client = server.client) =>
+    client.request("POST", `/v1/projects/${projectId}/files`, { raw: form(parts) });
+
+  /** No partial upload left behind: no pending files row, hence no chunk outside a committed file. */
+  async function expectNothingPending(): Promise<void> {
+    const db = server.storage.db;
+    // An upload in progress is a files row with a `~pending/` path and no hash; its chunks hang on it.
+    const pending = await db.select({ id: files.id }).from(files).where(eq(files.sha256, ""));
+    expect(pending).toEqual([]);
+  }
+
+  async function chunkCount(fileId: string): Promise<number> {
+    const [{ n }] = await server.storage.db.select({ n: count() }).from(fileChunks).where(eq(fileChunks.fileId, fileId));
+    return n;
+  }
+
+  describe("upload and download", () => {
+    it("stores a small file at its path and answers 201 with Location", async () => {
+      const projectId = await newProject();
+      const content = new TextEncoder().encode("# Hello\n");
+      const created = await upload(projectId, [
+        { name: "path", value: "docs/README.md" },
+        { name: "file", value: content, filename: "readme.md", type: "text/markdown" },
+      ]);
+      expect(created.status).toBe(201);
+      expect(created.headers.get("location")).toBe(`/v1/projects/${projectId}/files/${created.body.id}`);
+      expect(created.body).toMatchObject({
+        project_id: projectId,
+        path: "docs/README.md",
+        content_type: "text/markdown",
+        size_bytes: content.length,
+        sha256: sha256(content),
+      });
+      expect(created.body.id).toMatch(/^file_/);
+      expect((await server.client.get(created.headers.get("location")!)).body).toEqual(created.body);
+
+      const download = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`);
+      expect(download.status).toBe(200);
+      expect(download.headers.get("content-type")).toBe("application/octet-stream");
+      expect(download.headers.get("etag")).toBe(`"${sha256(content)}"`);
+      expect(download.headers.get("content-disposition")).toBe('attachment; filename="README.md"');
+      expect(Buffer.from(download.bytes).equals(Buffer.from(content))).toBe(true);
+    });
+
+    it("streams a multi-chunk file in and out, the path part after the file", async () => {
+      const projectId = await newProject();
+      const content = randomBytes(600 * 1024 + 17);
+      const created = await upload(projectId, [
+        { name: "file", value: content, filename: "bundle.bin" },
+        { name: "path", value: "build/bundle.bin" },
+      ]);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        path: "build/bundle.bin",
+        content_type: "application/octet-stream",
+        size_bytes: content.length,
+        sha256: sha256(content),
+      });
+      expect(await chunkCount(created.body.id)).toBe(Math.ceil(content.length / CHUNK_BYTES));
+
+      const download = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`);
+      expect(download.headers.get("etag")).toBe(`"${sha256(content)}"`);
+      expect(Buffer.from(download.bytes).equals(content)).toBe(true);
+    });
+
+    it("stores an empty file", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: new Uint8Array(0), filename: "empty.txt", type: "text/plain" }]);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ path: "empty.txt", size_bytes: 0, sha256: sha256(new Uint8Array(0)) });
+      const download = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`);
+      expect(download.bytes.length).toBe(0);
+    });
+
+    it("falls back to the sanitized filename when there is no path part", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1, 2, 3]), filename: "Résumé (final).png", type: "image/png" }]);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ path: "Resume_final_.png", content_type: "image/png" });
+    });
+
+    it("records file.uploaded and file.deleted events", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: new Uint8Array([7]), filename: "e.bin" }]);
+      expect((await server.client.delete(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(204);
+      for (const type of ["file.uploaded", "file.deleted"]) {
+        const events = await server.client.get(`/v1/events?type=${type}&limit=100`);
+        const event = events.body.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id);
+        expect(event?.data.object).toEqual(created.body);
+      }
+    });
+  });
+
+  describe("refused uploads leave nothing stored", () => {
+    it("answers 413 past 25 MiB, streamed without a length, and keeps no chunk", async () => {
+      const projectId = await newProject();
+      const response = await streamUpload(server, projectId, MAX_FILE_BYTES + 1, { declareLength: false });
+      expect(response.status).toBe(413);
+      expect(response.body.error).toMatchObject({ code: "payload_too_large" });
+      await expectNothingPending();
+      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toEqual([]);
+    });
+
+    it("answers 413 at once when the declared length is past the limit", async () => {
+      const projectId = await newProject();
+      const response = await streamUpload(server, projectId, MAX_FILE_BYTES + 1024 * 1024, { declareLength: true });
+      expect(response.status).toBe(413);
+      expect(response.body.error.code).toBe("payload_too_large");
+      await expectNothingPending();
+    });
+
+    it("accepts a file of exactly 25 MiB", async () => {
+      const projectId = await newProject();
+      const response = await streamUpload(server, projectId, MAX_FILE_BYTES, { declareLength: false });
+      expect(response.status).toBe(201);
+      expect(response.body.size_bytes).toBe(MAX_FILE_BYTES);
+      expect(await chunkCount(response.body.id)).toBe(MAX_FILE_BYTES / CHUNK_BYTES);
+    }, 60_000);
+
+    it("answers 409 for a path already taken, whether the path comes before or after the file", async () => {
+      const projectId = await newProject();
+      const first = await upload(projectId, [{ name: "path", value: "logo.svg" }, { name: "file", value: new Uint8Array([1]), filename: "a" }]);
+      expect(first.status).toBe(201);
+      const before = await upload(projectId, [{ name: "path", value: "logo.svg" }, { name: "file", value: randomBytes(300 * 1024), filename: "b" }]);
+      expect(before.status).toBe(409);
+      expect(before.body.error).toMatchObject({ code: "conflict", param: "path" });
+      const after = await upload(projectId, [{ name: "file", value: randomBytes(300 * 1024), filename: "c" }, { name: "path", value: "logo.svg" }]);
+      expect(after.status).toBe(409);
+      expect(after.body.error).toMatchObject({ code: "conflict", param: "path" });
+      const byFilename = await upload(projectId, [{ name: "file", value: new Uint8Array([2]), filename: "logo.svg" }]);
+      expect(byFilename.status).toBe(409);
+      await expectNothingPending();
+      const list = await server.client.get(`/v1/projects/${projectId}/files`);
+      expect(list.body.data.map((f: { id: string }) => f.id)).toEqual([first.body.id]);
+    });
+
+    it("lets only one of two concurrent uploads to the same path succeed", async () => {
+      const projectId = await newProject();
+      const results = await Promise.all(
+        [0, 1].map(() => upload(projectId, [{ name: "file", value: randomBytes(100 * 1024), filename: "x" }, { name: "path", value: "same.bin" }])),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+      await expectNothingPending();
+    });
+
+    it("answers 400 naming `path` for a path the contract refuses", async () => {
+      const projectId = await newProject();
+      for (const path of ["../secret", "a//b", "./x", "dir/", "with space", "a".repeat(513)]) {
+        const refused = await upload(projectId, [{ name: "path", value: path }, { name: "file", value: new Uint8Array([1]), filename: "f" }]);
+        expect(refused.status, path).toBe(400);
+        expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "path" });
+      }
+      const badAfter = await upload(projectId, [{ name: "file", value: randomBytes(1024), filename: "f" }, { name: "path", value: "x/../y" }]);
+      expect(badAfter.body.error.param).toBe("path");
+      const noName = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: ".." }]);
+      expect(noName.status).toBe(400);
+      expect(noName.body.error.param).toBe("path");
+      await expectNothingPending();
+    });
+
+    it("answers 400 naming `file` when the file part is missing or not a file", async () => {
+      const projectId = await newProject();
+      const missing = await upload(projectId, [{ name: "path", value: "a.txt" }]);
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toMatchObject({ code: "invalid_request", param: "file" });
+      const plainField = await upload(projectId, [{ name: "file", value: "just text" }]);
+      expect(plainField.body.error).toMatchObject({ code: "invalid_request", param: "file" });
+      const twice = await upload(projectId, [
+        { name: "file", value: new Uint8Array([1]), filename: "a" },
+        { name: "file", value: new Uint8Array([2]), filename: "b" },
+      ]);
+      expect(twice.body.error).toMatchObject({ code: "invalid_request", param: "file" });
+      const unknown = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }, { name: "folder", value: "x" }]);
+      expect(unknown.body.error).toMatchObject({ code: "invalid_request", param: "folder" });
+      await expectNothingPending();
+    });
+
+    it("answers 400 for a malformed multipart body and 415 for another media type", async () => {
+      const projectId = await newProject();
+      const cut = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
+        raw: '--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\nabc',
+        headers: { "Content-Type": "multipart/form-data; boundary=b" },
+      });
+      expect(cut.status).toBe(400);
+      expect(cut.body.error.code).toBe("invalid_request");
+      const json = await server.client.post(`/v1/projects/${projectId}/files`, { path: "a" });
+      expect(json.status).toBe(415);
+      await expectNothingPending();
+    });
+  });
+
+  describe("list, get, delete", () => {
+    it("lists newest first and pages with cursors bound to the project", async () => {
+      const projectId = await newProject();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        ids.push((await upload(projectId, [{ name: "file", value: new Uint8Array([i]), filename: `f${i}.bin` }])).body.id);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { data: { id: string }[]; next_cursor: string | null } } = await server.client.get(
+          `/v1/projects/${projectId}/files?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+        );
+        seen.push(...page.body.data.map((f) => f.id));
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      expect(seen).toEqual([...ids].reverse());
+
+      const first = await server.client.get(`/v1/projects/${projectId}/files?limit=1`);
+      const otherProject = await newProject();
+      const foreign = await server.client.get(`/v1/projects/${otherProject}/files?cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.error.param).toBe("cursor");
+    });
+
+    it("deletes a file with its content; it then answers 404 and its path is free again", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "path", value: "data/big.bin" }, { name: "file", value: randomBytes(400 * 1024), filename: "x" }]);
+      const fileId = created.body.id;
+      expect(await chunkCount(fileId)).toBe(2);
+      expect((await server.client.delete(`/v1/projects/${projectId}/files/${fileId}`)).status).toBe(204);
+      expect(await chunkCount(fileId)).toBe(0);
+      for (const path of [`/v1/projects/${projectId}/files/${fileId}`, `/v1/projects/${projectId}/files/${fileId}/content`]) {
+        const gone = await server.client.get(path);
+        expect(gone.status).toBe(404);
+        expect(gone.body.error).toMatchObject({ code: "not_found", param: "file_id" });
+      }
+      expect((await server.client.delete(`/v1/projects/${projectId}/files/${fileId}`)).status).toBe(404);
+      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toEqual([]);
+      const again = await upload(projectId, [{ name: "path", value: "data/big.bin" }, { name: "file", value: new Uint8Array([1]), filename: "x" }]);
+      expect(again.status).toBe(201);
+    });
+
+    it("answers 404 for another workspace's or environment's file, and for an unknown project", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1, 2]), filename: "private.bin" }]);
+      const strangers = [
+        server.as(await server.createKey({ workspace: "rival" })),
+        server.as(await server.createKey({ environment: "test" })),
+      ];
+      for (const stranger of strangers) {
+        expect((await stranger.get(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(404);
+        expect((await stranger.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).status).toBe(404);
+        expect((await stranger.get(`/v1/projects/${projectId}/files`)).status).toBe(404);
+        expect((await stranger.delete(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(404);
+        const refused = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "intruder.bin" }], stranger);
+        expect(refused.status).toBe(404);
+        expect(refused.body.error.param).toBe("project_id");
+      }
+      expect((await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(200);
+      const noProject = await upload("prj_0000000000000000", [{ name: "file", value: new Uint8Array([1]), filename: "a" }]);
+      expect(noProject.status).toBe(404);
+      await expectNothingPending();
+    });
+
+    it("needs files:write to upload or delete and files:read to list or download", async () => {
+      const projectId = await newProject();
+      const reader = server.as(await server.createKey({ scopes: ["files:read"] }));
+      const writer = server.as(await server.createKey({ scopes: ["files:write"] }));
+      const denied = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }], reader);
+      expect(denied.status).toBe(401);
+      expect(denied.body.error.code).toBe("insufficient_scope");
+      const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }], writer);
+      expect(created.status).toBe(201);
+      expect((await writer.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).body.error.code).toBe("insufficient_scope");
+      expect((await reader.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).status).toBe(200);
+    });
+
+    it("go with their project", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: randomBytes(300 * 1024), filename: "a" }]);
+      expect((await server.client.delete(`/v1/projects/${projectId}`)).status).toBe(204);
+      expect(await chunkCount(created.body.id)).toBe(0);
+    });
+  });
+});
+
+/**
+ * Uploads `size` zero bytes through node:http, written 1 MiB at a time so the test never holds the
+ * file. With `declareLength` the request carries its Content-Length, otherwise it is chunked. The
+ * server may answer (and close) before the body is sent; the answer is what counts.
+ */
+async function streamUpload(
+  server: TestServer,
+  projectId: string,
+  size: number,
+  options: { declareLength: boolean },
+): Promise<{ status: number; body: any }> {
+  const boundary = "----pbs-test-boundary";
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const key = await server.createKey();
+  const piece = Buffer.alloc(1024 * 1024);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${server.url}/v1/projects/${projectId}/files`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${key}`,
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        ...(options.declareLength ? { "Content-Length": String(head.length + size + tail.length) } : {}),
+      },
+    });
+    let answered = false;
+    request.on("response", (response) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+      response.on("error", reject);
+    });
+    // Writing after the server answered and closed fails with EPIPE/ECONNRESET: not the test's concern.
+    request.on("error", (error) => {
+      if (!answered) setTimeout(() => !answered && reject(error), 1000);
+    });
+    let sent = 0;
+    let headSent = false;
+    const pump = () => {
+      if (answered || request.destroyed) return;
+      if (!headSent) {
+        headSent = true;
+        if (!request.write(head)) return void request.once("drain", pump);
+      }
+      while (sent < size) {
+        const n = Math.min(piece.length, size - sent);
+        sent += n;
+        if (!request.write(n === piece.length ? piece : piece.subarray(0, n))) return void request.once("drain", pump);
+        if (answered) return;
+      }
+      request.end(tail);
+    };
+    pump();
+  });
+}
