@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHUNK_BYTES, MAX_FILE_BYTES } from "../src/domain/files.ts";
+import { beginUpload, CHUNK_BYTES, MAX_FILE_BYTES, purgeAbandonedUploads } from "../src/domain/files.ts";
 import { fileChunks, files } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -303,6 +303,24 @@ forEachDriver("files", (driver) => {
       expect(created.status).toBe(201);
       expect((await writer.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).body.error.code).toBe("insufficient_scope");
       expect((await reader.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).status).toBe(200);
+    });
+
+    it("purges uploads a stopped process left pending, and only those", async () => {
+      const projectId = await newProject();
+      const kept = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "kept.bin" }]);
+      const [{ workspaceId }] = await server.storage.db.select({ workspaceId: files.workspaceId }).from(files).where(eq(files.id, kept.body.id));
+      const abandoned = await beginUpload(server.storage.db, { workspaceId, environment: "live" }, projectId);
+      await abandoned.write(randomBytes(CHUNK_BYTES + 1));
+      expect(await chunkCount(abandoned.id)).toBe(1);
+      // Invisible meanwhile: neither listed nor readable.
+      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data.map((f: { id: string }) => f.id)).toEqual([kept.body.id]);
+      expect((await server.client.get(`/v1/projects/${projectId}/files/${abandoned.id}`)).status).toBe(404);
+
+      expect(await purgeAbandonedUploads(server.storage.db, new Date(Date.now() - 3_600_000))).toBe(0);
+      expect(await purgeAbandonedUploads(server.storage.db, new Date(Date.now() + 1000))).toBe(1);
+      expect(await chunkCount(abandoned.id)).toBe(0);
+      expect((await server.client.get(`/v1/projects/${projectId}/files/${kept.body.id}/content`)).status).toBe(200);
+      await expectNothingPending();
     });
 
     it("go with their project", async () => {
