@@ -1,11 +1,10 @@
 // The `pbs` commands in process: parsing and execution, on both drivers. (The executable, its exit
 // codes and the admin socket are exercised end to end in cli.test.ts.)
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CommandError, executeCommand, parseCommand, UsageError, type Command, type CommandOutput } from "../src/cli/commands.ts";
 import { authenticate } from "../src/domain/keys.ts";
-import type { Storage } from "../src/storage/index.ts";
 import { auditLog } from "../src/storage/schema.ts";
-import { forEachDriver } from "./support/database.ts";
+import { forEachDriver, useStorage } from "./support/database.ts";
 
 describe("parseCommand", () => {
   it("reads the fixed forms operators script", () => {
@@ -70,13 +69,9 @@ describe("parseCommand", () => {
 });
 
 forEachDriver("pbs commands", (driver) => {
-  let storage: Storage;
-  beforeEach(async () => {
-    storage = await driver.open();
-  });
-  afterEach(() => storage?.close());
+  const storage = useStorage(driver);
 
-  const run = (...argv: string[]): Promise<CommandOutput> => executeCommand(storage.db, parseCommand(argv) as Command);
+  const run = (...argv: string[]): Promise<CommandOutput> => executeCommand(storage().db, parseCommand(argv) as Command);
   const refusal = async (...argv: string[]): Promise<CommandError> => {
     try {
       await run(...argv);
@@ -132,7 +127,7 @@ forEachDriver("pbs commands", (driver) => {
   it("keys revoke: refused at once, idempotent, and exit 1 for an unknown key", async () => {
     const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as { id: string; secret: string };
     expect((await run("keys", "revoke", key.id)).text).toBe(`Revoked key ${key.id} ("x"); it no longer authenticates.`);
-    expect(await authenticate(storage.db, key.secret)).toBe("revoked");
+    expect(await authenticate(storage().db, key.secret)).toBe("revoked");
     const again = await run("keys", "revoke", key.id, "--json");
     expect(again.text).toMatch(/was already revoked at/);
     expect(again.json).toMatchObject({ id: key.id, already_revoked: true });
@@ -154,7 +149,7 @@ forEachDriver("pbs commands", (driver) => {
       requestId: `req_0000000${second}`,
       latencyMs: second,
     });
-    await storage.db.insert(auditLog).values([entry(1, key.workspace_id), entry(3, key.workspace_id), entry(2, key.workspace_id), entry(4, null)]);
+    await storage().db.insert(auditLog).values([entry(1, key.workspace_id), entry(3, key.workspace_id), entry(2, key.workspace_id), entry(4, null)]);
 
     const limited = await run("audit", "--workspace", "acme", "--limit", "2");
     expect((limited.json as { request_id: string }[]).map((row) => row.request_id)).toEqual(["req_00000003", "req_00000002"]);

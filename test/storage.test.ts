@@ -21,7 +21,7 @@ import {
   webhookEndpoints,
   workspaces,
 } from "../src/storage/schema.ts";
-import { forEachDriver, pgliteDriver, type ProcessDatabase } from "./support/database.ts";
+import { forEachDriver, pgliteDriver, useStorage, type ProcessDatabase } from "./support/database.ts";
 
 const allTables = [
   "agent_runs",
@@ -84,29 +84,25 @@ function inline(text: string, params: unknown[]): string {
 }
 
 forEachDriver("storage", (driver) => {
-  let storage: Storage;
-  beforeEach(async () => {
-    storage = await driver.open();
-  });
-  afterEach(() => storage?.close());
+  const storage = useStorage(driver);
 
   it("applies every migration: all tables, the journal's entries, the pagination indexes", async () => {
-    const tables = await storage.db.execute<{ table_name: string }>(
+    const tables = await storage().db.execute<{ table_name: string }>(
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual(allTables);
 
     const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
-    const applied = await storage.db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+    const applied = await storage().db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
     expect(applied.rows[0]!.count).toBe(journal.entries.length);
 
-    const index = await storage.db.execute<{ indexdef: string }>(sql`select indexdef from pg_indexes where indexname = 'projects_page_idx'`);
+    const index = await storage().db.execute<{ indexdef: string }>(sql`select indexdef from pg_indexes where indexname = 'projects_page_idx'`);
     expect(index.rows[0]!.indexdef).toContain("(workspace_id, environment, created_at DESC, id DESC)");
   });
 
   it("round-trips every column type: text, enums, arrays, jsonb, bigint, bytea, timestamptz", async () => {
-    const { db } = storage;
-    const { workspace, partition, project, file } = await seedProject(storage);
+    const { db } = storage();
+    const { workspace, partition, project, file } = await seedProject(storage());
 
     expect(workspace.plan).toBe("free");
     expect(workspace.createdAt).toBeInstanceOf(Date);
@@ -162,9 +158,9 @@ forEachDriver("storage", (driver) => {
   });
 
   it("deleting a project deletes its runs, deployments, files and file chunks", async () => {
-    const { db } = storage;
-    const { project, workspace } = await seedProject(storage);
-    const other = await seedProject(storage);
+    const { db } = storage();
+    const { project, workspace } = await seedProject(storage());
+    const other = await seedProject(storage());
     await db.delete(projects).where(eq(projects.id, project.id));
 
     const count = async (table: typeof agentRuns | typeof deployments | typeof files, projectId: string) =>
@@ -182,8 +178,8 @@ forEachDriver("storage", (driver) => {
   });
 
   it("enforces the constraints: unique slug, unique file path per project, allowed values, foreign keys", async () => {
-    const { db } = storage;
-    const { workspace, partition, project } = await seedProject(storage);
+    const { db } = storage();
+    const { workspace, partition, project } = await seedProject(storage());
     await expect(db.insert(workspaces).values({ id: newId("ws"), slug: workspace.slug, name: "again" })).rejects.toThrow();
     await expect(
       db.insert(files).values({ id: newId("file"), projectId: project.id, ...partition, path: "src/index.html", contentType: "text/html", sizeBytes: 1, sha256: "1" }),
@@ -196,8 +192,8 @@ forEachDriver("storage", (driver) => {
   });
 
   it("serves a page of a partition from the pagination index, without sorting", async () => {
-    const { partition } = await seedProject(storage);
-    const plan = await storage.db.transaction(async (tx) => {
+    const { partition } = await seedProject(storage());
+    const plan = await storage().db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`); // a handful of rows: make the planner show its index choice
       const page = tx
         .select({ id: projects.id })
@@ -214,7 +210,7 @@ forEachDriver("storage", (driver) => {
   });
 
   it("ping answers while open", async () => {
-    await expect(storage.ping()).resolves.toBeUndefined();
+    await expect(storage().ping()).resolves.toBeUndefined();
   });
 });
 

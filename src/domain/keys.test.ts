@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Storage } from "../storage/index.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { apiKeys } from "../storage/schema.ts";
-import { forEachDriver } from "../../test/support/database.ts";
+import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { InvalidInputError } from "./errors.ts";
 import {
   authenticate,
@@ -52,17 +51,15 @@ describe("scopes", () => {
 });
 
 forEachDriver("api keys", (driver) => {
-  let storage: Storage;
+  const storage = useStorage(driver);
   let workspaceId: string;
   beforeEach(async () => {
-    storage = await driver.open();
-    workspaceId = (await createWorkspace(storage.db, { slug: "acme", name: "Acme", plan: "pro" })).id;
+    workspaceId = (await createWorkspace(storage().db, { slug: "acme", name: "Acme", plan: "pro" })).id;
   });
-  afterEach(() => storage?.close());
 
   it("makes svc_live_/svc_test_ secrets of 40 random base62 characters, with display prefix and last four", async () => {
-    const live = await createApiKey(storage.db, { workspaceId, name: "live" });
-    const test = await createApiKey(storage.db, { workspaceId, name: "test", environment: "test" });
+    const live = await createApiKey(storage().db, { workspaceId, name: "live" });
+    const test = await createApiKey(storage().db, { workspaceId, name: "test", environment: "test" });
     expect(live.secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
     expect(test.secret).toMatch(/^svc_test_[0-9A-Za-z]{40}$/);
     expect(live.key).toMatchObject({
@@ -79,116 +76,112 @@ forEachDriver("api keys", (driver) => {
   });
 
   it("stores only the SHA-256 of the secret, and never hands the hash out", async () => {
-    const { key, secret } = await createApiKey(storage.db, { workspaceId, name: "ci" });
-    const [row] = await storage.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
+    const [row] = await storage().db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row!.secretHash).toBe(hashSecret(secret));
     expect(row!.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(JSON.stringify(row)).not.toContain(secret.slice(13, -4)); // not even the hidden middle
     expect(Object.keys(key)).not.toContain("secretHash");
-    expect(Object.keys((await listApiKeys(storage.db, workspaceId))[0]!)).not.toContain("secretHash");
+    expect(Object.keys((await listApiKeys(storage().db, workspaceId))[0]!)).not.toContain("secretHash");
   });
 
   it("authenticates a secret to its key and workspace", async () => {
-    const { key, secret } = await createApiKey(storage.db, { workspaceId, name: "ci", environment: "test", scopes: ["projects:read"] });
-    const principal = (await authenticate(storage.db, secret, T0)) as Principal;
+    const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci", environment: "test", scopes: ["projects:read"] });
+    const principal = (await authenticate(storage().db, secret, T0)) as Principal;
     expect(principal.key).toMatchObject({ id: key.id, environment: "test", scopes: ["projects:read"] });
     expect(principal.workspace).toMatchObject({ id: workspaceId, slug: "acme", plan: "pro" });
     expect(Object.keys(principal.key)).not.toContain("secretHash");
   });
 
   it("refuses unknown, malformed and near-miss secrets as invalid", async () => {
-    const { secret } = await createApiKey(storage.db, { workspaceId, name: "ci" });
+    const { secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
     const lastChar = secret.at(-1) === "a" ? "b" : "a";
     for (const attempt of [secret.slice(0, -1) + lastChar, secret.replace("live", "test"), `${secret} `, "svc_live_", "garbage", ""]) {
-      expect(await authenticate(storage.db, attempt, T0)).toBe("invalid");
+      expect(await authenticate(storage().db, attempt, T0)).toBe("invalid");
     }
   });
 
   it("refuses a revoked key on the very next call, and keeps the first revocation time", async () => {
-    const { key, secret } = await createApiKey(storage.db, { workspaceId, name: "ci" });
-    expect(await authenticate(storage.db, secret, T0)).toHaveProperty("key");
-    const revoked = await revokeApiKey(storage.db, key.id, seconds(1));
+    const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
+    expect(await authenticate(storage().db, secret, T0)).toHaveProperty("key");
+    const revoked = await revokeApiKey(storage().db, key.id, seconds(1));
     expect(revoked?.revokedAt?.toISOString()).toBe(seconds(1).toISOString());
-    expect(await authenticate(storage.db, secret, seconds(2))).toBe("revoked");
+    expect(await authenticate(storage().db, secret, seconds(2))).toBe("revoked");
     expect(keyStatus(revoked!)).toBe("revoked");
 
-    const again = await revokeApiKey(storage.db, key.id, seconds(5));
+    const again = await revokeApiKey(storage().db, key.id, seconds(5));
     expect(again?.revokedAt?.toISOString()).toBe(seconds(1).toISOString());
-    expect(await revokeApiKey(storage.db, "key_doesnotexist00", T0)).toBeUndefined();
+    expect(await revokeApiKey(storage().db, "key_doesnotexist00", T0)).toBeUndefined();
   });
 
   it("refuses a key from its expiry time on, and accepts it just before", async () => {
-    const { secret } = await createApiKey(storage.db, { workspaceId, name: "ci", expires: "30d" }, T0);
+    const { secret } = await createApiKey(storage().db, { workspaceId, name: "ci", expires: "30d" }, T0);
     const expiresAt = expiryTime("30d", T0)!;
-    expect(await authenticate(storage.db, secret, new Date(expiresAt.getTime() - 1))).toHaveProperty("key");
-    expect(await authenticate(storage.db, secret, expiresAt)).toBe("expired");
+    expect(await authenticate(storage().db, secret, new Date(expiresAt.getTime() - 1))).toHaveProperty("key");
+    expect(await authenticate(storage().db, secret, expiresAt)).toBe("expired");
 
-    const explicit = await createApiKey(storage.db, { workspaceId, name: "until", expires: seconds(10) }, T0);
+    const explicit = await createApiKey(storage().db, { workspaceId, name: "until", expires: seconds(10) }, T0);
     expect(explicit.key.expiresAt?.toISOString()).toBe(seconds(10).toISOString());
-    expect(await authenticate(storage.db, explicit.secret, seconds(11))).toBe("expired");
+    expect(await authenticate(storage().db, explicit.secret, seconds(11))).toBe("expired");
   });
 
   it("refuses an expiry in the past, a bad name and unknown scopes at creation", async () => {
-    await expect(createApiKey(storage.db, { workspaceId, name: "old", expires: seconds(-1) }, T0)).rejects.toThrow(InvalidInputError);
-    await expect(createApiKey(storage.db, { workspaceId, name: "  " })).rejects.toThrow(InvalidInputError);
-    await expect(createApiKey(storage.db, { workspaceId, name: "x", scopes: ["root"] })).rejects.toThrow(InvalidInputError);
+    await expect(createApiKey(storage().db, { workspaceId, name: "old", expires: seconds(-1) }, T0)).rejects.toThrow(InvalidInputError);
+    await expect(createApiKey(storage().db, { workspaceId, name: "  " })).rejects.toThrow(InvalidInputError);
+    await expect(createApiKey(storage().db, { workspaceId, name: "x", scopes: ["root"] })).rejects.toThrow(InvalidInputError);
   });
 
   it("writes last_used_at on first use and then at most once a minute", async () => {
-    const { key, secret } = await createApiKey(storage.db, { workspaceId, name: "ci" }, T0);
-    const lastUsed = async () => (await storage.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]!.lastUsedAt?.toISOString();
+    const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci" }, T0);
+    const lastUsed = async () => (await storage().db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]!.lastUsedAt?.toISOString();
 
-    const first = (await authenticate(storage.db, secret, seconds(1))) as Principal;
+    const first = (await authenticate(storage().db, secret, seconds(1))) as Principal;
     expect(first.key.lastUsedAt?.toISOString()).toBe(seconds(1).toISOString());
     expect(await lastUsed()).toBe(seconds(1).toISOString());
 
-    await authenticate(storage.db, secret, seconds(50));
+    await authenticate(storage().db, secret, seconds(50));
     expect(await lastUsed()).toBe(seconds(1).toISOString());
 
-    const later = (await authenticate(storage.db, secret, seconds(62))) as Principal;
+    const later = (await authenticate(storage().db, secret, seconds(62))) as Principal;
     expect(later.key.lastUsedAt?.toISOString()).toBe(seconds(62).toISOString());
     expect(await lastUsed()).toBe(seconds(62).toISOString());
   });
 
   it("lists a workspace's keys newest first, and only that workspace's", async () => {
-    const other = await createWorkspace(storage.db, { slug: "other" });
-    await createApiKey(storage.db, { workspaceId, name: "first" }, seconds(1));
-    await createApiKey(storage.db, { workspaceId, name: "second" }, seconds(2));
-    await createApiKey(storage.db, { workspaceId: other.id, name: "theirs" }, seconds(3));
-    expect((await listApiKeys(storage.db, workspaceId)).map((key) => key.name)).toEqual(["second", "first"]);
+    const other = await createWorkspace(storage().db, { slug: "other" });
+    await createApiKey(storage().db, { workspaceId, name: "first" }, seconds(1));
+    await createApiKey(storage().db, { workspaceId, name: "second" }, seconds(2));
+    await createApiKey(storage().db, { workspaceId: other.id, name: "theirs" }, seconds(3));
+    expect((await listApiKeys(storage().db, workspaceId)).map((key) => key.name)).toEqual(["second", "first"]);
   });
 });
 
 forEachDriver("workspaces", (driver) => {
-  let storage: Storage;
-  beforeEach(async () => {
-    storage = await driver.open();
-  });
-  afterEach(() => storage?.close());
+  const storage = useStorage(driver);
 
   it("creates with defaults, refuses a taken slug, and ensureWorkspace finds or creates", async () => {
-    const created = await createWorkspace(storage.db, { slug: "acme" });
+    const created = await createWorkspace(storage().db, { slug: "acme" });
     expect(created).toMatchObject({ slug: "acme", name: "acme", plan: "free" });
     expect(created.id).toMatch(/^ws_[0-9A-Za-z]{24}$/);
-    await expect(createWorkspace(storage.db, { slug: "acme" })).rejects.toThrow(/already exists/);
+    await expect(createWorkspace(storage().db, { slug: "acme" })).rejects.toThrow(/already exists/);
 
-    expect(await ensureWorkspace(storage.db, { slug: "acme" })).toEqual({ workspace: created, created: false });
-    const fresh = await ensureWorkspace(storage.db, { slug: "beta" });
+    expect(await ensureWorkspace(storage().db, { slug: "acme" })).toEqual({ workspace: created, created: false });
+    const fresh = await ensureWorkspace(storage().db, { slug: "beta" });
     expect(fresh.created).toBe(true);
   });
 
   it("gives concurrent ensureWorkspace calls for one slug the same workspace", async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => ensureWorkspace(storage.db, { slug: "race" })));
+    const results = await Promise.all(Array.from({ length: 5 }, () => ensureWorkspace(storage().db, { slug: "race" })));
     expect(new Set(results.map((result) => result.workspace.id)).size).toBe(1);
     expect(results.filter((result) => result.created)).toHaveLength(1);
   });
 
   it("validates slug, name and plan", async () => {
     for (const slug of ["", "Acme", "-acme", "a b", "a".repeat(65)]) {
-      await expect(createWorkspace(storage.db, { slug })).rejects.toThrow(InvalidInputError);
+      await expect(createWorkspace(storage().db, { slug })).rejects.toThrow(InvalidInputError);
     }
-    await expect(createWorkspace(storage.db, { slug: "ok", name: "x".repeat(101) })).rejects.toThrow(InvalidInputError);
-    await expect(createWorkspace(storage.db, { slug: "ok", plan: "gold" as never })).rejects.toThrow(InvalidInputError);
+    await expect(createWorkspace(storage().db, { slug: "ok", name: "x".repeat(101) })).rejects.toThrow(InvalidInputError);
+    await expect(createWorkspace(storage().db, { slug: "ok", plan: "gold" as never })).rejects.toThrow(InvalidInputError);
   });
 });

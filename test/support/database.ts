@@ -9,20 +9,21 @@
 // databases). Every database handed out is a new database on that server (~0.15 s including the
 // migrations), dropped when it is closed or disposed.
 //
-// Usage:
-//   forEachDriver((driver) => {
-//     let storage: Storage;
-//     beforeEach(async () => { storage = await driver.open(); });
-//     afterEach(() => storage?.close());
-//     it("…", async () => { … storage.db … });
+// Usage, one database per suite emptied before each test (TRUNCATE costs ~50 ms, a fresh database
+// ~0.3–1 s):
+//   forEachDriver("projects", (driver) => {
+//     const storage = useStorage(driver);
+//     it("…", async () => { … storage().db … });
 //   });
+// or, for a database of a test's own: `const storage = await driver.open(); … await storage.close();`
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import pg from "pg";
-import { describe } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { migrationsFolder, type Storage, type StorageDriver } from "../../src/storage/index.ts";
 import { openPgliteStorage, PGDATA_DIR } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
@@ -121,6 +122,36 @@ export function forEachDriver(title: string, body: (driver: TestDriver) => void)
     const name = driver.skipReason ? `${title} [${driver.name}] (skipped: ${driver.skipReason})` : `${title} [${driver.name}]`;
     describe.skipIf(driver.skipReason !== undefined)(name, () => body(driver));
   }
+}
+
+/**
+ * Registers hooks that open one database for the enclosing suite, empty it before each test and
+ * close it after the suite. Returns the accessor for the tests.
+ */
+export function useStorage(driver: TestDriver): () => Storage {
+  let storage: Storage | undefined;
+  beforeAll(async () => {
+    storage = await driver.open();
+  });
+  beforeEach(async () => {
+    if (storage) await emptyDatabase(storage);
+  });
+  afterAll(async () => {
+    await storage?.close();
+  });
+  return () => {
+    if (!storage) throw new Error("the suite's database is not open (did beforeAll fail?)");
+    return storage;
+  };
+}
+
+/** Deletes every row of every application table (the migrations journal stays). */
+export async function emptyDatabase(storage: Storage): Promise<void> {
+  const tables = await storage.db.execute<{ name: string }>(
+    sql`select quote_ident(table_name) as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  );
+  if (tables.rows.length === 0) return;
+  await storage.db.execute(sql.raw(`truncate ${tables.rows.map((table) => table.name).join(", ")} restart identity cascade`));
 }
 
 // ---------------------------------------------------------------------------------------------
