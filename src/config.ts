@@ -15,6 +15,8 @@ export interface Config {
   /** Connections the node-postgres pool may open. */
   readonly databasePoolSize: number;
   readonly redisUrl: string | undefined;
+  /** Signs pagination cursors; when unset, a secret kept in the database (shared by every replica). */
+  readonly cursorSecret: string | undefined;
   readonly logLevel: LogLevel;
   /** The unix socket through which `pbs` reaches a server that owns the embedded database. */
   readonly adminSocketPath: string;
@@ -44,6 +46,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url("DATABASE_URL", read("DATABASE_URL"), ["postgres:", "postgresql:"]),
     databasePoolSize: integer("DATABASE_POOL_SIZE", read("DATABASE_POOL_SIZE"), 10, 1, 1000),
     redisUrl: url("REDIS_URL", read("REDIS_URL"), ["redis:", "rediss:"]),
+    cursorSecret: secret("CURSOR_SECRET", read("CURSOR_SECRET")),
     logLevel: oneOf("LOG_LEVEL", read("LOG_LEVEL"), logLevels, "info"),
     adminSocketPath: join(dataDir, "admin.sock"),
   });
@@ -80,4 +83,9 @@ function oneOf<const T extends readonly string[]>(name: string, raw: string | un
     throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+function secret(name: string, raw: string | undefined): string | undefined {
+  if (raw !== undefined && Buffer.byteLength(raw) < 16) throw new ConfigError(`${name} must be at least 16 bytes long`);
+  return raw;
 }

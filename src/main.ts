@@ -3,10 +3,10 @@
 import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { startAdminSocket } from "./cli/admin-socket.ts";
-import { resolveCursorSecret } from "./http/cursor.ts";
 import { selectRateLimitStore } from "./http/rate-limit.ts";
 import { createLogger } from "./logger.ts";
 import { openStorage } from "./storage/index.ts";
+import { sharedSecret } from "./storage/secrets.ts";
 
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel });
@@ -20,7 +20,7 @@ const app = await createApp({
   storage,
   logger,
   rateLimitStore,
-  cursorSecret: await resolveCursorSecret({ secret: process.env.CURSOR_SECRET, dataDir: config.dataDir }),
+  cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
 });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
 const admin = storage.driver === "pglite" ? await startAdminSocket({ db: storage.db, socketPath: config.adminSocketPath, logger }) : undefined;

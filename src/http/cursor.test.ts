@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CURSOR_SECRET_FILE, CursorError, createCursorCodec, listBound, resolveCursorSecret } from "./cursor.ts";
+import { CursorError, createCursorCodec, listBound } from "./cursor.ts";
 import type { CursorPosition } from "./cursor.ts";
 
 const SECRET = "test-secret-0123456789abcdef";
@@ -108,55 +108,4 @@ describe("cursor codec", () => {
   it("rejects short secrets", () => {
     expect(() => createCursorCodec({ secret: "short" })).toThrow(/16 bytes/);
   });
-});
-
-describe("resolveCursorSecret", () => {
-  it("prefers the configured secret", async () => {
-    expect((await resolveCursorSecret({ secret: SECRET, dataDir: "/nonexistent" })).toString()).toBe(SECRET);
-  });
-
-  it("creates one secret per data directory, private, and reuses it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "pbs-cursor-"));
-    try {
-      const [a, b] = await Promise.all([resolveCursorSecret({ dataDir: dir }), resolveCursorSecret({ dataDir: dir })]);
-      expect(a.equals(b)).toBe(true);
-      const again = await resolveCursorSecret({ dataDir: dir });
-      expect(again.equals(a)).toBe(true);
-      const st = await stat(join(dir, CURSOR_SECRET_FILE));
-      expect(st.mode & 0o077).toBe(0);
-      // A cursor made before a "restart" still decodes after it.
-      const c = createCursorCodec({ secret: a }).encode(position, projects);
-      expect(createCursorCodec({ secret: again }).decode(c, projects).ok).toBe(true);
-      expect((await readFile(join(dir, CURSOR_SECRET_FILE), "utf8")).trim().length).toBeGreaterThanOrEqual(32);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("another data directory means another secret; no directory means an ephemeral one", async () => {
-    const d1 = await mkdtemp(join(tmpdir(), "pbs-cursor-"));
-    const d2 = await mkdtemp(join(tmpdir(), "pbs-cursor-"));
-    try {
-      const s1 = await resolveCursorSecret({ dataDir: d1 });
-      const s2 = await resolveCursorSecret({ dataDir: d2 });
-      expect(s1.equals(s2)).toBe(false);
-      const e1 = await resolveCursorSecret({});
-      const e2 = await resolveCursorSecret({});
-      expect(e1.equals(e2)).toBe(false);
-      expect(e1.length).toBe(32);
-    } finally {
-      await rm(d1, { recursive: true, force: true });
-      await rm(d2, { recursive: true, force: true });
-    }
-  });
-
-  it("refuses an empty secret file rather than signing with nothing", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "pbs-cursor-"));
-    try {
-      await writeFile(join(dir, CURSOR_SECRET_FILE), "");
-      await expect(resolveCursorSecret({ dataDir: dir })).rejects.toThrow(/empty/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 10_000);
 });

@@ -13,12 +13,9 @@
 // of another list, filter set, workspace or environment). The pipeline answers all three with
 // 400 invalid_request, param "cursor".
 //
-// created_at is carried as the exact string the storage layer handed out, so no precision is lost
-// (PostgreSQL timestamps have microseconds; a JS Date would truncate them to milliseconds and the
-// keyset comparison would skip or repeat rows).
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+// created_at is carried as the exact string the storage layer handed out (creation times are
+// stored with millisecond precision, so the string round-trips through a JS Date exactly).
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
 export interface CursorPosition {
   readonly created_at: string;
@@ -81,7 +78,7 @@ export interface CursorCodec {
 }
 
 export interface CursorCodecOptions {
-  /** Signing secret (CURSOR_SECRET, or from `resolveCursorSecret`); at least 16 bytes. */
+  /** Signing secret (CURSOR_SECRET, or the one shared through the database); at least 16 bytes. */
   readonly secret: string | Uint8Array;
   /** Older secrets still accepted when decoding, for rotation without breaking open pagination. */
   readonly previousSecrets?: ReadonlyArray<string | Uint8Array>;
@@ -161,40 +158,4 @@ export function createCursorCodec(options: CursorCodecOptions): CursorCodec {
   }
 
   return { encode, decode, decodeOrThrow };
-}
-
-export interface CursorSecretSource {
-  /** CURSOR_SECRET from the configuration; wins when set. */
-  readonly secret?: string | undefined;
-  /** The data directory (DATA_DIR): a random secret is created there once and reused. */
-  readonly dataDir?: string | undefined;
-}
-
-export const CURSOR_SECRET_FILE = "cursor-secret";
-
-/**
- * The cursor signing secret: CURSOR_SECRET when configured; else a random 32-byte secret kept in
- * `<dataDir>/cursor-secret` (created with mode 0600 on first use, so cursors survive restarts);
- * else an ephemeral random one (cursors die with the process).
- * Several replicas on one database must share CURSOR_SECRET: their data directories differ.
- */
-export async function resolveCursorSecret(source: CursorSecretSource): Promise<Buffer> {
-  if (source.secret !== undefined && source.secret !== "") return toKey(source.secret);
-  if (source.dataDir === undefined) return randomBytes(32);
-  await mkdir(source.dataDir, { recursive: true });
-  const file = join(source.dataDir, CURSOR_SECRET_FILE);
-  const fresh = randomBytes(32).toString("base64url");
-  try {
-    // 'wx': only the first process to get here writes; the others read what it wrote.
-    await writeFile(file, fresh + "\n", { flag: "wx", mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
-  // A concurrent first writer may have created the file but not filled it yet: give it a moment.
-  for (let attempt = 0; ; attempt++) {
-    const stored = (await readFile(file, "utf8")).trim();
-    if (stored.length > 0) return toKey(stored);
-    if (attempt >= 20) throw new Error(`${file} is empty; delete it or set CURSOR_SECRET`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -61,7 +61,9 @@ function newestFirst(t: { createdAt: ExtraConfigColumn; id: ExtraConfigColumn })
   return [t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
 }
 
-const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+// Millisecond precision, as JavaScript dates have: a keyset cursor carries the creation time of the
+// last row it returned, and a row stored with microseconds would not equal the time read back.
+const createdAt = () => timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 const optionalTime = (name: string) => timestamp(name, { withTimezone: true });
 const environment = () => text("environment", { enum: environments }).notNull();
@@ -377,6 +379,16 @@ export const invoices = pgTable(
     index("invoices_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
+
+/**
+ * Secrets every replica must share, created once by whichever replica needs one first (the cursor
+ * signing key, say): keeping them in the database spares operators from distributing them.
+ */
+export const serverSecrets = pgTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
 
 export type Workspace = typeof workspaces.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
