@@ -1,7 +1,7 @@
 // Billing usage and invoices over HTTP, end to end, on every storage driver.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PLAN_CREDITS } from "../src/domain/billing.ts";
+import { PLAN_CREDITS } from "../src/domain/plans.ts";
 import type { Partition } from "../src/domain/partition.ts";
 import { PLAN_LIMITS, type Plan } from "../src/http/rate-limit.ts";
 import { newId } from "../src/storage/ids.ts";

@@ -2,19 +2,11 @@
 // Agent runs consume credits; a test key's partition has its own usage, never charged.
 import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { SchemaAgentUsage, SchemaInvoice, SchemaUsage } from "../../generated/schema.d.ts";
-import { PLAN_LIMITS } from "../http/rate-limit.ts";
+import { PLAN_CREDITS, PLAN_LIMITS } from "./plans.ts";
 import type { Database } from "../storage/index.ts";
 import { agentRuns, agents, invoices, workspaces, type Plan } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
-
-/** Credits each plan includes per billing period. */
-export const PLAN_CREDITS: Readonly<Record<Plan, number>> = Object.freeze({
-  free: 100,
-  pro: 5_000,
-  team: 25_000,
-  enterprise: 100_000,
-});
 
 /** The billing period containing `now`: its calendar month in UTC, [first of the month, first of the next). */
 export function billingPeriod(now: Date): { start: Date; end: Date } {

@@ -28,26 +28,12 @@ import {
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { Redis } from "ioredis";
 import type { Pool } from "pg";
+import { PLAN_LIMITS, type Plan, type PlanLimits } from "../domain/plans.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Plans and policies
 
-export type Plan = "free" | "pro" | "team" | "enterprise";
-
-export interface PlanLimits {
-  /** Requests allowed per long window (a minute unless overridden). */
-  readonly perMinute: number;
-  /** Requests allowed per short window (a second unless overridden). */
-  readonly burst: number;
-}
-
-/** Per-plan figures. The contract documentation and the server read this one table. */
-export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = Object.freeze({
-  free: Object.freeze({ perMinute: 60, burst: 10 }),
-  pro: Object.freeze({ perMinute: 60, burst: 10 }),
-  team: Object.freeze({ perMinute: 300, burst: 30 }),
-  enterprise: Object.freeze({ perMinute: 1000, burst: 100 }),
-});
+export { PLAN_LIMITS, type Plan, type PlanLimits } from "../domain/plans.ts";
 
 export const DEFAULT_PLAN: Plan = "free";
 
