@@ -55,7 +55,15 @@ export async function loadContract(path = contractPath): Promise<Contract> {
     },
 
     validate(request, operation, options = {}) {
-      const result = api.validateRequest(request, operation);
+      let result: ReturnType<typeof api.validateRequest>;
+      try {
+        result = api.validateRequest(request, operation);
+      } catch (error) {
+        // openapi-backend decodes path parameters with decodeURIComponent: `%` not followed by two
+        // hex digits (or bytes that are not UTF-8) is the client's error, not ours.
+        if (error instanceof URIError) throw new HttpError(400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
+        throw error;
+      }
       // openapi-backend takes a body that is not a parsed object for an absent one: a streamed
       // (multipart) body would always fail as "missing `requestBody`". Its handler checks it instead.
       const errors = (result.errors ?? []).filter((error) => !(options.streamedBody && isAboutBody(error)));
