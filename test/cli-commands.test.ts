@@ -127,7 +127,7 @@ forEachDriver("pbs commands", (driver) => {
   it("keys revoke: refused at once, idempotent, and exit 1 for an unknown key", async () => {
     const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as { id: string; secret: string };
     expect((await run("keys", "revoke", key.id)).text).toBe(`Revoked key ${key.id} ("x"); it no longer authenticates.`);
-    expect(await authenticate(storage().db, key.secret)).toBe("revoked");
+    expect(await authenticate(storage().db, key.secret)).toMatchObject({ refused: "revoked" });
     const again = await run("keys", "revoke", key.id, "--json");
     expect(again.text).toMatch(/was already revoked at/);
     expect(again.json).toMatchObject({ id: key.id, already_revoked: true });

@@ -94,7 +94,7 @@ forEachDriver("pbs executable", (driver) => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`Revoked key ${first.key.id}`);
     await withStorage(database, async (storage) => {
-      expect(await authenticate(storage.db, secret)).toBe("revoked");
+      expect(await authenticate(storage.db, secret)).toMatchObject({ refused: "revoked" });
       expect(await authenticate(storage.db, second.secret)).toMatchObject({ key: { id: second.id, environment: "test" } });
     });
   });
@@ -128,7 +128,7 @@ describe("pbs while another process holds the PGlite data directory", () => {
       expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: principal.key.id, status: "active" })]);
 
       expect((await pbs(database.env, "keys", "revoke", principal.key.id)).code).toBe(0);
-      expect(await authenticate(storage!.db, secret)).toBe("revoked");
+      expect(await authenticate(storage!.db, secret)).toMatchObject({ refused: "revoked" });
 
       const failed = await pbs(database.env, "keys", "list", "--workspace", "nope");
       expect(failed.code).toBe(1);

@@ -98,7 +98,7 @@ forEachDriver("api keys", (driver) => {
     const { secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
     const lastChar = secret.at(-1) === "a" ? "b" : "a";
     for (const attempt of [secret.slice(0, -1) + lastChar, secret.replace("live", "test"), `${secret} `, "svc_live_", "garbage", ""]) {
-      expect(await authenticate(storage().db, attempt, T0)).toBe("invalid");
+      expect(await authenticate(storage().db, attempt, T0)).toEqual({ refused: "invalid" });
     }
   });
 
@@ -107,7 +107,7 @@ forEachDriver("api keys", (driver) => {
     expect(await authenticate(storage().db, secret, T0)).toHaveProperty("key");
     const revoked = await revokeApiKey(storage().db, key.id, seconds(1));
     expect(revoked?.revokedAt?.toISOString()).toBe(seconds(1).toISOString());
-    expect(await authenticate(storage().db, secret, seconds(2))).toBe("revoked");
+    expect(await authenticate(storage().db, secret, seconds(2))).toEqual({ refused: "revoked", keyId: key.id, workspaceId });
     expect(keyStatus(revoked!)).toBe("revoked");
 
     const again = await revokeApiKey(storage().db, key.id, seconds(5));
@@ -119,11 +119,11 @@ forEachDriver("api keys", (driver) => {
     const { secret } = await createApiKey(storage().db, { workspaceId, name: "ci", expires: "30d" }, T0);
     const expiresAt = expiryTime("30d", T0)!;
     expect(await authenticate(storage().db, secret, new Date(expiresAt.getTime() - 1))).toHaveProperty("key");
-    expect(await authenticate(storage().db, secret, expiresAt)).toBe("expired");
+    expect(await authenticate(storage().db, secret, expiresAt)).toMatchObject({ refused: "expired" });
 
     const explicit = await createApiKey(storage().db, { workspaceId, name: "until", expires: seconds(10) }, T0);
     expect(explicit.key.expiresAt?.toISOString()).toBe(seconds(10).toISOString());
-    expect(await authenticate(storage().db, explicit.secret, seconds(11))).toBe("expired");
+    expect(await authenticate(storage().db, explicit.secret, seconds(11))).toMatchObject({ refused: "expired" });
   });
 
   it("refuses an expiry in the past, a bad name and unknown scopes at creation", async () => {

@@ -55,6 +55,13 @@ export interface Principal {
 /** Why a secret was refused. Callers answer `revoked` like `invalid`; the distinction is for logs. */
 export type AuthFailure = "invalid" | "revoked" | "expired";
 
+/** A refused secret; for a known key (revoked, expired), whose it is, so the attempt can be audited. */
+export interface Refusal {
+  readonly refused: AuthFailure;
+  readonly keyId?: string;
+  readonly workspaceId?: string;
+}
+
 export interface NewApiKey {
   readonly workspaceId: string;
   readonly name: string;
@@ -142,16 +149,17 @@ export function grants(key: Pick<ApiKeyRecord, "scopes">, scope: string): boolea
 }
 
 /** The key and workspace of a presented secret, or why it is refused. */
-export async function authenticate(db: Queryable, secret: string, now = new Date()): Promise<Principal | AuthFailure> {
+export async function authenticate(db: Queryable, secret: string, now = new Date()): Promise<Principal | Refusal> {
   const [row] = await db
     .select({ key: keyColumns, workspace: workspaces })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .where(eq(apiKeys.secretHash, hashSecret(secret)))
     .limit(1);
-  if (!row) return "invalid";
-  if (row.key.revokedAt) return "revoked";
-  if (row.key.expiresAt && row.key.expiresAt.getTime() <= now.getTime()) return "expired";
+  if (!row) return { refused: "invalid" };
+  const known = { keyId: row.key.id, workspaceId: row.workspace.id };
+  if (row.key.revokedAt) return { refused: "revoked", ...known };
+  if (row.key.expiresAt && row.key.expiresAt.getTime() <= now.getTime()) return { refused: "expired", ...known };
   const lastUsedAt = await touch(db, row.key, now);
   return { key: { ...row.key, lastUsedAt }, workspace: row.workspace };
 }

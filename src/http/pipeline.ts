@@ -12,7 +12,7 @@ import type { Logger } from "pino";
 import type { Operation } from "openapi-backend";
 import { operationMeta, type Handlers, type OperationId } from "../../generated/handlers.ts";
 import type { Context } from "../handlers/context.ts";
-import type { AuthFailure, Principal } from "../domain/keys.ts";
+import type { Principal, Refusal } from "../domain/keys.ts";
 import type { Contract } from "./contract.ts";
 import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
 import { HttpError, errorBody, internalError, toHttpError } from "./errors.ts";
@@ -26,7 +26,7 @@ export interface PipelineDeps {
   handlers: Handlers<Context>;
   rateLimiter: KeyRateLimiter;
   /** Resolves a bearer secret to its key and workspace, or says why it cannot. */
-  authenticate: (secret: string) => Promise<Principal | AuthFailure>;
+  authenticate: (secret: string) => Promise<Principal | Refusal>;
   /** The per-request context handlers receive. */
   context: (principal: Principal, requestId: string, log: Logger) => Context;
   idempotencyDb: idempotency.AnyPgDatabase;
@@ -54,13 +54,14 @@ export function createPipeline(deps: PipelineDeps) {
     const method = request.method ?? "GET";
     let route: string | null = null;
     let principal: Principal | undefined;
+    // Whose key made the request, for the audit log: also known for a revoked or expired key.
+    let caller: { workspaceId: string | null; keyId: string | null } = { workspaceId: null, keyId: null };
     response.setHeader("X-Request-Id", requestId);
     response.on("finish", () => {
       const latencyMs = Math.round(performance.now() - started);
       deps.audit.record({
         requestId,
-        workspaceId: principal?.workspace.id ?? null,
-        keyId: principal?.key.id ?? null,
+        ...caller,
         method,
         route,
         path: url.pathname,
@@ -76,7 +77,10 @@ export function createPipeline(deps: PipelineDeps) {
       const operation = deps.contract.match(method, url.pathname);
       route = operation.path;
       const operationId = operation.operationId as OperationId;
-      principal = await authenticateRequest(request.headers.authorization, deps.authenticate);
+      principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
+        caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null };
+      });
+      caller = { workspaceId: principal.workspace.id, keyId: principal.key.id };
 
       const limit = await deps.rateLimiter.consume(principal.key.id, principal.workspace.plan);
       for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.setHeader(name, value);
