@@ -4,12 +4,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { purgeAbandonedUploads } from "./domain/files.ts";
 import { authenticate } from "./domain/keys.ts";
 import { handlers } from "./handlers/index.ts";
 import type { Context } from "./handlers/context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
+import { purgeExpired } from "./http/idempotency.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import {
   createKeyRateLimiter,
@@ -20,6 +22,8 @@ import {
   type RateLimitWindows,
 } from "./http/rate-limit.ts";
 import type { Storage } from "./storage/index.ts";
+
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 
 export interface AppOptions {
   storage: Storage;
@@ -91,6 +95,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   });
 
+  // Housekeeping any replica may do, since the deletes are idempotent: idempotency keys past their
+  // window, and uploads left half-written by a process that died (far older than any request).
+  const housekeeping = setInterval(() => {
+    Promise.all([purgeExpired(db), purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000))]).catch((error: unknown) =>
+      logger.warn({ err: error }, "housekeeping failed"),
+    );
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+
   let stopped: Promise<void> | undefined;
   return {
     server,
@@ -106,6 +119,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     stop() {
       stopped ??= (async () => {
         draining = true;
+        clearInterval(housekeeping);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timeout = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
