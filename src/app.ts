@@ -30,7 +30,7 @@ export interface AppOptions {
   logger: Logger;
   /** Signs pagination cursors; every replica must share it. */
   cursorSecret: string | Uint8Array;
-  /** Where rate-limit counters live (default: this process's memory). */
+  /** Where rate-limit counters live (default: this process's memory); closed by `stop()`. */
   rateLimitStore?: RateLimitStore;
   /** Rate-limit window lengths; tests shorten them. */
   rateLimitWindows?: RateLimitWindows;

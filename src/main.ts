@@ -34,7 +34,6 @@ async function stop(signal: string): Promise<void> {
   logger.info({ signal }, "stopping: draining requests in flight");
   await app.stop();
   await admin?.close();
-  await rateLimitStore.close();
   await storage.close();
   logger.info("stopped");
 }
