@@ -3,8 +3,8 @@
 import { createApp, type App } from "../../src/app.ts";
 import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
-import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitWindows } from "../../src/http/rate-limit.ts";
-import { createLogger } from "../../src/logger.ts";
+import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
 import type { Storage } from "../../src/storage/index.ts";
 import type { Environment } from "../../src/storage/schema.ts";
 import { createApiClient, type ApiClient } from "./api-client.ts";
@@ -39,15 +39,23 @@ const unlimited = Object.fromEntries(Object.keys(PLAN_LIMITS).map((plan) => [pla
 
 export async function startTestServer(
   driver: TestDriver,
-  options: { rateLimitPlans?: Record<Plan, PlanLimits>; rateLimitWindows?: RateLimitWindows } = {},
+  options: {
+    rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
+    rateLimitWindows?: RateLimitWindows;
+    /** Where the rate-limit counters live (default: memory); the server closes it when it stops. */
+    rateLimitStore?: RateLimitStore;
+    /** The server's logger (default: silent), for tests that read what it logs. */
+    logger?: Logger;
+  } = {},
 ): Promise<TestServer> {
   const storage = await driver.open();
   const app = await createApp({
     storage,
-    logger: createLogger({ level: "silent" }),
+    logger: options.logger ?? createLogger({ level: "silent" }),
     cursorSecret: "test-cursor-secret-0123456789",
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
+    ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
     drainTimeoutMs: 1000,
   });
   const url = await app.listen(0, "127.0.0.1");

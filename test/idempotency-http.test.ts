@@ -1,0 +1,242 @@
+// Idempotency-Key over HTTP, on every storage driver: replay, mismatch, concurrency, scoping per
+// workspace and environment, and what is (not) stored, on createProject and triggerAgentRun.
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { handlers } from "../src/handlers/index.ts";
+import { idempotencyKeys } from "../src/storage/schema.ts";
+import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const withKey = (key: string) => ({ headers: { "Idempotency-Key": key } });
+
+/** The projects named `name` that `client` can see. */
+async function projectsNamed(client: ApiClient, name: string): Promise<{ id: string }[]> {
+  const list = await client.get("/v1/projects?limit=100");
+  return list.body.data.filter((project: { name: string }) => project.name === name);
+}
+
+function expectReplayOf(replay: ApiResponse, first: ApiResponse): void {
+  expect(replay.status).toBe(first.status);
+  expect(replay.body).toEqual(first.body);
+  expect(replay.headers.get("idempotent-replayed")).toBe("true");
+  expect(replay.headers.get("location")).toBe(first.headers.get("location"));
+  expect(replay.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+}
+
+forEachDriver("idempotency over HTTP", (driver) => {
+  let server: TestServer;
+  let client: ApiClient;
+  const restore: (() => void)[] = [];
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+    client = server.client;
+  });
+  afterAll(() => server?.stop());
+  afterEach(() => {
+    for (const undo of restore.splice(0)) undo();
+  });
+
+  describe("createProject", () => {
+    it("replays the same request: same status and body, Idempotent-Replayed, one project", async () => {
+      const key = randomUUID();
+      const body = { name: "Replay me", prompt: "once" };
+      const first = await client.post("/v1/projects", body, withKey(key));
+      expect(first.status).toBe(201);
+      expect(first.headers.get("idempotent-replayed")).toBeNull();
+      const again = await client.post("/v1/projects", body, withKey(key));
+      expectReplayOf(again, first);
+      // Same JSON, other key order and spacing: the same request.
+      const reordered = await client.request("POST", "/v1/projects", {
+        raw: '{ "prompt": "once",   "name": "Replay me" }',
+        headers: { "Content-Type": "application/json", "Idempotency-Key": key },
+      });
+      expectReplayOf(reordered, first);
+      expect(await projectsNamed(client, "Replay me")).toHaveLength(1);
+      expect((await client.get(`/v1/projects/${first.body.id}/runs`)).body.data).toHaveLength(1);
+    });
+
+    it("refuses the same key with another body, naming Idempotency-Key; creates nothing", async () => {
+      const key = randomUUID();
+      const first = await client.post("/v1/projects", { name: "Reused A", prompt: "a" }, withKey(key));
+      expect(first.status).toBe(201);
+      const other = await client.post("/v1/projects", { name: "Reused B", prompt: "b" }, withKey(key));
+      expect(other.status).toBe(422);
+      expect(other.body.error).toEqual({
+        code: "idempotency_key_reused",
+        message: expect.any(String),
+        param: "Idempotency-Key",
+        request_id: other.headers.get("x-request-id"),
+      });
+      expect(other.headers.get("idempotent-replayed")).toBeNull();
+      expect(await projectsNamed(client, "Reused B")).toHaveLength(0);
+      // The same key on another creating operation is another request too.
+      const elsewhere = await client.post("/v1/webhooks", { url: "https://hooks.example.com/x", enabled_events: ["*"] }, withKey(key));
+      expect(elsewhere.status).toBe(422);
+      // The original is still replayed.
+      expectReplayOf(await client.post("/v1/projects", { name: "Reused A", prompt: "a" }, withKey(key)), first);
+    });
+
+    it("of 10 concurrent requests with one key, exactly one creates; the others replay it or are told it is in use", async () => {
+      const key = randomUUID();
+      const body = { name: "Concurrent", prompt: "race" };
+      const responses = await Promise.all(Array.from({ length: 10 }, () => client.post("/v1/projects", body, withKey(key))));
+      const created = responses.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
+      expect(created).toHaveLength(1);
+      for (const response of responses) {
+        if (response === created[0]) continue;
+        if (response.status === 409) {
+          expect(response.body.error).toMatchObject({ code: "idempotency_key_in_use", param: "Idempotency-Key" });
+        } else {
+          expectReplayOf(response, created[0]!);
+        }
+      }
+      expect(await projectsNamed(client, "Concurrent")).toHaveLength(1);
+      // Once the first has finished, every retry replays.
+      expectReplayOf(await client.post("/v1/projects", body, withKey(key)), created[0]!);
+    });
+
+    it("scopes keys to the workspace and environment: the same key elsewhere creates its own", async () => {
+      const key = randomUUID();
+      const body = { name: "Scoped", prompt: "p" };
+      const other = server.as(await server.createKey({ workspace: "other-ws" }));
+      const test = server.as(await server.createKey({ environment: "test" }));
+      const results = [await client.post("/v1/projects", body, withKey(key)), await other.post("/v1/projects", body, withKey(key)), await test.post("/v1/projects", body, withKey(key))];
+      for (const result of results) {
+        expect(result.status).toBe(201);
+        expect(result.headers.get("idempotent-replayed")).toBeNull();
+      }
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(3);
+      for (const c of [client, other, test]) expect(await projectsNamed(c, "Scoped")).toHaveLength(1);
+      // Another key of the same workspace and environment shares the key space.
+      const sibling = server.as(await server.createKey({}));
+      expectReplayOf(await sibling.post("/v1/projects", body, withKey(key)), results[0]!);
+    });
+
+    it("does not store a request refused by validation: the corrected request with the same key creates", async () => {
+      const key = randomUUID();
+      const refused = await client.post("/v1/projects", { name: "Fixed later" }, withKey(key));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "prompt" });
+      const rows = await server.storage.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+      expect(rows).toEqual([]);
+      const fixed = await client.post("/v1/projects", { name: "Fixed later", prompt: "now" }, withKey(key));
+      expect(fixed.status).toBe(201);
+      expect(fixed.headers.get("idempotent-replayed")).toBeNull();
+      // Nor a request refused before it: bad JSON, wrong content type, missing scope, bad key.
+      const key2 = randomUUID();
+      await client.request("POST", "/v1/projects", { raw: "{", headers: { "Content-Type": "application/json", "Idempotency-Key": key2 } });
+      await client.request("POST", "/v1/projects", { raw: "x", headers: { "Content-Type": "text/plain", "Idempotency-Key": key2 } });
+      const readOnly = server.as(await server.createKey({ scopes: ["projects:read"] }));
+      expect((await readOnly.post("/v1/projects", { name: "n", prompt: "p" }, withKey(key2))).status).toBe(401);
+      expect((await client.post("/v1/projects", { name: "Key2", prompt: "p" }, withKey(key2))).status).toBe(201);
+    });
+
+    it("does not store a server error: the same key may be retried and then creates", async () => {
+      const key = randomUUID();
+      const original = handlers.createProject;
+      handlers.createProject = async () => {
+        throw new Error("storage hiccup");
+      };
+      restore.push(() => (handlers.createProject = original));
+      const failed = await client.post("/v1/projects", { name: "After 500", prompt: "p" }, withKey(key));
+      expect(failed.status).toBe(500);
+      expect(failed.body.error.code).toBe("internal_error");
+      handlers.createProject = original;
+      const retried = await client.post("/v1/projects", { name: "After 500", prompt: "p" }, withKey(key));
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      expect(await projectsNamed(client, "After 500")).toHaveLength(1);
+    });
+
+    it("refuses a key outside the contract's bounds with 400 naming Idempotency-Key", async () => {
+      for (const key of ["x".repeat(256), "has space", "tab\there"]) {
+        const refused = await client.post("/v1/projects", { name: "Bad key", prompt: "p" }, withKey(key));
+        expect(refused.status, JSON.stringify(key)).toBe(400);
+        expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "Idempotency-Key" });
+      }
+      expect((await client.post("/v1/projects", { name: "Long key", prompt: "p" }, withKey("k".repeat(255)))).status).toBe(201);
+      expect(await projectsNamed(client, "Bad key")).toHaveLength(0);
+    });
+
+    it("without a key, two identical requests create two projects", async () => {
+      await client.post("/v1/projects", { name: "No key", prompt: "p" });
+      await client.post("/v1/projects", { name: "No key", prompt: "p" });
+      expect(await projectsNamed(client, "No key")).toHaveLength(2);
+    });
+  });
+
+  describe("triggerAgentRun", () => {
+    async function idleProject(name: string): Promise<string> {
+      const project = await client.post("/v1/projects", { name, prompt: "p" });
+      // Cancel the initial run, so the project may take a new one.
+      expect((await client.post(`/v1/projects/${project.body.id}/runs/${project.body.latest_run_id}/cancel`)).status).toBe(200);
+      return project.body.id;
+    }
+
+    it("replays the run instead of triggering a second one", async () => {
+      const projectId = await idleProject("Runs once");
+      const key = randomUUID();
+      const body = { prompt: "Add dark mode." };
+      const first = await client.post(`/v1/projects/${projectId}/runs`, body, withKey(key));
+      expect(first.status).toBe(202);
+      const again = await client.post(`/v1/projects/${projectId}/runs`, body, withKey(key));
+      expectReplayOf(again, first);
+      const runs = await client.get(`/v1/projects/${projectId}/runs`);
+      expect(runs.body.data.map((run: { id: string }) => run.id)).toEqual([first.body.id, expect.any(String)]);
+      // Had the replay run the handler, it would have met the active run: without the key, it does.
+      const unkeyed = await client.post(`/v1/projects/${projectId}/runs`, body);
+      expect(unkeyed.status).toBe(409);
+      expect(unkeyed.body.error.code).toBe("conflict");
+    });
+
+    it("refuses the key with another prompt, or on another project", async () => {
+      const projectId = await idleProject("Run mismatch");
+      const key = randomUUID();
+      expect((await client.post(`/v1/projects/${projectId}/runs`, { prompt: "one" }, withKey(key))).status).toBe(202);
+      const other = await client.post(`/v1/projects/${projectId}/runs`, { prompt: "two" }, withKey(key));
+      expect(other.status).toBe(422);
+      expect(other.body.error).toMatchObject({ code: "idempotency_key_reused", param: "Idempotency-Key" });
+      const otherProject = await idleProject("Run mismatch 2");
+      const moved = await client.post(`/v1/projects/${otherProject}/runs`, { prompt: "one" }, withKey(key));
+      expect(moved.status).toBe(422);
+      expect((await client.get(`/v1/projects/${otherProject}/runs`)).body.data).toHaveLength(1);
+    });
+
+    it("of 10 concurrent triggers with one key, exactly one run is created", async () => {
+      const projectId = await idleProject("Run race");
+      const key = randomUUID();
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => client.post(`/v1/projects/${projectId}/runs`, { prompt: "race" }, withKey(key))),
+      );
+      const fresh = responses.filter((r) => r.status === 202 && r.headers.get("idempotent-replayed") === null);
+      expect(fresh).toHaveLength(1);
+      for (const response of responses) {
+        if (response === fresh[0]) continue;
+        if (response.status === 409) expect(response.body.error.code).toBe("idempotency_key_in_use");
+        else expectReplayOf(response, fresh[0]!);
+      }
+      expect((await client.get(`/v1/projects/${projectId}/runs`)).body.data).toHaveLength(2);
+    });
+
+    it("stores a refusal the handler made (a 404) and replays it", async () => {
+      const key = randomUUID();
+      const missing = "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/runs";
+      const first = await client.post(missing, { prompt: "x" }, withKey(key));
+      expect(first.status).toBe(404);
+      const again = await client.post(missing, { prompt: "x" }, withKey(key));
+      expect(again.status).toBe(404);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      // A replay is the first response, body included: its request_id is the first request's (the
+      // one the audit log holds), not this response's X-Request-Id.
+      expect(again.body).toEqual(first.body);
+      expect(again.body.error).toMatchObject({ code: "not_found", param: "project_id", request_id: first.headers.get("x-request-id") });
+      const [row] = await server.storage.db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, "completed")));
+      expect(row?.responseStatus).toBe(404);
+    });
+  });
+});

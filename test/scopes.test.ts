@@ -1,0 +1,133 @@
+// The scope matrix, over every operation the contract declares, on every storage driver: a key with
+// exactly the operation's `x-required-scopes` gets past authorization, a key with every other scope
+// gets 401 insufficient_scope, `*` passes; the calling-key operation needs no scope at all.
+import type { Operation } from "openapi-backend";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scopes as allScopes } from "../src/domain/keys.ts";
+import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import { document, operations, samplePath } from "./support/contract.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const namedScopes = allScopes.filter((scope) => scope !== "*");
+const ops = await operations();
+
+function requiredScopes(operation: Operation): string[] {
+  return ((operation as unknown as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [];
+}
+
+type Content = Record<string, { examples?: Record<string, { value?: unknown }>; example?: unknown }>;
+
+/** The request body's content, following a `$ref` into components.requestBodies when there is one. */
+function requestContent(operation: Operation): Content | undefined {
+  let body = operation.requestBody as { $ref?: string; content?: Content } | undefined;
+  if (body?.$ref) {
+    const name = body.$ref.split("/").pop()!;
+    body = (document.components?.requestBodies as Record<string, { content?: Content }>)[name];
+  }
+  return body?.content;
+}
+
+/** Sends `operation` with sample path ids and, when it takes a body, the contract's first example (a small form for multipart). */
+function send(client: ApiClient, operation: Operation): Promise<ApiResponse> {
+  const path = samplePath(operation.path);
+  const content = requestContent(operation);
+  const method = operation.method.toUpperCase();
+  if (!content) return client.request(method, path);
+  if (content["application/json"]) {
+    const media = content["application/json"];
+    const example = media.example ?? Object.values(media.examples ?? {})[0]?.value;
+    expect(example, `${operation.operationId} has a request example`).toBeDefined();
+    return client.request(method, path, { body: example });
+  }
+  if (content["multipart/form-data"]) {
+    const form = new FormData();
+    form.append("path", "assets/logo.txt");
+    form.append("file", new Blob(["hello"], { type: "text/plain" }), "logo.txt");
+    return client.request(method, path, { raw: form });
+  }
+  throw new Error(`${operation.operationId}: no way to build a ${Object.keys(content).join(", ")} body`);
+}
+
+describe("the contract's scopes", () => {
+  it("every operation declares its scopes, at most one, among the description's; OAuth2 security agrees", () => {
+    expect(ops.length).toBeGreaterThan(25);
+    for (const operation of ops) {
+      const required = requiredScopes(operation);
+      expect(Array.isArray(required), operation.operationId).toBe(true);
+      for (const scope of required) expect(namedScopes, operation.operationId).toContain(scope);
+      const oauth = (operation.security ?? []).flatMap((requirement) => (requirement as Record<string, string[]>).OAuth2 ?? []);
+      expect(oauth.sort(), `${operation.operationId}: OAuth2 scopes`).toEqual([...required].sort());
+    }
+    // Only the calling-key operation needs no scope.
+    expect(ops.filter((operation) => requiredScopes(operation).length === 0).map((operation) => operation.operationId)).toEqual(["getCurrentApiKey"]);
+  });
+});
+
+forEachDriver("scope matrix", (driver) => {
+  let server: TestServer;
+  /** One client per scope set, made once. */
+  const clients = new Map<string, ApiClient>();
+  async function withScopes(scopes: string[]): Promise<ApiClient> {
+    const name = [...scopes].sort().join(",");
+    if (!clients.has(name)) clients.set(name, server.as(await server.createKey({ workspace: "scopes", scopes })));
+    return clients.get(name)!;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+    clients.clear();
+  });
+  afterAll(() => server?.stop());
+
+  for (const operation of ops) {
+    const required = requiredScopes(operation);
+    if (required.length === 0) continue;
+    it(`${operation.operationId} (${operation.method.toUpperCase()} ${operation.path}) needs ${required.join(", ")}`, async () => {
+      const exact = await send(await withScopes(required), operation);
+      // Past authorization, and the contract's own example is a valid request: what is left is the sample ids' 404.
+      expect([401, 400], `${operation.operationId} with exactly ${required.join(", ")}: ${JSON.stringify(exact.body)}`).not.toContain(exact.status);
+      expect(exact.status).toBeLessThan(500);
+
+      const others = namedScopes.filter((scope) => !required.includes(scope));
+      const lacking = await send(await withScopes(others), operation);
+      expect(lacking.status).toBe(401);
+      expect(lacking.body.error).toEqual({
+        code: "insufficient_scope",
+        message: expect.stringContaining(required[0]!),
+        param: null,
+        request_id: lacking.headers.get("x-request-id"),
+      });
+
+      const star = await send(await withScopes(["*"]), operation);
+      expect([401, 400], `${operation.operationId} with *: ${JSON.stringify(star.body)}`).not.toContain(star.status);
+      expect(star.status).toBeLessThan(500);
+    });
+  }
+
+  it("a key lacking the scope is refused before its body is looked at", async () => {
+    const readOnly = await withScopes(["projects:read"]);
+    const noBody = await readOnly.post("/v1/projects", undefined);
+    expect(noBody.status).toBe(401);
+    expect(noBody.body.error.code).toBe("insufficient_scope");
+    const wrongType = await readOnly.request("POST", "/v1/projects", { raw: "x", headers: { "Content-Type": "text/plain" } });
+    expect(wrongType.body.error.code).toBe("insufficient_scope");
+  });
+
+  it("a refused scope creates nothing", async () => {
+    const writer = await withScopes(["projects:read", "projects:write"]);
+    const before = (await writer.get("/v1/projects?limit=100")).body.data.length;
+    const refused = await (await withScopes(["projects:read"])).post("/v1/projects", { name: "x", prompt: "y" });
+    expect(refused.status).toBe(401);
+    expect((await writer.get("/v1/projects?limit=100")).body.data.length).toBe(before);
+  });
+
+  it("getCurrentApiKey answers any valid key, whatever its scopes", async () => {
+    for (const scopes of [...namedScopes.map((scope) => [scope]), ["*"], ["files:read", "billing:read"]]) {
+      const response = await (await withScopes(scopes)).get("/v1/key");
+      expect(response.status, scopes.join(",")).toBe(200);
+      expect([...response.body.scopes].sort()).toEqual([...scopes].sort());
+      expect(response.body.workspace.slug).toBe("scopes");
+    }
+  });
+});
