@@ -12,6 +12,7 @@ import { newId } from "../storage/ids.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
+import { findProject } from "./projects.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type AgentRunRow = typeof agentRuns.$inferSelect;
@@ -44,17 +45,6 @@ export function toAgentRun(row: AgentRunRow): SchemaAgentRun {
   };
 }
 
-/** The project row, locked for the rest of the transaction so concurrent triggers queue up behind it. */
-async function lockProject(tx: Database, partition: Partition, projectId: string) {
-  const [project] = await tx
-    .select()
-    .from(projects)
-    .where(and(inPartition(projects, partition), eq(projects.id, projectId)))
-    .for("update");
-  if (!project) throw new NotFoundError(`No project ${projectId} in this workspace.`, "project_id");
-  return project;
-}
-
 export async function triggerAgentRun(
   db: Database,
   partition: Partition,
@@ -62,7 +52,7 @@ export async function triggerAgentRun(
   input: SchemaTriggerAgentRunRequest,
 ): Promise<SchemaAgentRun> {
   return db.transaction(async (tx) => {
-    const project = await lockProject(tx, partition, projectId);
+    const project = await findProject(tx, partition, projectId, { lock: true });
     const [active] = await tx
       .select({ id: agentRuns.id })
       .from(agentRuns)
@@ -107,8 +97,7 @@ export async function listAgentRuns(
   page: PageRequest,
   filters: { status?: SchemaAgentRunStatus },
 ): Promise<Page<SchemaAgentRun>> {
-  const [project] = await db.select({ id: projects.id }).from(projects).where(and(inPartition(projects, partition), eq(projects.id, projectId)));
-  if (!project) throw new NotFoundError(`No project ${projectId} in this workspace.`, "project_id");
+  await findProject(db, partition, projectId);
   const { after, orderBy, limit } = keyset(agentRuns, page);
   const rows = await db
     .select()
@@ -122,7 +111,7 @@ export async function listAgentRuns(
 /** Cancels a queued or running run; cancelling a canceled run is a no-op; a finished run is a conflict. */
 export async function cancelAgentRun(db: Database, partition: Partition, projectId: string, runId: string): Promise<SchemaAgentRun> {
   return db.transaction(async (tx) => {
-    const project = await lockProject(tx, partition, projectId);
+    const project = await findProject(tx, partition, projectId, { lock: true });
     const [row] = await tx.select().from(agentRuns).where(and(eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
     if (!row) throw new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
     if (row.status === "canceled") return toAgentRun(row);

@@ -4,7 +4,7 @@ import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { SchemaAgentUsage, SchemaInvoice, SchemaUsage } from "../../generated/schema.d.ts";
 import { PLAN_CREDITS, PLAN_LIMITS } from "./plans.ts";
 import type { Database } from "../storage/index.ts";
-import { agentRuns, agents, invoices, workspaces, type Plan } from "../storage/schema.ts";
+import { agentRuns, agents, invoices, workspaces } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 

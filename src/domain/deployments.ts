@@ -14,6 +14,7 @@ import { newId } from "../storage/ids.ts";
 import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
+import { findProject } from "./projects.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type DeploymentRow = typeof deployments.$inferSelect;
@@ -55,12 +56,6 @@ export function toDeployment(row: DeploymentRow): SchemaDeployment {
   };
 }
 
-async function findProjectId(db: Database, partition: Partition, projectId: string): Promise<string> {
-  const [project] = await db.select({ id: projects.id }).from(projects).where(and(inPartition(projects, partition), eq(projects.id, projectId)));
-  if (!project) throw new NotFoundError(`No project ${projectId} in this workspace.`, "project_id");
-  return project.id;
-}
-
 async function insertQueued(
   db: Database,
   partition: Partition,
@@ -87,7 +82,7 @@ export async function createDeployment(
   input: SchemaCreateDeploymentRequest | undefined,
 ): Promise<SchemaDeployment> {
   return db.transaction(async (tx) => {
-    await findProjectId(tx, partition, projectId);
+    await findProject(tx, partition, projectId);
     let runId: string;
     if (input?.run_id !== undefined) {
       const [run] = await tx
@@ -120,7 +115,7 @@ async function findDeployment(db: Database, partition: Partition, projectId: str
     .where(and(inPartition(deployments, partition), eq(deployments.projectId, projectId), eq(deployments.id, deploymentId)));
   if (!row) {
     // Tell an unknown project from an unknown deployment, as the other lookups do.
-    await findProjectId(db, partition, projectId);
+    await findProject(db, partition, projectId);
     throw new NotFoundError(`No deployment ${deploymentId} in project ${projectId}.`, "deployment_id");
   }
   return row;
@@ -143,7 +138,7 @@ export async function listDeployments(
   page: PageRequest,
   filters: DeploymentFilters,
 ): Promise<Page<SchemaDeployment>> {
-  await findProjectId(db, partition, projectId);
+  await findProject(db, partition, projectId);
   const { after, orderBy, limit } = keyset(deployments, page);
   const rows = await db
     .select()

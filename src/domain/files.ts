@@ -15,9 +15,10 @@ import { and, eq, like, lt, notLike } from "drizzle-orm";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
 import type { Database } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
-import { fileChunks, files, projects } from "../storage/schema.ts";
+import { fileChunks, files } from "../storage/schema.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
+import { findProject, projectNotFound } from "./projects.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type FileRow = typeof files.$inferSelect;
@@ -98,11 +99,6 @@ export function storedContentType(mimeType: string | undefined): string {
   return type.length <= CONTENT_TYPE_MAX && CONTENT_TYPE.test(type) ? type : DEFAULT_CONTENT_TYPE;
 }
 
-async function requireProject(db: Database, partition: Partition, projectId: string): Promise<void> {
-  const [project] = await db.select({ id: projects.id }).from(projects).where(and(inPartition(projects, partition), eq(projects.id, projectId)));
-  if (!project) throw new NotFoundError(`No project ${projectId} in this workspace.`, "project_id");
-}
-
 async function requirePathFree(db: Database, projectId: string, path: string): Promise<void> {
   const [taken] = await db
     .select({ id: files.id })
@@ -133,7 +129,7 @@ const FOREIGN_KEY_VIOLATION = "23503";
  * starts an upload. Feed it with write(), then commit(); call abort() on any failure.
  */
 export async function beginUpload(db: Database, partition: Partition, projectId: string, path?: string): Promise<Upload> {
-  await requireProject(db, partition, projectId);
+  await findProject(db, partition, projectId);
   if (path !== undefined) await requirePathFree(db, projectId, validPath(path));
   const id = newId("file");
   await db.insert(files).values({
@@ -195,7 +191,7 @@ export class Upload {
       await this.#db.insert(fileChunks).values({ fileId: this.id, seq: this.#seq, data: Buffer.from(data) });
     } catch (error) {
       // The pending row is gone: the project was deleted meanwhile.
-      if (pgCode(error) === FOREIGN_KEY_VIOLATION) throw new NotFoundError(`No project ${this.projectId} in this workspace.`, "project_id");
+      if (pgCode(error) === FOREIGN_KEY_VIOLATION) throw projectNotFound(this.projectId);
       throw error;
     }
     this.#seq += 1;
@@ -219,7 +215,7 @@ export class Upload {
           .set({ path, contentType: storedContentType(input.contentType), sizeBytes: this.#size, sha256, createdAt: new Date() })
           .where(eq(files.id, this.id))
           .returning();
-        if (!row) throw new NotFoundError(`No project ${this.projectId} in this workspace.`, "project_id");
+        if (!row) throw projectNotFound(this.projectId);
         const uploaded = toProjectFile(row);
         await recordEvent(tx, this.#partition, "file.uploaded", uploaded);
         return uploaded;
@@ -243,7 +239,7 @@ export class Upload {
 
 /** Checks a path before its content arrives, so an upload to a taken path fails before storing. */
 export async function checkPathAvailable(db: Database, partition: Partition, projectId: string, path: string): Promise<void> {
-  await requireProject(db, partition, projectId);
+  await findProject(db, partition, projectId);
   await requirePathFree(db, projectId, validPath(path));
 }
 
@@ -262,7 +258,7 @@ async function findFile(db: Database, partition: Partition, projectId: string, f
     .from(files)
     .where(and(inPartition(files, partition), eq(files.projectId, projectId), eq(files.id, fileId), committed()));
   if (!row) {
-    await requireProject(db, partition, projectId);
+    await findProject(db, partition, projectId);
     throw new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id");
   }
   return row;
@@ -274,7 +270,7 @@ export async function getFile(db: Database, partition: Partition, projectId: str
 
 /** The project's files, newest first. */
 export async function listFiles(db: Database, partition: Partition, projectId: string, page: PageRequest): Promise<Page<SchemaProjectFile>> {
-  await requireProject(db, partition, projectId);
+  await findProject(db, partition, projectId);
   const { after, orderBy, limit } = keyset(files, page);
   const rows = await db
     .select()
@@ -293,7 +289,7 @@ export async function deleteFile(db: Database, partition: Partition, projectId: 
       .where(and(inPartition(files, partition), eq(files.projectId, projectId), eq(files.id, fileId), committed()))
       .returning();
     if (!row) {
-      await requireProject(tx, partition, projectId);
+      await findProject(tx, partition, projectId);
       throw new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id");
     }
     await recordEvent(tx, partition, "file.deleted", toProjectFile(row));

@@ -8,7 +8,7 @@ import type {
   SchemaUpdateProjectRequest,
   SchemaVisibility,
 } from "../../generated/schema.d.ts";
-import type { Database } from "../storage/index.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
@@ -80,10 +80,17 @@ export async function getProject(db: Database, partition: Partition, id: string)
   return toProject(await findProject(db, partition, id));
 }
 
-/** The project row, or NotFoundError: another partition's project does not exist for this caller. */
-export async function findProject(db: Database, partition: Partition, id: string): Promise<ProjectRow> {
-  const [row] = await db.select().from(projects).where(and(inPartition(projects, partition), eq(projects.id, id)));
-  if (!row) throw new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+/** Another partition's project does not exist for this caller: the same answer as a missing one. */
+export const projectNotFound = (id: string) => new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+
+/**
+ * The project row, or projectNotFound. With `lock`, the row stays locked until the transaction
+ * ends, so that changes to the project's runs or deployments queue up behind each other.
+ */
+export async function findProject(db: Queryable, partition: Partition, id: string, { lock = false } = {}): Promise<ProjectRow> {
+  const query = db.select().from(projects).where(and(inPartition(projects, partition), eq(projects.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw projectNotFound(id);
   return row;
 }
 
@@ -127,7 +134,7 @@ export async function updateProject(
       })
       .where(and(inPartition(projects, partition), eq(projects.id, id)))
       .returning();
-    if (!row) throw new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+    if (!row) throw projectNotFound(id);
     const updated = toProject(row);
     await recordEvent(tx, partition, "project.updated", updated);
     return updated;
@@ -138,7 +145,7 @@ export async function updateProject(
 export async function deleteProject(db: Database, partition: Partition, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx.delete(projects).where(and(inPartition(projects, partition), eq(projects.id, id))).returning();
-    if (!row) throw new NotFoundError(`No project ${id} in this workspace.`, "project_id");
+    if (!row) throw projectNotFound(id);
     await recordEvent(tx, partition, "project.deleted", toProject(row));
   });
 }

@@ -1,6 +1,3 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CursorError, createCursorCodec, listBound } from "./cursor.ts";
 import type { CursorPosition } from "./cursor.ts";
