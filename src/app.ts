@@ -89,6 +89,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       );
     }
     if (draining) response.setHeader("Connection", "close");
+    // A connection that turns idle while draining is closed at once rather than kept alive.
+    response.once("finish", () => {
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
     pipeline(request, response).catch((error: unknown) => {
       logger.error({ err: error }, "pipeline failed");
       if (!response.headersSent) response.writeHead(500).end();

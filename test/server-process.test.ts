@@ -1,0 +1,120 @@
+// The server as operators run it: `node src/main.ts` (what `npm start` runs) in a child process on
+// the embedded default, `pbs` giving a working key while it runs, and SIGTERM letting a request in
+// flight finish before the process exits and releases its data directory.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStorage } from "../src/storage/index.ts";
+
+const repoRoot = join(import.meta.dirname, "..");
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout }));
+  });
+}
+
+/** Starts the server and resolves with its base URL once it logs that it listens. */
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
+  const child = spawn(process.execPath, ["src/main.ts"], { cwd: repoRoot, env: { ...process.env, ...env } });
+  const logs: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        logs.push(line);
+        const entry = JSON.parse(line) as { msg: string; url?: string };
+        if (entry.msg === "listening") resolve(entry.url!.replace("0.0.0.0", "127.0.0.1"));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+  });
+  return { child, url, logs };
+}
+
+describe("the server process on the embedded default", () => {
+  let dataDir: string;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const env = () => ({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: "", REDIS_URL: "", LOG_LEVEL: "info" });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
+    server = await startServer(env());
+  }, 60_000);
+
+  afterAll(async () => {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("answers /healthz and /readyz", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  let secret: string;
+  it("gets a working key from `pbs keys create` while it runs", async () => {
+    const created = await run(join(repoRoot, "src/cli/pbs.ts"), ["keys", "create", "--workspace", "ops", "--name", "smoke"], { DATA_DIR: dataDir, DATABASE_URL: "" });
+    expect(created.code).toBe(0);
+    secret = created.stdout.trimEnd().split("\n").at(-1)!;
+    expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
+    const key = await fetch(`${server.url}/v1/key`, { headers: { Authorization: `Bearer ${secret}` } });
+    expect(key.status).toBe(200);
+    expect(((await key.json()) as { workspace: { slug: string } }).workspace.slug).toBe("ops");
+  }, 30_000);
+
+  it("lets a request in flight finish on SIGTERM, refuses new connections, then exits 0 and frees DATA_DIR", async () => {
+    const project = await fetch(`${server.url}/v1/projects`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Drain", prompt: "drain test" }),
+    });
+    const { id } = (await project.json()) as { id: string };
+
+    // A multipart upload whose body is still being sent when SIGTERM arrives.
+    const boundary = "drain-boundary";
+    const upload = httpRequest(`${server.url}/v1/projects/${id}/files`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secret}`, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    });
+    const answered = once(upload, "response") as Promise<[import("node:http").IncomingMessage]>;
+    upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\nfirst half `);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const exited = once(server.child, "exit");
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    upload.end(`second half\r\n--${boundary}--\r\n`);
+
+    const [response] = await answered;
+    let body = "";
+    for await (const chunk of response) body += chunk;
+    expect(response.statusCode, body).toBe(201);
+    expect(JSON.parse(body)).toMatchObject({ path: "slow.txt", size_bytes: "first half second half".length });
+
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(server.logs.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+
+    // The data directory is free again, and the upload was committed before the storage closed.
+    const storage = await openStorage({ dataDir, databaseUrl: undefined, databasePoolSize: 1 });
+    try {
+      const result = await storage.db.execute<{ path: string }>("select path from files");
+      expect(result.rows.map((row) => row.path)).toContain("slow.txt");
+    } finally {
+      await storage.close();
+    }
+  }, 60_000);
+});
