@@ -56,6 +56,9 @@ export function createPipeline(deps: PipelineDeps) {
     let principal: Principal | undefined;
     // Whose key made the request, for the audit log: also known for a revoked or expired key.
     let caller: { workspaceId: string | null; keyId: string | null } = { workspaceId: null, keyId: null };
+    // Read now: once a response has finished, a socket closed after it (Connection: close) is
+    // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
+    const ip = request.socket?.remoteAddress ?? null;
     response.setHeader("X-Request-Id", requestId);
     response.on("finish", () => {
       const latencyMs = Math.round(performance.now() - started);
@@ -66,7 +69,7 @@ export function createPipeline(deps: PipelineDeps) {
         route,
         path: url.pathname,
         status: response.statusCode,
-        ip: request.socket.remoteAddress ?? null,
+        ip,
         userAgent: request.headers["user-agent"] ?? null,
         latencyMs,
       });
