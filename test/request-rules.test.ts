@@ -1,0 +1,257 @@
+// The request rules of the pipeline over HTTP, on every storage driver: unknown routes, wrong
+// methods, body size, content types, malformed JSON and paths, bugs (500 without a stack, which is
+// logged instead), the request id on every error, the audit of every request, and the probes.
+import { request as httpRequest } from "node:http";
+import { Writable } from "node:stream";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { handlers } from "../src/handlers/index.ts";
+import { JSON_BODY_LIMIT } from "../src/http/body.ts";
+import { createLogger } from "../src/logger.ts";
+import { auditLog, type AuditEntry } from "../src/storage/schema.ts";
+import type { ApiResponse } from "./support/api-client.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+/** An error in the contract's shape, with the response's request id. */
+function expectError(response: ApiResponse, status: number, code: string, param: string | null = null): void {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(response.body).toEqual({ error: { code, message: expect.any(String), param, request_id: response.headers.get("x-request-id") } });
+}
+
+/** POSTs a JSON body of about `size` bytes in chunks, without Content-Length; resolves with the answer. */
+function streamJson(url: string, headers: Record<string, string>, size: number): Promise<{ status: number; body: any; requestId: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" } });
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()), requestId: response.headers["x-request-id"] as string }),
+      );
+    });
+    // The server may close the connection before the whole body is sent: that is its right.
+    request.on("error", (error: NodeJS.ErrnoException) => (["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error)));
+    request.write('{"name":"streamed","prompt":"');
+    const chunk = "b".repeat(64 * 1024);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", pump);
+      }
+      request.end('"}');
+    };
+    pump();
+  });
+}
+
+/** Log lines the server writes, parsed. */
+function logCapture() {
+  const lines: Record<string, any>[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ level: "info", destination }) };
+}
+
+forEachDriver("request rules", (driver) => {
+  let server: TestServer;
+  let logs: ReturnType<typeof logCapture>;
+  /** A live key of another workspace, for raw requests and log searches. */
+  let keySecret: string;
+  const restore: (() => void)[] = [];
+  beforeAll(async () => {
+    logs = logCapture();
+    server = await startTestServer(driver, { logger: logs.logger });
+    keySecret = await server.createKey({ workspace: "rules" });
+  });
+  afterAll(() => server?.stop());
+  afterEach(() => {
+    for (const undo of restore.splice(0)) undo();
+  });
+
+  async function auditRow(requestId: string): Promise<AuditEntry> {
+    const deadline = Date.now() + 1000;
+    for (;;) {
+      const [row] = await server.storage.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+      if (row) return row;
+      if (Date.now() > deadline) throw new Error(`no audit row for ${requestId}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("answers an unknown route 404 not_found, with or without a key, and audits it without a route", async () => {
+    for (const path of ["/v1/nope", "/", "/v2/projects", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/nope", "/V1/PROJECTS"]) {
+      expectError(await server.client.get(path), 404, "not_found");
+      expectError(await server.as(null).get(path), 404, "not_found");
+    }
+    const response = await server.client.post("/v1/nothing-here", { a: 1 });
+    expectError(response, 404, "not_found");
+    expect(await auditRow(response.headers.get("x-request-id")!)).toMatchObject({ route: null, path: "/v1/nothing-here", method: "POST", status: 404 });
+  });
+
+  it("answers a wrong method 405 method_not_allowed with Allow", async () => {
+    const cases: [string, string, string[]][] = [
+      ["DELETE", "/v1/projects", ["GET", "POST"]],
+      ["PUT", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ", ["DELETE", "GET", "PATCH"]],
+      ["POST", "/v1/key", ["GET"]],
+      ["GET", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/runs/run_2Wc7Hn4Kq9Tz1Bx6/cancel", ["POST"]],
+      ["OPTIONS", "/v1/webhooks", ["GET", "POST"]],
+    ];
+    for (const [method, path, allowed] of cases) {
+      const response = await server.client.request(method, path);
+      expectError(response, 405, "method_not_allowed");
+      expect(response.headers.get("allow")!.split(/,\s*/).sort(), `${method} ${path}`).toEqual(allowed);
+    }
+  });
+
+  it("answers a JSON body over 1 MiB 413 payload_too_large, declared or streamed, and keeps serving", async () => {
+    const big = { name: "big", prompt: "a".repeat(JSON_BODY_LIMIT) };
+    expectError(await server.client.post("/v1/projects", big), 413, "payload_too_large");
+    expectError(await server.client.patch("/v1/projects/prj_8kF2mQ9xLp3vR7tZ", big), 413, "payload_too_large");
+
+    // Chunked, with no Content-Length: refused while it streams.
+    const streamed = await streamJson(`${server.url}/v1/projects`, { Authorization: `Bearer ${keySecret}` }, JSON_BODY_LIMIT + 128 * 1024);
+    expect(streamed.status).toBe(413);
+    expect(streamed.body.error).toEqual({ code: "payload_too_large", message: expect.any(String), param: null, request_id: streamed.requestId });
+    // Audited like any other, though the connection was closed under it.
+    expect(await auditRow(streamed.requestId!)).toMatchObject({ status: 413, route: "/v1/projects", ip: expect.stringMatching(/127\.0\.0\.1$/) });
+
+    // Just under the limit is read (and refused by the contract's bound on `prompt`, not by size).
+    const under = await server.client.post("/v1/projects", { name: "under", prompt: "c".repeat(JSON_BODY_LIMIT - 100) });
+    expectError(under, 400, "invalid_request", "prompt");
+    expect((await server.client.get("/v1/key")).status).toBe(200);
+    expect((await server.client.post("/v1/projects", { name: "after big", prompt: "p" })).status).toBe(201);
+  });
+
+  it("refuses a big body without a key at once, closing the connection, and keeps serving", async () => {
+    const refused = await streamJson(`${server.url}/v1/projects`, {}, 2 * JSON_BODY_LIMIT);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatchObject({ code: "missing_api_key", request_id: refused.requestId });
+    expect(await auditRow(refused.requestId!)).toMatchObject({ status: 401 });
+    expect((await server.client.get("/v1/key")).status).toBe(200);
+  });
+
+  it("answers a content type other than the operation's 415 unsupported_media_type naming Content-Type", async () => {
+    const json = '{"name":"typed","prompt":"p"}';
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"]) {
+      const response = await server.client.request("POST", "/v1/projects", { raw: json, headers: { "Content-Type": contentType } });
+      expectError(response, 415, "unsupported_media_type", "Content-Type");
+    }
+    // A body with no Content-Type at all.
+    expectError(await server.client.request("POST", "/v1/projects", { raw: new TextEncoder().encode(json) }), 415, "unsupported_media_type", "Content-Type");
+    // JSON to the upload, which takes multipart.
+    expectError(await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", { file: "x" }), 415, "unsupported_media_type", "Content-Type");
+    // Media type parameters and case do not matter.
+    for (const contentType of ["application/json; charset=utf-8", "Application/JSON"]) {
+      const response = await server.client.request("POST", "/v1/projects", { raw: json, headers: { "Content-Type": contentType } });
+      expect(response.status, contentType).toBe(201);
+    }
+  });
+
+  it("answers malformed JSON and non-object bodies 400 invalid_request", async () => {
+    for (const raw of ["{", '{"name": "x",}', "nul", "{'name':'x'}"]) {
+      const response = await server.client.request("POST", "/v1/projects", { raw, headers: { "Content-Type": "application/json" } });
+      expectError(response, 400, "invalid_request");
+      expect(response.body.error.message, raw).toMatch(/JSON/);
+    }
+    for (const raw of ["[]", '"x"', "null", "42", ""]) {
+      const response = await server.client.request("POST", "/v1/projects", { raw, headers: { "Content-Type": "application/json" } });
+      expectError(response, 400, "invalid_request");
+    }
+    // The contract's request schemas are open: an unknown body field is ignored, neither refused nor kept.
+    const extra = await server.client.post("/v1/projects", { name: "extra", prompt: "y", extra: 1 });
+    expect(extra.status).toBe(201);
+    expect(extra.body).not.toHaveProperty("extra");
+  });
+
+  it("answers invalid path and query parameters 400 naming them, malformed percent-encoding included", async () => {
+    expectError(await server.client.get("/v1/projects/not-an-id"), 400, "invalid_request", "project_id");
+    expectError(await server.client.get("/v1/projects?unknown=1"), 400, "invalid_request", "unknown");
+    expectError(await server.client.get("/v1/projects?visibility=secret"), 400, "invalid_request", "visibility");
+    for (const path of ["/v1/projects/%", "/v1/projects/prj_%E0%A4%A", "/v1/projects/prj_%FF%FE%FD%FC%FB%FA%F9%F8"]) {
+      const response = await server.client.get(path);
+      expect(response.status, path).toBe(400);
+      expect(response.body.error.code).toBe("invalid_request");
+    }
+  });
+
+  it("answers a handler's bug 500 internal_error without its message or stack, and logs the stack", async () => {
+    const original = handlers.getCurrentApiKey;
+    handlers.getCurrentApiKey = async () => {
+      throw new TypeError("kaboom: cannot read properties of undefined (reading 'secret_internal_field')");
+    };
+    restore.push(() => (handlers.getCurrentApiKey = original));
+    const response = await server.client.get("/v1/key");
+    expectError(response, 500, "internal_error");
+    const text = new TextDecoder().decode(response.bytes);
+    for (const leak of ["kaboom", "secret_internal_field", "TypeError", ".ts:", "    at ", "node_modules"]) expect(text).not.toContain(leak);
+    expect(response.headers.get("ratelimit")).not.toBeNull();
+
+    const requestId = response.headers.get("x-request-id")!;
+    const logged = logs.lines.find((line) => line.request_id === requestId && line.level >= 50);
+    expect(logged?.err?.stack).toMatch(/kaboom[\s\S]*request-rules\.test\.ts/);
+    expect(await auditRow(requestId)).toMatchObject({ status: 500, route: "/v1/key" });
+    handlers.getCurrentApiKey = original;
+    expect((await server.client.get("/v1/key")).status).toBe(200);
+  });
+
+  it("answers 500 internal_error when the database is gone, and /readyz says so", async () => {
+    const doomed = await startTestServer(driver);
+    try {
+      expect((await doomed.client.get("/v1/projects")).status).toBe(200);
+      await doomed.storage.close();
+      for (const response of [await doomed.client.get("/v1/projects"), await doomed.client.post("/v1/projects", { name: "x", prompt: "y" })]) {
+        expectError(response, 500, "internal_error");
+        expect(new TextDecoder().decode(response.bytes)).not.toMatch(/ at |\.ts:|pglite|pool|closed/i);
+      }
+      const ready = await fetch(`${doomed.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect((await fetch(`${doomed.url}/healthz`)).status).toBe(200); // alive, not ready
+    } finally {
+      await doomed.stop();
+    }
+  });
+
+  it("puts X-Request-Id on every response, unique, equal to the error's request_id", async () => {
+    const responses = [
+      await server.client.get("/v1/projects"),
+      await server.client.get("/v1/nope"),
+      await server.client.request("PUT", "/v1/projects"),
+      await server.as(null).get("/v1/projects"),
+      await server.client.post("/v1/projects", { name: "x" }),
+    ];
+    const ids = responses.map((response) => response.headers.get("x-request-id"));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const response of responses.slice(1)) expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
+    // The id is the server's: a client's own X-Request-Id is not echoed as ours.
+    const spoofed = await server.client.get("/v1/projects", { headers: { "X-Request-Id": "req_spoofedspoofedspoofed" } });
+    expect(spoofed.headers.get("x-request-id")).not.toBe("req_spoofedspoofedspoofed");
+  });
+
+  it("serves /healthz and /readyz outside the contract, unauthenticated and unaudited", async () => {
+    const before = (await server.storage.db.select().from(auditLog)).length;
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.text()).toBe("ok");
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.text()).toBe("ready");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await server.storage.db.select().from(auditLog)).length).toBe(before);
+  });
+
+  it("logs one line per request with its request id, method, route, status and latency, and no secret", async () => {
+    const response = await server.as(keySecret).get("/v1/projects?limit=1");
+    const requestId = response.headers.get("x-request-id")!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = logs.lines.find((l) => l.request_id === requestId && l.msg === "request");
+    expect(line).toMatchObject({ method: "GET", route: "/v1/projects", status: 200, latency_ms: expect.any(Number) });
+    expect(JSON.stringify(logs.lines)).not.toContain(keySecret.slice("svc_live_".length));
+  });
+});
