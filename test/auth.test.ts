@@ -179,6 +179,11 @@ forEachDriver("authentication", (driver) => {
         [401, "/v1/projects", "/v1/projects"],
         [401, "/v1/key", "/v1/key"],
       ]);
+      // A known key that was refused (expired, revoked) is named, so its misuse can be traced; no
+      // key at all, or a wrong scheme, names nobody.
+      expect(rows.map((row) => row.keyId)).toEqual([null, expired.id, revoked.id, null]);
+      expect(rows[1]!.workspaceId).toMatch(/^ws_/);
+      expect(rows[0]!.workspaceId).toBeNull();
     });
 
     it("records an accepted request with its workspace and key, and never the secret", async () => {
