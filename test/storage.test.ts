@@ -34,6 +34,7 @@ const allTables = [
   "idempotency_keys",
   "invoices",
   "projects",
+  "server_secrets",
   "webhook_deliveries",
   "webhook_endpoints",
   "workspaces",

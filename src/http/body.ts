@@ -27,6 +27,10 @@ export function requireMediaType(request: IncomingMessage, accepted: string[], b
 
 /** Reads and parses a JSON body of at most `limit` bytes; undefined when the body is empty. */
 export async function readJsonBody(request: IncomingMessage, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
+  }
   const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
   if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];

@@ -103,6 +103,7 @@ function headerName(lowercase: string): string {
 function describe(error: ErrorObject): string {
   const param = paramOf(error);
   if (error.keyword === "parse") return `The request body is not valid JSON: ${error.message}`;
+  if (error.keyword === "additionalProperties") return `Unknown field \`${param}\`; the contract does not name it.`;
   if (error.keyword === "required" && error.instancePath === "/requestBody") return `The body is missing the required field \`${param}\`.`;
   if (error.keyword === "required" && !param?.includes(".")) return `The request is missing \`${param}\`.`;
   if (error.keyword === "required") return `\`${param}\` is required.`;

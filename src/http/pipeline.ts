@@ -50,7 +50,8 @@ export function createPipeline(deps: PipelineDeps) {
     const started = performance.now();
     const requestId = newRequestId();
     const log = deps.logger.child({ request_id: requestId });
-    const url = new URL(request.url ?? "/", "http://localhost");
+    // The request target is a path; parsed against a fixed origin so `//v1/…` stays a path.
+    const url = new URL(`http://localhost${request.url?.startsWith("/") ? request.url : "/"}`);
     const method = request.method ?? "GET";
     let route: string | null = null;
     let principal: Principal | undefined;

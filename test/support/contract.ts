@@ -17,7 +17,7 @@ export async function contract(): Promise<OpenAPIBackend> {
   if (!backend) {
     backend = new OpenAPIBackend({
       definition: structuredClone(document),
-      quick: false,
+      quick: true,
       validate: true,
       customizeAjv: (ajv) => {
         addFormats.default(ajv);
