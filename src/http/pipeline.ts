@@ -54,7 +54,6 @@ export function createPipeline(deps: PipelineDeps) {
     const url = new URL(`http://localhost${request.url?.startsWith("/") ? request.url : "/"}`);
     const method = request.method ?? "GET";
     let route: string | null = null;
-    let principal: Principal | undefined;
     // Whose key made the request, for the audit log: also known for a revoked or expired key.
     let caller: { workspaceId: string | null; keyId: string | null } = { workspaceId: null, keyId: null };
     // Read now: once a response has finished, a socket closed after it (Connection: close) is
@@ -81,7 +80,7 @@ export function createPipeline(deps: PipelineDeps) {
       const operation = deps.contract.match(method, url.pathname);
       route = operation.path;
       const operationId = operation.operationId as OperationId;
-      principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
+      const principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
         caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null };
       });
       caller = { workspaceId: principal.workspace.id, keyId: principal.key.id };
@@ -113,7 +112,19 @@ export function createPipeline(deps: PipelineDeps) {
       const key = request.headers["idempotency-key"];
       const result =
         operationMeta[operationId].idempotent && typeof key === "string"
-          ? await withIdempotency(deps.idempotencyDb, principal, key, method, url.pathname, request, body, run, requestId)
+          ? await withIdempotency(
+              deps.idempotencyDb,
+              {
+                workspaceId: principal.workspace.id,
+                environment: principal.key.environment,
+                key,
+                method,
+                path: url.pathname,
+                requestHash: idempotency.requestHash({ method, path: url.pathname, body: fingerprint(request, body) }),
+              },
+              run,
+              requestId,
+            )
           : await run();
       await send(response, result);
     } catch (error) {
@@ -156,27 +167,20 @@ function declaredHeaders(request: IncomingMessage, operation: Operation): Record
   return header;
 }
 
+/** What tells two requests with one Idempotency-Key apart: the JSON body, or for a multipart body
+ * (streamed to storage, never held) its declared length. */
+function fingerprint(request: IncomingMessage, body: unknown): unknown {
+  return body ?? (request.headers["content-length"] ? { content_length: request.headers["content-length"] } : undefined);
+}
+
+/** Runs a creating request at most once per Idempotency-Key, replaying its stored answer after. */
 async function withIdempotency(
   db: idempotency.AnyPgDatabase,
-  principal: Principal,
-  key: string,
-  method: string,
-  path: string,
-  request: IncomingMessage,
-  body: unknown,
+  request: idempotency.BeginInput,
   run: () => Promise<HandlerResult>,
   requestId: string,
 ): Promise<HandlerResult> {
-  // A multipart body is streamed to storage, not held, so its fingerprint is its declared length.
-  const fingerprint = body ?? (request.headers["content-length"] ? { content_length: request.headers["content-length"] } : undefined);
-  const claim = await idempotency.begin(db, {
-    workspaceId: principal.workspace.id,
-    environment: principal.key.environment,
-    key,
-    method,
-    path,
-    requestHash: idempotency.requestHash({ method, path, body: fingerprint }),
-  });
+  const claim = await idempotency.begin(db, request);
   switch (claim.kind) {
     case "replay":
       return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body: claim.body };
