@@ -418,6 +418,19 @@ export type ListWebhookDeliveriesResult =
   | { status: 500; body: operations["listWebhookDeliveries"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["listWebhookDeliveries"]["responses"][503]["content"]["application/json"] };
 
+export interface GetWebhookDeliveryInput {
+  path: NonNullable<operations["getWebhookDelivery"]["parameters"]["path"]>;
+}
+
+export type GetWebhookDeliveryResult =
+  | { status: 200; body: operations["getWebhookDelivery"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["getWebhookDelivery"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["getWebhookDelivery"]["responses"][401]["content"]["application/json"] }
+  | { status: 404; body: operations["getWebhookDelivery"]["responses"][404]["content"]["application/json"] }
+  | { status: 429; body: operations["getWebhookDelivery"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["getWebhookDelivery"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["getWebhookDelivery"]["responses"][503]["content"]["application/json"] };
+
 export interface RedeliverWebhookDeliveryInput {
   path: NonNullable<operations["redeliverWebhookDelivery"]["parameters"]["path"]>;
 }
@@ -504,6 +517,8 @@ export interface Handlers<Context> {
   deleteWebhookEndpoint(input: DeleteWebhookEndpointInput, context: Context): Promise<DeleteWebhookEndpointResult>;
   /** GET /v1/webhooks/{webhook_endpoint_id}/deliveries: List an endpoint's deliveries. Scope: webhooks:read. */
   listWebhookDeliveries(input: ListWebhookDeliveriesInput, context: Context): Promise<ListWebhookDeliveriesResult>;
+  /** GET /v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}: Get a delivery. Scope: webhooks:read. */
+  getWebhookDelivery(input: GetWebhookDeliveryInput, context: Context): Promise<GetWebhookDeliveryResult>;
   /** POST /v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver: Redeliver an event. Scope: webhooks:write. */
   redeliverWebhookDelivery(input: RedeliverWebhookDeliveryInput, context: Context): Promise<RedeliverWebhookDeliveryResult>;
   /** POST /v1/webhooks/{webhook_endpoint_id}/test: Send a test event. Scope: webhooks:write. */
@@ -543,6 +558,7 @@ export const operationMeta = {
   updateWebhookEndpoint: { method: "patch", path: "/v1/webhooks/{webhook_endpoint_id}", scopes: ["webhooks:write"], idempotent: false },
   deleteWebhookEndpoint: { method: "delete", path: "/v1/webhooks/{webhook_endpoint_id}", scopes: ["webhooks:write"], idempotent: false },
   listWebhookDeliveries: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries", scopes: ["webhooks:read"], idempotent: false },
+  getWebhookDelivery: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}", scopes: ["webhooks:read"], idempotent: false },
   redeliverWebhookDelivery: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver", scopes: ["webhooks:write"], idempotent: false },
   sendTestWebhookEvent: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/test", scopes: ["webhooks:write"], idempotent: false },
 } as const satisfies Record<OperationId, { method: string; path: string; scopes: readonly string[]; idempotent: boolean }>;

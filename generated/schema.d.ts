@@ -434,6 +434,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery
+         * @description Returns one delivery: its status, attempts and the last response status.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver": {
         parameters: {
             query?: never;
@@ -5506,6 +5526,145 @@ export interface operations {
                         /** @description Pass as `cursor` to get the following page; null on the last page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's identifier. */
+                webhook_endpoint_id: components["parameters"]["WebhookDeliveryPath.webhook_endpoint_id"];
+                /** @description The delivery's identifier. */
+                delivery_id: components["parameters"]["WebhookDeliveryPath.delivery_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The request breaks the contract. */

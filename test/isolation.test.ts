@@ -46,6 +46,7 @@ const probes: { method: string; path: string; body?: unknown; form?: true }[] = 
   { method: "DELETE", path: "/v1/webhooks/{webhook_endpoint_id}" },
   { method: "POST", path: "/v1/webhooks/{webhook_endpoint_id}/test" },
   { method: "GET", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries" },
+  { method: "GET", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}" },
   { method: "POST", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver" },
   { method: "GET", path: "/v1/events/{event_id}" },
 ];

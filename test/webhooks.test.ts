@@ -118,7 +118,9 @@ forEachDriver("webhooks", (driver) => {
 
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
     expect(sent.status).toBe(202);
-    expect(sent.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(sent.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries/${sent.body.id}`);
+    // Location names the delivery itself.
+    expect((await server.client.get(sent.headers.get("location")!)).body).toEqual(sent.body);
     expect(sent.body).toMatchObject({
       webhook_endpoint_id: endpoint.id,
       event_type: "webhook.test",
@@ -190,7 +192,9 @@ forEachDriver("webhooks", (driver) => {
 
     const again = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${original.id}/redeliver`);
     expect(again.status).toBe(202);
-    expect(again.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(again.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries/${again.body.id}`);
+    const originalNow = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries/${original.id}`);
+    expect(originalNow.body).toMatchObject({ id: original.id, status: "failed", attempts: 8, response_status: 500, next_attempt_at: null });
     expect(again.body).toMatchObject({
       webhook_endpoint_id: endpoint.id,
       event_id: original.event_id,
@@ -211,6 +215,8 @@ forEachDriver("webhooks", (driver) => {
     const wrongEndpoint = await server.client.post(`/v1/webhooks/${other.id}/deliveries/${original.id}/redeliver`);
     expect(wrongEndpoint.status).toBe(404);
     expect(wrongEndpoint.body.error).toMatchObject({ code: "not_found", param: "delivery_id" });
+    expect((await server.client.get(`/v1/webhooks/${other.id}/deliveries/${original.id}`)).status).toBe(404);
+    expect((await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000`)).body.error.param).toBe("delivery_id");
     expect((await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000/redeliver`)).status).toBe(404);
   });
 

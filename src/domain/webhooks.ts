@@ -217,21 +217,27 @@ export async function listWebhookDeliveries(
   return toPage(rows, page, toWebhookDelivery);
 }
 
+/** A delivery of the partition to this endpoint, with its event's type, or NotFoundError. */
+async function findDelivery(db: Queryable, partition: Partition, endpointId: string, deliveryId: string) {
+  const [row] = await db
+    .select({ ...getTableColumns(webhookDeliveries), eventType: events.type })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(
+      and(inPartition(webhookDeliveries, partition), eq(webhookDeliveries.webhookEndpointId, endpointId), eq(webhookDeliveries.id, deliveryId)),
+    );
+  if (!row) throw new NotFoundError(`No delivery ${deliveryId} to webhook endpoint ${endpointId}.`, "delivery_id");
+  return row;
+}
+
+export async function getWebhookDelivery(db: Database, partition: Partition, endpointId: string, deliveryId: string): Promise<SchemaWebhookDelivery> {
+  return toWebhookDelivery(await findDelivery(db, partition, endpointId, deliveryId));
+}
+
 /** Sends the delivery's event again to the same endpoint: a new pending delivery, attempts 0. */
 export async function redeliver(db: Database, partition: Partition, endpointId: string, deliveryId: string): Promise<SchemaWebhookDelivery> {
   return db.transaction(async (tx) => {
-    const [original] = await tx
-      .select({ eventId: webhookDeliveries.eventId, eventType: events.type })
-      .from(webhookDeliveries)
-      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-      .where(
-        and(
-          inPartition(webhookDeliveries, partition),
-          eq(webhookDeliveries.webhookEndpointId, endpointId),
-          eq(webhookDeliveries.id, deliveryId),
-        ),
-      );
-    if (!original) throw new NotFoundError(`No delivery ${deliveryId} to webhook endpoint ${endpointId}.`, "delivery_id");
+    const original = await findDelivery(tx, partition, endpointId, deliveryId);
     return queueDelivery(tx, partition, endpointId, { id: original.eventId, type: original.eventType });
   });
 }

@@ -14,6 +14,7 @@ type WebhookHandlers = Pick<
   | "deleteWebhookEndpoint"
   | "sendTestWebhookEvent"
   | "listWebhookDeliveries"
+  | "getWebhookDelivery"
   | "redeliverWebhookDelivery"
 >;
 
@@ -21,7 +22,7 @@ type WebhookHandlers = Pick<
  * Where a queued delivery can be watched. The contract has no operation reading one delivery, so
  * this is the endpoint's delivery list, where the newest delivery comes first.
  */
-const deliveriesOf = (delivery: SchemaWebhookDelivery) => `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries`;
+const deliveryPath = (delivery: SchemaWebhookDelivery) => `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries/${delivery.id}`;
 
 export const webhookHandlers: WebhookHandlers = {
   async createWebhookEndpoint({ body }, { db, partition }) {
@@ -49,7 +50,7 @@ export const webhookHandlers: WebhookHandlers = {
 
   async sendTestWebhookEvent({ path }, { db, partition }) {
     const delivery = await webhooks.sendTestEvent(db, partition, path.webhook_endpoint_id);
-    return { status: 202, headers: { Location: deliveriesOf(delivery) }, body: delivery };
+    return { status: 202, headers: { Location: deliveryPath(delivery) }, body: delivery };
   },
 
   async listWebhookDeliveries({ path, query }, context) {
@@ -59,8 +60,12 @@ export const webhookHandlers: WebhookHandlers = {
     return { status: 200, body: list.body(page) };
   },
 
+  async getWebhookDelivery({ path }, { db, partition }) {
+    return { status: 200, body: await webhooks.getWebhookDelivery(db, partition, path.webhook_endpoint_id, path.delivery_id) };
+  },
+
   async redeliverWebhookDelivery({ path }, { db, partition }) {
     const delivery = await webhooks.redeliver(db, partition, path.webhook_endpoint_id, path.delivery_id);
-    return { status: 202, headers: { Location: deliveriesOf(delivery) }, body: delivery };
+    return { status: 202, headers: { Location: deliveryPath(delivery) }, body: delivery };
   },
 };
