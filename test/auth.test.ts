@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
-import { apiKeys, auditLog, type AuditEntry } from "../src/storage/schema.ts";
+import { apiKeys } from "../src/storage/schema.ts";
 import type { ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -43,16 +43,6 @@ forEachDriver("authentication", (driver) => {
     return { id: created.key.id, secret: created.secret };
   }
 
-  /** The audit row of a request, polled for up to a second: the audit is written after the response. */
-  async function auditRow(requestId: string): Promise<AuditEntry> {
-    const deadline = Date.now() + 1000;
-    for (;;) {
-      const [row] = await server.storage.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
-      if (row) return row;
-      if (Date.now() > deadline) throw new Error(`no audit row for ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   describe("missing_api_key", () => {
     it("answers a request without Authorization, on reads and writes alike", async () => {
@@ -147,7 +137,7 @@ forEachDriver("authentication", (driver) => {
     it("records a refused request: no workspace or key, the route, status 401, IP, user agent, request id, latency", async () => {
       const response = await server.as("garbage").post("/v1/projects", { name: "x", prompt: "y" }, { headers: { "User-Agent": "auth-test/1.0" } });
       expectRefused(response, "invalid_api_key");
-      const row = await auditRow(response.headers.get("x-request-id")!);
+      const row = await server.auditRow(response.headers.get("x-request-id")!);
       expect(row).toMatchObject({
         workspaceId: null,
         keyId: null,
@@ -172,7 +162,7 @@ forEachDriver("authentication", (driver) => {
         await server.as(revoked.secret).get("/v1/projects"),
         await server.as(null).get("/v1/key", { headers: { Authorization: "Basic dXNlcjpwYXNz" } }),
       ];
-      const rows = await Promise.all(responses.map((response) => auditRow(response.headers.get("x-request-id")!)));
+      const rows = await Promise.all(responses.map((response) => server.auditRow(response.headers.get("x-request-id")!)));
       expect(rows.map((row) => [row.status, row.route, row.path])).toEqual([
         [401, "/v1/projects/{project_id}", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ"],
         [401, "/v1/projects", "/v1/projects"],
@@ -190,7 +180,7 @@ forEachDriver("authentication", (driver) => {
       const { id, secret } = await newKey();
       const response = await server.as(secret).get("/v1/projects?limit=1");
       expect(response.status).toBe(200);
-      const row = await auditRow(response.headers.get("x-request-id")!);
+      const row = await server.auditRow(response.headers.get("x-request-id")!);
       expect(row).toMatchObject({ keyId: id, method: "GET", route: "/v1/projects", path: "/v1/projects", status: 200 });
       expect(row.workspaceId).toMatch(/^ws_/);
       const dump = await server.storage.db.execute(sql`select row_to_json(a)::text as j from audit_log a`);

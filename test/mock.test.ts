@@ -2,24 +2,14 @@
 // with its example, each answer checked against the contract; a request that breaks the contract
 // is refused; `Prefer` picks error cases.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./support/net.ts";
 import { document, operations, responseErrors, root, samplePath } from "./support/contract.ts";
 
 const auth = { Authorization: "Bearer svc_test_mockmockmockmockmockmockmockmock" };
 let prism: ChildProcess;
 let base: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -4,24 +4,14 @@
 // uses the validator frontend teams meet in the mock.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./support/net.ts";
 import { documentPath, root } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 describe("the real server behind Prism's validating proxy", () => {
   let server: TestServer;

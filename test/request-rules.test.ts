@@ -4,12 +4,12 @@
 import { gzipSync } from "node:zlib";
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
-import { eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { handlers } from "../src/handlers/index.ts";
 import { JSON_BODY_LIMIT } from "../src/http/body.ts";
 import { createLogger } from "../src/logger.ts";
-import { auditLog, type AuditEntry } from "../src/storage/schema.ts";
+import { auditLog } from "../src/storage/schema.ts";
 import type { ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -76,15 +76,6 @@ forEachDriver("request rules", (driver) => {
     for (const undo of restore.splice(0)) undo();
   });
 
-  async function auditRow(requestId: string): Promise<AuditEntry> {
-    const deadline = Date.now() + 1000;
-    for (;;) {
-      const [row] = await server.storage.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
-      if (row) return row;
-      if (Date.now() > deadline) throw new Error(`no audit row for ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   it("answers an unknown route 404 not_found, with or without a key, and audits it without a route", async () => {
     for (const path of ["/v1/nope", "/", "/v2/projects", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/nope", "/V1/PROJECTS"]) {
@@ -93,7 +84,7 @@ forEachDriver("request rules", (driver) => {
     }
     const response = await server.client.post("/v1/nothing-here", { a: 1 });
     expectError(response, 404, "not_found");
-    expect(await auditRow(response.headers.get("x-request-id")!)).toMatchObject({ route: null, path: "/v1/nothing-here", method: "POST", status: 404 });
+    expect(await server.auditRow(response.headers.get("x-request-id")!)).toMatchObject({ route: null, path: "/v1/nothing-here", method: "POST", status: 404 });
   });
 
   it("answers a wrong method 405 method_not_allowed with Allow", async () => {
@@ -121,7 +112,7 @@ forEachDriver("request rules", (driver) => {
     expect(streamed.status).toBe(413);
     expect(streamed.body.error).toEqual({ code: "payload_too_large", message: expect.any(String), param: null, request_id: streamed.requestId });
     // Audited like any other, though the connection was closed under it.
-    expect(await auditRow(streamed.requestId!)).toMatchObject({ status: 413, route: "/v1/projects", ip: expect.stringMatching(/127\.0\.0\.1$/) });
+    expect(await server.auditRow(streamed.requestId!)).toMatchObject({ status: 413, route: "/v1/projects", ip: expect.stringMatching(/127\.0\.0\.1$/) });
 
     // Just under the limit is read (and refused by the contract's bound on `prompt`, not by size).
     const under = await server.client.post("/v1/projects", { name: "under", prompt: "c".repeat(JSON_BODY_LIMIT - 100) });
@@ -134,7 +125,7 @@ forEachDriver("request rules", (driver) => {
     const refused = await streamJson(`${server.url}/v1/projects`, {}, 2 * JSON_BODY_LIMIT);
     expect(refused.status).toBe(401);
     expect(refused.body.error).toMatchObject({ code: "missing_api_key", request_id: refused.requestId });
-    expect(await auditRow(refused.requestId!)).toMatchObject({ status: 401 });
+    expect(await server.auditRow(refused.requestId!)).toMatchObject({ status: 401 });
     expect((await server.client.get("/v1/key")).status).toBe(200);
   });
 
@@ -215,7 +206,7 @@ forEachDriver("request rules", (driver) => {
     const requestId = response.headers.get("x-request-id")!;
     const logged = logs.lines.find((line) => line.request_id === requestId && line.level >= 50);
     expect(logged?.err?.stack).toMatch(/kaboom[\s\S]*request-rules\.test\.ts/);
-    expect(await auditRow(requestId)).toMatchObject({ status: 500, route: "/v1/key" });
+    expect(await server.auditRow(requestId)).toMatchObject({ status: 500, route: "/v1/key" });
     handlers.getCurrentApiKey = original;
     expect((await server.client.get("/v1/key")).status).toBe(200);
   });

@@ -24,9 +24,10 @@ export interface Contract {
   ): { params: Record<string, unknown>; query: Record<string, unknown> };
 }
 
-export async function loadContract(path = contractPath): Promise<Contract> {
+/** openapi-backend over a contract document: formats checked, path and query values coerced. */
+export async function openApiBackend(definition: Document): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
-    definition: parse(readFileSync(path, "utf8")) as Document,
+    definition,
     quick: true,
     validate: true,
     coerceTypes: true,
@@ -36,6 +37,11 @@ export async function loadContract(path = contractPath): Promise<Contract> {
     },
   });
   await api.init();
+  return api;
+}
+
+export async function loadContract(path = contractPath): Promise<Contract> {
+  const api = await openApiBackend(parse(readFileSync(path, "utf8")) as Document);
   const operations = api.getOperations();
 
   return {

@@ -1,10 +1,10 @@
 // The generated contract, loaded once per test file, with helpers to walk its operations and to
-// validate bodies against it with the same validator the server uses (openapi-backend + ajv-formats).
+// validate bodies against it with the validator the server uses (src/http/contract.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { OpenAPIBackend, type Document, type Operation } from "openapi-backend";
-import addFormats from "ajv-formats";
+import type { Document, OpenAPIBackend, Operation } from "openapi-backend";
 import { parse } from "yaml";
+import { openApiBackend } from "../../src/http/contract.ts";
 
 export const root = join(import.meta.dirname, "..", "..");
 export const documentPath = join(root, "generated", "openapi.yaml");
@@ -12,20 +12,9 @@ export const document = parse(readFileSync(documentPath, "utf8")) as Document;
 
 let backend: OpenAPIBackend | undefined;
 
-/** openapi-backend over the canonical document, with formats, dereferenced. */
+/** openapi-backend over the canonical document, set up as the server sets it up. */
 export async function contract(): Promise<OpenAPIBackend> {
-  if (!backend) {
-    backend = new OpenAPIBackend({
-      definition: structuredClone(document),
-      quick: true,
-      validate: true,
-      customizeAjv: (ajv) => {
-        addFormats.default(ajv);
-        return ajv;
-      },
-    });
-    await backend.init();
-  }
+  backend ??= await openApiBackend(structuredClone(document));
   return backend;
 }
 

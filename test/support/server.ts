@@ -6,7 +6,8 @@ import { ensureWorkspace } from "../../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import type { Storage } from "../../src/storage/index.ts";
-import type { Environment } from "../../src/storage/schema.ts";
+import { auditLog, type AuditEntry, type Environment } from "../../src/storage/schema.ts";
+import { eq } from "drizzle-orm";
 import { createApiClient, type ApiClient } from "./api-client.ts";
 import type { TestDriver } from "./database.ts";
 
@@ -28,6 +29,8 @@ export interface TestServer {
   createKey(options?: KeyOptions): Promise<string>;
   /** A client that sends `key` (none when null). */
   as(key: string | null): ApiClient;
+  /** The audit row of a request, polled for up to a second: the audit is written after the response. */
+  auditRow(requestId: string): Promise<AuditEntry>;
   stop(): Promise<void>;
 }
 
@@ -80,6 +83,15 @@ export async function startTestServer(
     client: createApiClient(url, defaultKey),
     createKey,
     as: (key) => createApiClient(url, key ?? undefined),
+    async auditRow(requestId) {
+      const deadline = Date.now() + 1000;
+      for (;;) {
+        const [row] = await storage.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+        if (row) return row;
+        if (Date.now() > deadline) throw new Error(`no audit row for ${requestId}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async stop() {
       await app.stop();
       await storage.close();
