@@ -433,6 +433,7 @@ export type GetWebhookDeliveryResult =
 
 export interface RedeliverWebhookDeliveryInput {
   path: NonNullable<operations["redeliverWebhookDelivery"]["parameters"]["path"]>;
+  header?: NonNullable<operations["redeliverWebhookDelivery"]["parameters"]["header"]>;
 }
 
 export type RedeliverWebhookDeliveryResult =
@@ -440,12 +441,15 @@ export type RedeliverWebhookDeliveryResult =
   | { status: 400; body: operations["redeliverWebhookDelivery"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["redeliverWebhookDelivery"]["responses"][401]["content"]["application/json"] }
   | { status: 404; body: operations["redeliverWebhookDelivery"]["responses"][404]["content"]["application/json"] }
+  | { status: 409; body: operations["redeliverWebhookDelivery"]["responses"][409]["content"]["application/json"] }
+  | { status: 422; body: operations["redeliverWebhookDelivery"]["responses"][422]["content"]["application/json"] }
   | { status: 429; body: operations["redeliverWebhookDelivery"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["redeliverWebhookDelivery"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["redeliverWebhookDelivery"]["responses"][503]["content"]["application/json"] };
 
 export interface SendTestWebhookEventInput {
   path: NonNullable<operations["sendTestWebhookEvent"]["parameters"]["path"]>;
+  header?: NonNullable<operations["sendTestWebhookEvent"]["parameters"]["header"]>;
 }
 
 export type SendTestWebhookEventResult =
@@ -453,6 +457,8 @@ export type SendTestWebhookEventResult =
   | { status: 400; body: operations["sendTestWebhookEvent"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["sendTestWebhookEvent"]["responses"][401]["content"]["application/json"] }
   | { status: 404; body: operations["sendTestWebhookEvent"]["responses"][404]["content"]["application/json"] }
+  | { status: 409; body: operations["sendTestWebhookEvent"]["responses"][409]["content"]["application/json"] }
+  | { status: 422; body: operations["sendTestWebhookEvent"]["responses"][422]["content"]["application/json"] }
   | { status: 429; body: operations["sendTestWebhookEvent"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["sendTestWebhookEvent"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["sendTestWebhookEvent"]["responses"][503]["content"]["application/json"] };
@@ -559,6 +565,6 @@ export const operationMeta = {
   deleteWebhookEndpoint: { method: "delete", path: "/v1/webhooks/{webhook_endpoint_id}", scopes: ["webhooks:write"], idempotent: false },
   listWebhookDeliveries: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries", scopes: ["webhooks:read"], idempotent: false },
   getWebhookDelivery: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}", scopes: ["webhooks:read"], idempotent: false },
-  redeliverWebhookDelivery: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver", scopes: ["webhooks:write"], idempotent: false },
-  sendTestWebhookEvent: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/test", scopes: ["webhooks:write"], idempotent: false },
+  redeliverWebhookDelivery: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver", scopes: ["webhooks:write"], idempotent: true },
+  sendTestWebhookEvent: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/test", scopes: ["webhooks:write"], idempotent: true },
 } as const satisfies Record<OperationId, { method: string; path: string; scopes: readonly string[]; idempotent: boolean }>;

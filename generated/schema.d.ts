@@ -5771,7 +5771,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookDeliveryPath.webhook_endpoint_id"];
@@ -5854,6 +5857,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this key. */
             429: {
                 headers: {
@@ -5913,7 +5946,10 @@ export interface operations {
     sendTestWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The webhook endpoint's identifier. */
                 webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
@@ -5981,6 +6017,36 @@ export interface operations {
             };
             /** @description No such resource in the key's workspace and environment. */
             404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with a different request. */
+            422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     RateLimit?: components["schemas"]["RateLimitField"];

@@ -84,12 +84,13 @@ describe("the contract", () => {
   it("accepts Idempotency-Key on every creating POST and only there", () => {
     const creating = ops.filter((op) => op.method === "post" && Object.keys(op.responses ?? {}).some((s) => s === "201" || s === "202"));
     const withKey = ops.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
+    expect(withKey.map((op) => op.operationId).sort()).toEqual(creating.map((op) => op.operationId).sort());
     for (const id of ["createProject", "createDeployment", "triggerAgentRun"]) {
       expect(withKey.map((op) => op.operationId)).toContain(id);
     }
     for (const op of withKey) {
-      expect(creating).toContain(op);
       expect(Object.keys(op.responses ?? {})).toEqual(expect.arrayContaining(["409", "422"]));
+      expect(operationMeta[op.operationId as keyof typeof operationMeta].idempotent).toBe(true);
     }
   });
 

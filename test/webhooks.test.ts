@@ -220,6 +220,24 @@ forEachDriver("webhooks", (driver) => {
     expect((await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000/redeliver`)).status).toBe(404);
   });
 
+  it("sends a test event and redelivers at most once per Idempotency-Key", async () => {
+    const { body: endpoint } = await create({ url: "https://example.com/once", enabled_events: ["*"] });
+    const headers = { "Idempotency-Key": "test-event-once" };
+    const first = await server.client.post(`/v1/webhooks/${endpoint.id}/test`, undefined, { headers });
+    const again = await server.client.post(`/v1/webhooks/${endpoint.id}/test`, undefined, { headers });
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const redelivered = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${first.body.id}/redeliver`, undefined, {
+      headers: { "Idempotency-Key": "redeliver-once" },
+    });
+    const redeliveredAgain = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${first.body.id}/redeliver`, undefined, {
+      headers: { "Idempotency-Key": "redeliver-once" },
+    });
+    expect(redeliveredAgain.body.id).toBe(redelivered.body.id);
+    const deliveries = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries`);
+    expect(deliveries.body.data.map((d: { id: string }) => d.id)).toEqual([redelivered.body.id, first.body.id]);
+  });
+
   it("deletes an endpoint with its deliveries", async () => {
     const { body: endpoint } = await create({ url: "https://example.com/gone", enabled_events: ["*"] });
     await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
