@@ -12,6 +12,21 @@
 //   desc), the order of keyset pagination, so a page costs the same however deep it is.
 import { sql } from "drizzle-orm";
 import type { AnyPgColumn, ExtraConfigColumn } from "drizzle-orm/pg-core";
+import type {
+  SchemaAgent,
+  SchemaAgentRunStatus,
+  SchemaAgentRunTrigger,
+  SchemaDeploymentStatus,
+  SchemaDeploymentTarget,
+  SchemaEnvironment,
+  SchemaInvoiceStatus,
+  SchemaPlan,
+  SchemaProjectStatus,
+  SchemaTemplate,
+  SchemaVisibility,
+  SchemaWebhookDeliveryStatus,
+  SchemaWebhookEndpointStatus,
+} from "../../generated/schema.d.ts";
 import {
   bigint,
   bigserial,
@@ -45,6 +60,30 @@ export const webhookEndpointStatuses = ["enabled", "disabled"] as const;
 export const deliveryStatuses = ["pending", "succeeded", "failed"] as const;
 export const invoiceStatuses = ["draft", "open", "paid", "void", "uncollectible"] as const;
 export const idempotencyStates = ["in_progress", "completed"] as const;
+
+// The lists above restate the contract's enums, because CHECK constraints need their values at run
+// time. The compiler holds each equal to the contract's type: a value added to or dropped from the
+// contract fails the type-check here until the list (and a migration) follow.
+type SameValues<List extends readonly string[], Contract> = [List[number]] extends [Contract]
+  ? [Contract] extends [List[number]]
+    ? true
+    : never
+  : never;
+export const valuesFollowTheContract: [
+  SameValues<typeof environments, SchemaEnvironment>,
+  SameValues<typeof plans, SchemaPlan>,
+  SameValues<typeof agents, SchemaAgent>,
+  SameValues<typeof visibilities, SchemaVisibility>,
+  SameValues<typeof templates, SchemaTemplate>,
+  SameValues<typeof projectStatuses, SchemaProjectStatus>,
+  SameValues<typeof runTriggers, SchemaAgentRunTrigger>,
+  SameValues<typeof runStatuses, SchemaAgentRunStatus>,
+  SameValues<typeof deploymentTargets, SchemaDeploymentTarget>,
+  SameValues<typeof deploymentStatuses, SchemaDeploymentStatus>,
+  SameValues<typeof webhookEndpointStatuses, SchemaWebhookEndpointStatus>,
+  SameValues<typeof deliveryStatuses, SchemaWebhookDeliveryStatus>,
+  SameValues<typeof invoiceStatuses, SchemaInvoiceStatus>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 /** A CHECK constraint `<column> in (<values>)`, named `<table>_<column>_check`. */
 function oneOf(table: string, column: string, values: readonly string[]) {
