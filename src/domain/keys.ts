@@ -12,11 +12,15 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lt, or } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
+import type { SchemaScope } from "../../generated/schema.d.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { apiKeys, environments, workspaces, type ApiKey, type Environment, type Workspace } from "../storage/schema.ts";
 import { InvalidInputError } from "./errors.ts";
 
-/** The scopes of the service description (section 5); `*` grants all of them. */
+/**
+ * The scopes of the service description (section 5); `*` grants all of them. Exactly the contract's
+ * `Scope` values: the type below fails to compile when the two part.
+ */
 export const scopes = [
   "projects:read",
   "projects:write",
@@ -29,8 +33,9 @@ export const scopes = [
   "webhooks:read",
   "webhooks:write",
   "*",
-] as const;
+] as const satisfies readonly SchemaScope[];
 export type Scope = (typeof scopes)[number];
+export const scopesFollowTheContract: [SchemaScope] extends [Scope] ? true : never = true;
 
 /** The expiry choices of workspace settings, plus `none`. An explicit time is also accepted. */
 export const expiryChoices = ["30d", "90d", "1y", "none"] as const;
