@@ -12,10 +12,11 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lt, or } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
-import type { SchemaScope } from "../../generated/schema.d.ts";
+import type { SchemaApiKey, SchemaScope } from "../../generated/schema.d.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { apiKeys, environments, workspaces, type ApiKey, type Environment, type Workspace } from "../storage/schema.ts";
 import { InvalidInputError } from "./errors.ts";
+import { iso, isoOrNull } from "./partition.ts";
 
 /**
  * The scopes of the service description (section 5); `*` grants all of them. Exactly the contract's
@@ -211,4 +212,20 @@ export function keyStatus(key: ApiKeyRecord, now = new Date()): "active" | "revo
   if (key.revokedAt) return "revoked";
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return "expired";
   return "active";
+}
+
+/** The key as the contract shows it: never its secret or hash. */
+export function toApiKey({ key, workspace }: Principal): SchemaApiKey {
+  return {
+    id: key.id,
+    name: key.name,
+    workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name, plan: workspace.plan },
+    environment: key.environment,
+    scopes: key.scopes as SchemaScope[],
+    display_prefix: key.displayPrefix,
+    last4: key.last4,
+    created_at: iso(key.createdAt),
+    expires_at: isoOrNull(key.expiresAt),
+    last_used_at: isoOrNull(key.lastUsedAt),
+  };
 }
