@@ -25,11 +25,11 @@ import { parse } from "yaml";
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 
-// Files published beside the page. CHANGELOG.md is optional until it exists.
+// Files published beside the page.
 const published = [
-  { from: "generated/openapi.yaml", to: "openapi.yaml", title: "OpenAPI 3.0 (YAML)", required: true },
-  { from: "generated/openapi.3.1.yaml", to: "openapi.3.1.yaml", title: "OpenAPI 3.1 (YAML)", required: true },
-  { from: "CHANGELOG.md", to: "CHANGELOG.md", title: "Changelog", required: false },
+  { from: "generated/openapi.yaml", to: "openapi.yaml", title: "OpenAPI 3.0 (YAML)" },
+  { from: "generated/openapi.3.1.yaml", to: "openapi.3.1.yaml", title: "OpenAPI 3.1 (YAML)" },
+  { from: "CHANGELOG.md", to: "CHANGELOG.md", title: "Changelog" },
 ];
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -150,21 +150,18 @@ function page(contract: Doc, downloadUrls: Array<{ title: string; url: string }>
 /** Builds the site into outDir; returns the files written. */
 export function buildDocs(outDir: string = join(root, "site")): string[] {
   for (const file of published) {
-    if (file.required && !existsSync(join(root, file.from))) {
-      throw new Error(`docs: ${file.from} is missing. Run \`npm run build\` first.`);
-    }
+    if (!existsSync(join(root, file.from))) throw new Error(`docs: ${file.from} is missing. Run \`npm run build\` first.`);
   }
-  const present = published.filter((file) => existsSync(join(root, file.from)));
   mkdirSync(outDir, { recursive: true });
-  for (const file of present) copyFileSync(join(root, file.from), join(outDir, file.to));
+  for (const file of published) copyFileSync(join(root, file.from), join(outDir, file.to));
 
   const contract = parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as Doc;
   const html = page(
     contract,
-    present.map((file) => ({ title: file.title, url: file.to })),
+    published.map((file) => ({ title: file.title, url: file.to })),
   );
   writeFileSync(join(outDir, "index.html"), html);
-  return ["index.html", ...present.map((file) => file.to)].map((name) => join(outDir, name));
+  return ["index.html", ...published.map((file) => file.to)].map((name) => join(outDir, name));
 }
 
 if (import.meta.main) {
@@ -172,7 +169,6 @@ if (import.meta.main) {
   try {
     const written = buildDocs(values.out ? resolve(values.out) : undefined);
     for (const file of written) console.log(`docs: wrote ${relative(process.cwd(), file)}`);
-    if (!written.some((file) => file.endsWith("CHANGELOG.md"))) console.warn("docs: CHANGELOG.md not found; published without it.");
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
