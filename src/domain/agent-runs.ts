@@ -74,7 +74,7 @@ export async function triggerAgentRun(
         updatedAt: now,
       })
       .returning();
-    await tx.update(projects).set({ status: "queued", latestRunId: run.id, updatedAt: now }).where(eq(projects.id, projectId));
+    await tx.update(projects).set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: now }).where(eq(projects.id, projectId));
     const queued = toAgentRun(run);
     await recordEvent(tx, partition, "agent_run.queued", queued);
     return queued;
@@ -123,7 +123,7 @@ export async function cancelAgentRun(db: Database, partition: Partition, project
       .where(eq(agentRuns.id, runId))
       .returning();
     if (project.latestRunId === runId) {
-      await tx.update(projects).set({ status: "canceled", updatedAt: now }).where(eq(projects.id, projectId));
+      await tx.update(projects).set({ status: projectStatusOf[canceled.status], updatedAt: now }).where(eq(projects.id, projectId));
     }
     const result = toAgentRun(canceled);
     await recordEvent(tx, partition, "agent_run.canceled", result);

@@ -13,7 +13,7 @@ import { newId } from "../storage/ids.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { toAgentRun } from "./agent-runs.ts";
+import { projectStatusOf, toAgentRun } from "./agent-runs.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
@@ -49,7 +49,7 @@ export async function createProject(db: Database, partition: Partition, input: S
         agent: input.agent ?? "coding-agent-1",
         visibility: input.visibility ?? "private",
         template: (input.template ?? "blank") as ProjectRow["template"],
-        status: "queued",
+        status: projectStatusOf.queued,
         latestRunId: runId,
         createdAt: now,
         updatedAt: now,

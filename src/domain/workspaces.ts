@@ -42,10 +42,6 @@ export async function findWorkspaceBySlug(db: Queryable, slug: string): Promise<
   return row;
 }
 
-export async function listWorkspaces(db: Queryable): Promise<Workspace[]> {
-  return db.select().from(workspaces).orderBy(workspaces.slug);
-}
-
 function validWorkspace(input: NewWorkspace) {
   if (!SLUG.test(input.slug)) {
     throw new InvalidInputError("the slug must be 1–64 lowercase letters, digits and dashes, not starting with a dash", "slug");
