@@ -262,13 +262,17 @@ export type DeleteFileResult =
 
 export interface DownloadFileInput {
   path: NonNullable<operations["downloadFile"]["parameters"]["path"]>;
+  header?: NonNullable<operations["downloadFile"]["parameters"]["header"]>;
 }
 
 export type DownloadFileResult =
-  | { status: 200; headers: { "Content-Disposition": operations["downloadFile"]["responses"][200]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][200]["headers"]["ETag"] }; body: BinaryBody }
+  | { status: 200; headers: { "Content-Disposition": operations["downloadFile"]["responses"][200]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][200]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][200]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][200]["headers"]["Content-Length"] }; body: BinaryBody }
+  | { status: 206; headers: { "Content-Disposition": operations["downloadFile"]["responses"][206]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][206]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][206]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][206]["headers"]["Content-Length"]; "Content-Range": operations["downloadFile"]["responses"][206]["headers"]["Content-Range"] }; body: BinaryBody }
+  | { status: 304; headers: { "ETag": operations["downloadFile"]["responses"][304]["headers"]["ETag"] } }
   | { status: 400; body: operations["downloadFile"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["downloadFile"]["responses"][401]["content"]["application/json"] }
   | { status: 404; body: operations["downloadFile"]["responses"][404]["content"]["application/json"] }
+  | { status: 416; headers: { "Content-Range": operations["downloadFile"]["responses"][416]["headers"]["Content-Range"] }; body: operations["downloadFile"]["responses"][416]["content"]["application/json"] }
   | { status: 429; body: operations["downloadFile"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["downloadFile"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["downloadFile"]["responses"][503]["content"]["application/json"] };

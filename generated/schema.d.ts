@@ -285,7 +285,19 @@ export interface paths {
         };
         /**
          * Download a file
-         * @description Downloads the file's bytes, streamed.
+         * @description Downloads the file's bytes, streamed, with `Content-Length` and `Accept-Ranges: bytes`. The
+         *     `ETag` is the content's SHA-256 in quotes; files are immutable, so it never changes.
+         *
+         *     - **Conditional**: `If-None-Match` with the `ETag` (weak or strong) or `*` answers
+         *     `304 Not Modified` with no body. It is checked before `Range`.
+         *     - **Partial**: `Range` with one range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`) answers
+         *     `206 Partial Content` with those bytes, `Content-Range` and the same `ETag` and
+         *     `Content-Disposition`. A last position past the end stops at the end. A range that starts at
+         *     or past the end (any range but a suffix, for an empty file) answers
+         *     `416 range_not_satisfiable`, whose `Content-Range` gives the file's size.
+         *     - **Ignored `Range`**: several ranges (`bytes=0-1,5-6`), a malformed value, another unit, a
+         *     suffix range of an empty file, or an `If-Range` that is not the current `ETag` (a date
+         *     included): the answer is `200` with the whole file.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -517,12 +529,19 @@ export interface components {
              * @description Credits consumed so far; final once the run is.
              */
             credits_used: number;
-            /** @description Set when `status` is `failed`; null otherwise. */
+            /**
+             * @description Set when `status` is `failed`; null otherwise. Codes: `agent_error` (the agent or its model
+             *     failed), `timeout` (the run passed its time limit), `insufficient_credits` (the workspace's
+             *     credits for the period ran out, before or during the run), `invalid_output` (the agent wrote a
+             *     path outside the project, a file over the limits or too many files), `internal_error`.
+             */
             error: {
-                /** @description Machine-readable reason, e.g. `agent_error`, `timeout`, `insufficient_credits`. */
+                /** @description Machine-readable reason, e.g. `agent_error`, `timeout`, `insufficient_credits`, `build_error`. */
                 code: string;
                 message: string;
             } | null;
+            /** @description What the agent reported it did, once the run succeeded; null otherwise. */
+            summary: string | null;
             created_at: components["schemas"]["Timestamp"];
             /**
              * Format: date-time
@@ -608,6 +627,22 @@ export interface components {
         };
         /** @description Identifier of an API key: `key_` and 8–64 letters and digits. Not the secret. */
         ApiKeyId: string;
+        /**
+         * Format: uri
+         * @description An absolute http or https URL of at most 2048 characters where a published app is served.
+         */
+        AppUrl: string;
+        /**
+         * Format: int64
+         * @description The length of a download's body in bytes: the whole file's size, or the range's length.
+         * @example 48213
+         */
+        ContentLengthBytes: number;
+        /**
+         * @description An RFC 9110 `Content-Range` field: `bytes <first>-<last>/<size>` on a partial answer (positions from 0, both inclusive), `bytes *\/<size>` on a `416`.
+         * @example bytes 0-1023/48213
+         */
+        ContentRangeField: string;
         CreateDeploymentRequest: {
             /** @description The succeeded agent run to deploy; the project's latest succeeded run when absent. */
             run_id?: components["schemas"]["AgentRunId"];
@@ -660,12 +695,25 @@ export interface components {
             status: components["schemas"]["DeploymentStatus"];
             /**
              * Format: uri
-             * @description Where this deployment is served; null until it is `ready`.
+             * @description Where this deployment is served: an origin of its own (`https://<label>.<apps domain>/`, or
+             *     `http://<label>.localhost:<port>/` on a local server), which keeps serving this build after it is
+             *     superseded. Null until it is `ready`. For a `private` project the URL carries a signed access
+             *     token (`?access_token=…`) valid for one hour, renewed on every read.
              */
             url: string | null;
             /** @description For a rollback, the earlier deployment whose build this one serves again; null otherwise. */
             rollback_of: string | null;
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Set when `status` is `failed`; null otherwise. Codes: `build_error` (the build refused the
+             *     snapshot: no `index.html`, a TypeScript or JSX entry point that does not compile, an import of
+             *     a file the project does not have), `internal_error`.
+             */
+            error: {
+                /** @description Machine-readable reason, e.g. `agent_error`, `timeout`, `insufficient_credits`, `build_error`. */
+                code: string;
+                message: string;
+            } | null;
             /**
              * Format: date-time
              * @description When it became `ready`; null before.
@@ -726,7 +774,7 @@ export interface components {
          *     code as its HTTP status says.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "key_rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation, for developers; do not match on it. */
@@ -830,8 +878,13 @@ export interface components {
             status: components["schemas"]["ProjectStatus"];
             /** @description The most recent agent run, to poll for completion. */
             latest_run_id: string | null;
-            /** @description Address of the project's published app, once a production deployment is ready. */
-            url?: components["schemas"]["HttpsUrl"];
+            /**
+             * @description Address of the project's published app: the origin of its current production deployment, once
+             *     one is ready (it moves with each deployment and rollback). For a `private` project it carries a
+             *     signed access token valid for one hour, renewed on every read; `unlisted` and `public` apps are
+             *     open to everyone.
+             */
+            url?: components["schemas"]["AppUrl"];
             created_at: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
@@ -1114,6 +1167,22 @@ export interface components {
         "DeploymentPath.deployment_id": components["schemas"]["DeploymentId"];
         /** @description The project's identifier. */
         "DeploymentPath.project_id": components["schemas"]["ProjectId"];
+        /**
+         * @description ETags, comma-separated, or `*`: when one matches the file's (compared weakly, so `W/"…"` matches
+         *     too) or for `*`, the answer is `304 Not Modified`, whatever `Range` says.
+         */
+        "DownloadConditions.if_none_match": string;
+        /**
+         * @description Applies `Range` only if the file's `ETag` is still this one (compared strongly); otherwise, or
+         *     for a date, `Range` is ignored and the answer is the whole file.
+         */
+        "DownloadConditions.if_range": string;
+        /**
+         * @description One range of bytes: `bytes=<first>-<last>`, `bytes=<first>-` (to the end) or `bytes=-<length>`
+         *     (the last `length` bytes). Positions count from 0 and are inclusive. Several ranges, a malformed
+         *     value or another unit are ignored: the answer is the whole file.
+         */
+        "DownloadConditions.range": string;
         /** @description Only events of this type. */
         EventListFilters: components["schemas"]["EventType"];
         /** @description The event's identifier, as in the `webhook-id` delivery header. */
@@ -1154,6 +1223,9 @@ export type SchemaAgentRunTrigger = components['schemas']['AgentRunTrigger'];
 export type SchemaAgentUsage = components['schemas']['AgentUsage'];
 export type SchemaApiKey = components['schemas']['ApiKey'];
 export type SchemaApiKeyId = components['schemas']['ApiKeyId'];
+export type SchemaAppUrl = components['schemas']['AppUrl'];
+export type SchemaContentLengthBytes = components['schemas']['ContentLengthBytes'];
+export type SchemaContentRangeField = components['schemas']['ContentRangeField'];
 export type SchemaCreateDeploymentRequest = components['schemas']['CreateDeploymentRequest'];
 export type SchemaCreateProjectRequest = components['schemas']['CreateProjectRequest'];
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
@@ -1218,6 +1290,9 @@ export type ParameterDeploymentListFiltersStatus = components['parameters']['Dep
 export type ParameterDeploymentListFiltersTarget = components['parameters']['DeploymentListFilters.target'];
 export type ParameterDeploymentPathDeploymentId = components['parameters']['DeploymentPath.deployment_id'];
 export type ParameterDeploymentPathProjectId = components['parameters']['DeploymentPath.project_id'];
+export type ParameterDownloadConditionsIfNoneMatch = components['parameters']['DownloadConditions.if_none_match'];
+export type ParameterDownloadConditionsIfRange = components['parameters']['DownloadConditions.if_range'];
+export type ParameterDownloadConditionsRange = components['parameters']['DownloadConditions.range'];
 export type ParameterEventListFilters = components['parameters']['EventListFilters'];
 export type ParameterEventPath = components['parameters']['EventPath'];
 export type ParameterFilePathFileId = components['parameters']['FilePath.file_id'];
@@ -3933,7 +4008,24 @@ export interface operations {
     downloadFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description One range of bytes: `bytes=<first>-<last>`, `bytes=<first>-` (to the end) or `bytes=-<length>`
+                 *     (the last `length` bytes). Positions count from 0 and are inclusive. Several ranges, a malformed
+                 *     value or another unit are ignored: the answer is the whole file.
+                 */
+                Range?: components["parameters"]["DownloadConditions.range"];
+                /**
+                 * @description ETags, comma-separated, or `*`: when one matches the file's (compared weakly, so `W/"…"` matches
+                 *     too) or for `*`, the answer is `304 Not Modified`, whatever `Range` says.
+                 */
+                "If-None-Match"?: components["parameters"]["DownloadConditions.if_none_match"];
+                /**
+                 * @description Applies `Range` only if the file's `ETag` is still this one (compared strongly); otherwise, or
+                 *     for a date, `Range` is ignored and the answer is the whole file.
+                 */
+                "If-Range"?: components["parameters"]["DownloadConditions.if_range"];
+            };
             path: {
                 /** @description The project's identifier. */
                 project_id: components["parameters"]["FilePath.project_id"];
@@ -3966,11 +4058,73 @@ export interface operations {
                     "Content-Disposition": string;
                     /** @description The content's SHA-256 in quotes. */
                     ETag: string;
+                    /** @description Always `bytes`: the download accepts a `Range` of bytes. */
+                    "Accept-Ranges": "bytes";
+                    /** @description The body's length in bytes. */
+                    "Content-Length": components["schemas"]["ContentLengthBytes"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/octet-stream": string;
                 };
+            };
+            /** @description The bytes of the one range `Range` asked for. */
+            206: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    /** @description `attachment` with the file's name. */
+                    "Content-Disposition": string;
+                    /** @description The content's SHA-256 in quotes. */
+                    ETag: string;
+                    /** @description Always `bytes`: the download accepts a `Range` of bytes. */
+                    "Accept-Ranges": "bytes";
+                    /** @description The body's length in bytes. */
+                    "Content-Length": components["schemas"]["ContentLengthBytes"];
+                    /** @description The range the body holds and the file's size: `bytes <first>-<last>/<size>`, positions from 0, inclusive. */
+                    "Content-Range": components["schemas"]["ContentRangeField"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The file matches `If-None-Match`: the copy the client holds is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    /** @description The content's SHA-256 in quotes. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request breaks the contract. */
             400: {
@@ -4011,6 +4165,23 @@ export interface operations {
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No byte of the `Range` asked for lies within the content. */
+            416: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description `bytes *\/<size>` (RFC 9110): the content's size, for the client to ask again. */
+                    "Content-Range": components["schemas"]["ContentRangeField"];
                     [name: string]: unknown;
                 };
                 content: {

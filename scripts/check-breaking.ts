@@ -58,11 +58,28 @@ export function compareContracts(released: unknown, current: unknown): Change[] 
   return diffs
     .filter((diff) => diff.path[0] !== "components")
     .map((diff) => ({
-      type: diff.type,
+      type: addsResponseEnumValue(diff) ? "non-breaking" : diff.type,
       action: diff.action,
       where: formatPath(diff.path),
       description: describe(diff),
     }));
+}
+
+/**
+ * A value added to an enum of a response (a new error code, say). api-smart-diff counts it as
+ * breaking; the versioning policy (CHANGELOG.md) makes it a minor change: clients must accept
+ * enum values they do not know. Request enums and callbacks keep api-smart-diff's verdict.
+ */
+function addsResponseEnumValue(diff: Diff): boolean {
+  const { path } = diff;
+  return (
+    diff.action === "add" &&
+    path[0] === "paths" &&
+    path.includes("responses") &&
+    !path.includes("callbacks") &&
+    path[path.length - 2] === "enum" &&
+    typeof path[path.length - 1] === "number"
+  );
 }
 
 /** api-smart-diff's description, completed where it leaves gaps, with the old and new value of a replaced scalar. */
