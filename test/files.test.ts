@@ -2,7 +2,7 @@
 // downloads, the 25 MiB limit, path rules, and that no failed upload leaves anything stored.
 import { createHash, randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beginUpload, CHUNK_BYTES, MAX_FILE_BYTES, purgeAbandonedUploads } from "../src/domain/files.ts";
 import { fileChunks, files } from "../src/storage/schema.ts";
@@ -126,6 +126,135 @@ forEachDriver("files", (driver) => {
         const event = events.body.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id);
         expect(event?.data.object).toEqual(created.body);
       }
+    });
+  });
+
+  describe("conditional and partial downloads", () => {
+    // Several chunks of known bytes: three full chunks would be 786432; this is two full and a part.
+    const content = randomBytes(600 * 1024 + 17);
+    const size = content.length;
+    const etag = `"${sha256(content)}"`;
+    let projectId: string;
+    let fileId: string;
+    let contentPath: string;
+    beforeAll(async () => {
+      projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: content, filename: "bundle.bin" }, { name: "path", value: "dist/bundle.bin" }]);
+      expect(created.status).toBe(201);
+      fileId = created.body.id;
+      contentPath = `/v1/projects/${projectId}/files/${fileId}/content`;
+    });
+    const get = (headers: Record<string, string> = {}) => server.client.get(contentPath, { headers });
+
+    /** A 206 with exactly bytes first..last (inclusive) of the content, and its headers. */
+    async function expectPartial(rangeHeader: string, first: number, last: number, headers: Record<string, string> = {}) {
+      const response = await get({ Range: rangeHeader, ...headers });
+      expect(response.status, rangeHeader).toBe(206);
+      expect(response.headers.get("content-range")).toBe(`bytes ${first}-${last}/${size}`);
+      expect(response.headers.get("content-length")).toBe(String(last - first + 1));
+      expect(response.headers.get("content-type")).toBe("application/octet-stream");
+      expect(response.headers.get("etag")).toBe(etag);
+      expect(response.headers.get("content-disposition")).toBe('attachment; filename="bundle.bin"');
+      expect(response.headers.get("accept-ranges")).toBe("bytes");
+      expect(response.bytes.length).toBe(last - first + 1);
+      expect(Buffer.from(response.bytes).equals(content.subarray(first, last + 1)), rangeHeader).toBe(true);
+    }
+
+    async function expectWhole(headers: Record<string, string>) {
+      const response = await get(headers);
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+      expect(response.headers.get("content-range")).toBeNull();
+      expect(response.headers.get("content-length")).toBe(String(size));
+      expect(response.headers.get("accept-ranges")).toBe("bytes");
+      expect(response.headers.get("etag")).toBe(etag);
+      expect(Buffer.from(response.bytes).equals(content)).toBe(true);
+    }
+
+    it("answers the whole file with Accept-Ranges and Content-Length", async () => {
+      await expectWhole({});
+    });
+
+    it("answers 206 with exactly the bytes of one range, in each of its forms", async () => {
+      expect(size).toBeGreaterThan(2 * CHUNK_BYTES);
+      await expectPartial("bytes=0-9", 0, 9);
+      await expectPartial("bytes=262140-262150", 262140, 262150); // across the first chunk boundary
+      expect(Math.floor(262140 / CHUNK_BYTES)).not.toBe(Math.floor(262150 / CHUNK_BYTES));
+      await expectPartial(`bytes=100-${2 * CHUNK_BYTES + 5}`, 100, 2 * CHUNK_BYTES + 5); // three chunks, the middle one whole
+      await expectPartial(`bytes=${CHUNK_BYTES}-${2 * CHUNK_BYTES - 1}`, CHUNK_BYTES, 2 * CHUNK_BYTES - 1); // exactly one chunk
+      await expectPartial("bytes=-10", size - 10, size - 1);
+      await expectPartial("bytes=500000-", 500000, size - 1);
+      await expectPartial(`bytes=${size - 1}-`, size - 1, size - 1);
+      await expectPartial("bytes=600000-99999999", 600000, size - 1); // a last position past the end stops at the end
+      await expectPartial("bytes=-99999999", 0, size - 1); // a suffix longer than the file is all of it
+    });
+
+    it("reads only the chunks a range needs", async () => {
+      const projectId = await newProject();
+      const own = randomBytes(3 * CHUNK_BYTES + 5);
+      const created = await upload(projectId, [{ name: "file", value: own, filename: "chunks.bin" }]);
+      // Without its first and last chunks, the file's middle can still be read, and only it.
+      await server.storage.db.delete(fileChunks).where(and(eq(fileChunks.fileId, created.body.id), inArray(fileChunks.seq, [0, 3])));
+      const first = CHUNK_BYTES + 7;
+      const last = 3 * CHUNK_BYTES - 2;
+      const response = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`, { headers: { Range: `bytes=${first}-${last}` } });
+      expect(response.status).toBe(206);
+      expect(Buffer.from(response.bytes).equals(own.subarray(first, last + 1))).toBe(true);
+    });
+
+    it("answers 416 with the file's size when the range starts past the end", async () => {
+      for (const range of [`bytes=${size}-`, `bytes=${size + 1000}-${size + 2000}`, "bytes=-0"]) {
+        const response = await get({ Range: range });
+        expect(response.status, range).toBe(416);
+        expect(response.headers.get("content-range")).toBe(`bytes */${size}`);
+        expect(response.body.error).toMatchObject({ code: "range_not_satisfiable", param: "Range" });
+      }
+    });
+
+    it("ignores a malformed Range, another unit and several ranges: 200 with the whole file", async () => {
+      for (const range of ["bytes=abc", "bytes=10-5", "bytes 0-9", "items=0-9", "bytes=", "bytes=0-1,5-6"]) {
+        await expectWhole({ Range: range });
+      }
+    });
+
+    it("answers 304 without a body when If-None-Match matches, before looking at Range", async () => {
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"0000", ${etag}`, "*"]) {
+        const cases: Record<string, string>[] = [{ "If-None-Match": ifNoneMatch }, { "If-None-Match": ifNoneMatch, Range: "bytes=0-9" }];
+        for (const headers of cases) {
+          const response = await get(headers);
+          expect(response.status, JSON.stringify(headers)).toBe(304);
+          expect(response.headers.get("etag")).toBe(etag);
+          expect(response.headers.get("content-type")).toBeNull();
+          expect(response.bytes.length).toBe(0);
+        }
+      }
+    });
+
+    it("answers normally when If-None-Match holds other tags", async () => {
+      await expectWhole({ "If-None-Match": `"${"0".repeat(64)}"` });
+      await expectWhole({ "If-None-Match": `"${sha256(content).slice(1)}", W/"x"` });
+      await expectPartial("bytes=0-9", 0, 9, { "If-None-Match": '"stale"' });
+    });
+
+    it("applies Range only when If-Range is the current ETag, by strong comparison", async () => {
+      await expectPartial("bytes=0-9", 0, 9, { "If-Range": etag });
+      for (const ifRange of ['"stale"', `W/${etag}`, "Sun, 22 Nov 2026 13:30:00 GMT"]) {
+        await expectWhole({ Range: "bytes=0-9", "If-Range": ifRange });
+      }
+      // A mismatch ignores even a range that could not be satisfied.
+      await expectWhole({ Range: `bytes=${size}-`, "If-Range": '"stale"' });
+    });
+
+    it("answers ranges of an empty file as far as they can be written", async () => {
+      const projectId = await newProject();
+      const created = await upload(projectId, [{ name: "file", value: new Uint8Array(0), filename: "empty.bin" }]);
+      const path = `/v1/projects/${projectId}/files/${created.body.id}/content`;
+      const from = await server.client.get(path, { headers: { Range: "bytes=0-" } });
+      expect(from.status).toBe(416);
+      expect(from.headers.get("content-range")).toBe("bytes */0");
+      const suffix = await server.client.get(path, { headers: { Range: "bytes=-5" } });
+      expect(suffix.status).toBe(200);
+      expect(suffix.headers.get("content-length")).toBe("0");
+      expect(suffix.bytes.length).toBe(0);
     });
   });
 

@@ -11,9 +11,9 @@
 // the row, and its chunks with it. A process that dies mid-upload leaves a pending row that
 // purgeAbandonedUploads removes.
 import { createHash, type Hash } from "node:crypto";
-import { and, eq, like, lt, notLike } from "drizzle-orm";
+import { and, eq, inArray, like, lt, notLike } from "drizzle-orm";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
-import type { Database } from "../storage/index.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { fileChunks, files } from "../storage/schema.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
@@ -296,28 +296,103 @@ export async function deleteFile(db: Database, partition: Partition, projectId: 
   });
 }
 
+/** Bytes `first` to `last` of a file, positions from 0, both inclusive. */
+export interface ByteRange {
+  first: number;
+  last: number;
+}
+
 /**
  * The file's metadata and its content as an async sequence of chunks, each fetched when the
- * consumer asks for it. A file deleted mid-read ends the sequence with an error rather than short.
+ * consumer asks for it: `content` is the whole file, `slice(range)` only the range's bytes, read
+ * from the chunks that hold them (chunk `floor(first / CHUNK_BYTES)` to `floor(last / CHUNK_BYTES)`,
+ * the first and last cut to the range). A range must lie within the file. A file deleted mid-read
+ * ends the sequence with an error rather than short.
  */
 export async function readFileContent(
   db: Database,
   partition: Partition,
   projectId: string,
   fileId: string,
-): Promise<{ file: SchemaProjectFile; content: AsyncGenerator<Uint8Array> }> {
+): Promise<{ file: SchemaProjectFile; content: AsyncGenerator<Uint8Array>; slice(range: ByteRange): AsyncGenerator<Uint8Array> }> {
   const row = await findFile(db, partition, projectId, fileId);
-  async function* content(): AsyncGenerator<Uint8Array> {
-    let sent = 0;
-    for (let seq = 0; sent < row.sizeBytes; seq++) {
+  async function* read({ first, last }: ByteRange): AsyncGenerator<Uint8Array> {
+    if (!(Number.isSafeInteger(first) && Number.isSafeInteger(last) && 0 <= first && first <= last && last < row.sizeBytes)) {
+      throw new RangeError(`bytes ${first}-${last} are not within file ${row.id} of ${row.sizeBytes} bytes`);
+    }
+    // Every chunk but the last holds CHUNK_BYTES, so a position's chunk and offset follow from it.
+    for (let seq = Math.floor(first / CHUNK_BYTES); seq <= Math.floor(last / CHUNK_BYTES); seq++) {
       const [chunk] = await db
         .select({ data: fileChunks.data })
         .from(fileChunks)
         .where(and(eq(fileChunks.fileId, row.id), eq(fileChunks.seq, seq)));
       if (!chunk) throw new Error(`file ${row.id} lost its chunk ${seq} while being read (deleted meanwhile?)`);
-      sent += chunk.data.length;
-      yield chunk.data;
+      const start = seq * CHUNK_BYTES;
+      const from = Math.max(first - start, 0);
+      const to = Math.min(last - start, CHUNK_BYTES - 1) + 1;
+      if (chunk.data.length < to) throw new Error(`file ${row.id} has a short chunk ${seq} (${chunk.data.length} bytes, ${to} needed)`);
+      yield from === 0 && to === chunk.data.length ? chunk.data : chunk.data.subarray(from, to);
     }
   }
-  return { file: toProjectFile(row), content: content() };
+  async function* content(): AsyncGenerator<Uint8Array> {
+    if (row.sizeBytes > 0) yield* read({ first: 0, last: row.sizeBytes - 1 });
+  }
+  return { file: toProjectFile(row), content: content(), slice: read };
+}
+
+// --- For agent runs (no partition: the run worker acts for the run's project). ---
+
+/** A file as a run writes it: whole content in memory, within the agent's limits. */
+export interface FileWrite {
+  readonly path: string;
+  readonly content: Uint8Array;
+  readonly contentType: string;
+}
+
+/** Every committed file of the project, in path order, with a reader of its content. */
+export async function projectFiles(db: Database, projectId: string) {
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.projectId, projectId), committed()))
+    .orderBy(files.path);
+  return rows.map((row) => ({
+    path: row.path,
+    sizeBytes: row.sizeBytes,
+    contentType: row.contentType,
+    sha256: row.sha256,
+    async read(): Promise<Uint8Array> {
+      const parts = await db.select({ data: fileChunks.data }).from(fileChunks).where(eq(fileChunks.fileId, row.id)).orderBy(fileChunks.seq);
+      return Buffer.concat(parts.map((part) => part.data));
+    },
+  }));
+}
+
+/**
+ * Applies a run's changes to the project's files inside the run's finishing transaction: deleted
+ * paths go, written paths are replaced by new files (a new id, as an upload would make).
+ */
+export async function applyFileChanges(
+  tx: Queryable,
+  partition: Partition,
+  projectId: string,
+  changes: { readonly writes: readonly FileWrite[]; readonly deletes: readonly string[] },
+): Promise<void> {
+  const replaced = [...changes.deletes, ...changes.writes.map((write) => write.path)];
+  if (replaced.length > 0) await tx.delete(files).where(and(eq(files.projectId, projectId), inArray(files.path, replaced)));
+  for (const write of changes.writes) {
+    const id = newId("file");
+    await tx.insert(files).values({
+      id,
+      projectId,
+      ...partition,
+      path: write.path,
+      contentType: write.contentType,
+      sizeBytes: write.content.length,
+      sha256: createHash("sha256").update(write.content).digest("hex"),
+    });
+    for (let seq = 0, offset = 0; offset < write.content.length; seq++, offset += CHUNK_BYTES) {
+      await tx.insert(fileChunks).values({ fileId: id, seq, data: Buffer.from(write.content.subarray(offset, offset + CHUNK_BYTES)) });
+    }
+  }
 }

@@ -8,6 +8,7 @@ import * as files from "../domain/files.ts";
 import { InvalidInputError } from "../domain/errors.ts";
 import type { Partition } from "../domain/partition.ts";
 import { HttpError } from "../http/errors.ts";
+import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../http/range.ts";
 import type { Database } from "../storage/index.ts";
 import type { Context } from "./context.ts";
 import { multipartParts } from "./multipart.ts";
@@ -39,13 +40,41 @@ export const fileHandlers: FileHandlers = {
     return { status: 200, body: await files.getFile(db, partition, path.project_id, path.file_id) };
   },
 
-  async downloadFile({ path }, { db, partition }) {
-    const { file, content } = await files.readFileContent(db, partition, path.project_id, path.file_id);
-    return {
-      status: 200,
-      headers: { "Content-Disposition": contentDisposition(file.path.split("/").at(-1)!), ETag: `"${file.sha256}"` },
-      body: Readable.from(content, { objectMode: false }),
+  async downloadFile({ path, header }, { db, partition }) {
+    const { file, content, slice } = await files.readFileContent(db, partition, path.project_id, path.file_id);
+    const etag = `"${file.sha256}"`;
+    const size = file.size_bytes;
+    const answer = evaluateConditions(
+      { range: header?.Range, ifNoneMatch: header?.["If-None-Match"], ifRange: header?.["If-Range"] },
+      { etag, size },
+    );
+    const headers = {
+      "Content-Disposition": contentDisposition(file.path.split("/").at(-1)!),
+      ETag: etag,
+      "Accept-Ranges": "bytes" as const,
     };
+    switch (answer.kind) {
+      case "not_modified":
+        return { status: 304, headers: { ETag: etag } };
+      case "unsatisfiable":
+        throw new HttpError(
+          416,
+          "range_not_satisfiable",
+          `The range ${JSON.stringify(header?.Range?.slice(0, 80))} has no byte within the file (${size} bytes); positions count from 0.`,
+          "Range",
+          { "Content-Range": unsatisfiedContentRange(size) },
+        );
+      case "partial": {
+        const { range } = answer;
+        return {
+          status: 206,
+          headers: { ...headers, "Content-Range": contentRange(range, size), "Content-Length": range.last - range.first + 1 },
+          body: Readable.from(slice(range), { objectMode: false }),
+        };
+      }
+      case "whole":
+        return { status: 200, headers: { ...headers, "Content-Length": size }, body: Readable.from(content, { objectMode: false }) };
+    }
   },
 
   async deleteFile({ path }, { db, partition }) {

@@ -1,0 +1,66 @@
+// The one interface every agent implements. An agent gets the prompt, the project and its current
+// files (through a WorkingTree it reads and writes), an AbortSignal and a usage meter; it writes
+// files and answers a summary. It never touches storage: the run worker applies the tree's changes
+// in one transaction when the run ends, so a run that fails, times out or is canceled writes nothing.
+import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
+import type { WorkingTree } from "./working-tree.ts";
+
+export interface AgentInput {
+  /** The agent value the run asked for (`coding-agent-1` …). */
+  readonly agent: SchemaAgent;
+  readonly prompt: string;
+  readonly project: {
+    readonly id: string;
+    readonly name: string;
+    readonly template: SchemaTemplate;
+  };
+  /** True for the project's first run (trigger `project_created`), false for a follow-up. */
+  readonly initial: boolean;
+  /** The project's files as the run starts; the agent's writes and deletes are recorded here. */
+  readonly files: WorkingTree;
+  /** Aborted when the run is canceled or times out: stop at once, abort outbound requests. */
+  readonly signal: AbortSignal;
+  /** Reports the model's token use; throws InsufficientCreditsError once the credits left are spent. */
+  readonly meter: UsageMeter;
+}
+
+export interface AgentResult {
+  /** A sentence or two on what the run did, for people (kept with the run, at most 1,000 characters). */
+  readonly summary: string;
+}
+
+export interface Agent {
+  /** Which implementation this is: the worker prices `builtin` runs per agent value, `model` runs per token. */
+  readonly kind: "builtin" | "model";
+  run(input: AgentInput): Promise<AgentResult>;
+}
+
+export interface UsageMeter {
+  /** Adds tokens the model reported for one request. */
+  addTokens(tokens: number): void;
+  /** Tokens counted so far. */
+  readonly tokens: number;
+}
+
+/**
+ * Why a run failed, as the run's `error.code` says it. An agent throws AgentError for a failure it
+ * understands; anything else it throws becomes `agent_error` too, with a generic message.
+ */
+export type AgentErrorCode = "agent_error" | "invalid_output" | "insufficient_credits" | "timeout" | "canceled";
+
+export class AgentError extends Error {
+  readonly code: AgentErrorCode;
+  constructor(code: AgentErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AgentError";
+    this.code = code;
+  }
+}
+
+/** The run's cost passed the credits the workspace has left. */
+export class InsufficientCreditsError extends AgentError {
+  constructor(message = "The run used up the workspace's remaining credits.") {
+    super("insufficient_credits", message);
+    this.name = "InsufficientCreditsError";
+  }
+}
