@@ -1,17 +1,18 @@
-// The HTTP server over a given storage: contract, pipeline, handlers, rate limiter, cursors, audit,
-// health probes and a graceful stop. `main.ts` builds one from the environment; tests build one on
+// The API's HTTP server over a given storage: contract, pipeline, handlers, rate limiter, cursors,
+// audit, health probes and a graceful stop. (Published apps have a listener of their own:
+// src/apps/server.ts; work after a request returns runs in src/jobs/.) `main.ts` builds one from the environment; tests build one on
 // a throwaway database.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { purgeAbandonedUploads } from "./domain/files.ts";
+import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
+import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
 import type { Context } from "./handlers/context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
-import { purgeExpired } from "./http/idempotency.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import {
   createKeyRateLimiter,
@@ -23,11 +24,13 @@ import {
 } from "./http/rate-limit.ts";
 import type { Storage } from "./storage/index.ts";
 
-const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
-
 export interface AppOptions {
   storage: Storage;
   logger: Logger;
+  /** Where requests queue agent runs and deployment builds (src/jobs/). */
+  work: WorkQueue;
+  /** Published apps' origins and access tokens, for the `url` fields. */
+  apps: AppAccess;
   /** Signs pagination cursors; every replica must share it. */
   cursorSecret: string | Uint8Array;
   /** Where rate-limit counters live (default: this process's memory); closed by `stop()`. */
@@ -72,6 +75,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       requestId,
       log,
       cursors,
+      work: options.work,
+      apps: options.apps,
     }),
     idempotencyDb: db,
     audit,
@@ -99,15 +104,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   });
 
-  // Housekeeping any replica may do, since the deletes are idempotent: idempotency keys past their
-  // window, and uploads left half-written by a process that died (far older than any request).
-  const housekeeping = setInterval(() => {
-    Promise.all([purgeExpired(db), purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000))]).catch((error: unknown) =>
-      logger.warn({ err: error }, "housekeeping failed"),
-    );
-  }, HOUSEKEEPING_INTERVAL_MS);
-  housekeeping.unref();
-
   let stopped: Promise<void> | undefined;
   return {
     server,
@@ -123,7 +119,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     stop() {
       stopped ??= (async () => {
         draining = true;
-        clearInterval(housekeeping);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timeout = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);

@@ -13,7 +13,37 @@ describe("loadConfig", () => {
       redisUrl: undefined,
       logLevel: "info",
       adminSocketPath: resolve("data", "admin.sock"),
+      agentConcurrency: 2,
+      agentRunTimeoutMs: 600_000,
+      agent: undefined,
+      appsPort: 8081,
+      appsDomain: undefined,
     });
+  });
+
+  it("reads the agent, the apps listener and the run limits", () => {
+    const config = loadConfig({
+      AGENT_BASE_URL: "http://127.0.0.1:9000/v1",
+      AGENT_MODEL: "m-1",
+      AGENT_API_KEY: "sk-x",
+      AGENT_CONCURRENCY: "4",
+      AGENT_RUN_TIMEOUT: "90s",
+      APPS_PORT: "9090",
+      APPS_DOMAIN: "Apps.Example.com.",
+    });
+    expect(config).toMatchObject({
+      agent: { baseUrl: "http://127.0.0.1:9000/v1", model: "m-1", apiKey: "sk-x" },
+      agentConcurrency: 4,
+      agentRunTimeoutMs: 90_000,
+      appsPort: 9090,
+      appsDomain: "apps.example.com",
+    });
+    expect(loadConfig({ AGENT_RUN_TIMEOUT: "10m" }).agentRunTimeoutMs).toBe(600_000);
+    expect(loadConfig({ AGENT_RUN_TIMEOUT: "600" }).agentRunTimeoutMs).toBe(600_000);
+    expect(() => loadConfig({ AGENT_RUN_TIMEOUT: "soon" })).toThrow(/AGENT_RUN_TIMEOUT/);
+    expect(() => loadConfig({ AGENT_BASE_URL: "http://127.0.0.1:9000/v1" })).toThrow(/AGENT_MODEL/);
+    expect(() => loadConfig({ AGENT_MODEL: "m-1" })).toThrow(/AGENT_BASE_URL/);
+    expect(() => loadConfig({ APPS_DOMAIN: "not a domain" })).toThrow(/APPS_DOMAIN/);
   });
 
   it("reads every variable, and treats empty ones as unset", () => {

@@ -20,6 +20,16 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** The unix socket through which `pbs` reaches a server that owns the embedded database. */
   readonly adminSocketPath: string;
+  /** Jobs (agent runs, deployment builds) this process works on at once. */
+  readonly agentConcurrency: number;
+  /** The longest an agent run may take before it fails with `timeout`. */
+  readonly agentRunTimeoutMs: number;
+  /** An OpenAI-compatible endpoint every agent runs on; unset: the built-in offline agent. */
+  readonly agent: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
+  /** The port of the listener that serves published apps. */
+  readonly appsPort: number;
+  /** A wildcard domain (behind TLS) apps are served under as `https://<label>.<domain>/`; unset: `<label>.localhost`. */
+  readonly appsDomain: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -49,7 +59,46 @@ export function loadConfig(env: Env = process.env): Config {
     cursorSecret: secret("CURSOR_SECRET", read("CURSOR_SECRET")),
     logLevel: oneOf("LOG_LEVEL", read("LOG_LEVEL"), logLevels, "info"),
     adminSocketPath: join(dataDir, "admin.sock"),
+    agentConcurrency: integer("AGENT_CONCURRENCY", read("AGENT_CONCURRENCY"), 2, 1, 64),
+    agentRunTimeoutMs: duration("AGENT_RUN_TIMEOUT", read("AGENT_RUN_TIMEOUT"), 10 * 60_000, 1_000, 24 * 60 * 60_000),
+    agent: agentEndpoint(read),
+    appsPort: integer("APPS_PORT", read("APPS_PORT"), 8081, 0, 65535),
+    appsDomain: domain("APPS_DOMAIN", read("APPS_DOMAIN")),
   });
+}
+
+function agentEndpoint(read: (name: string) => string | undefined): Config["agent"] {
+  const baseUrl = url("AGENT_BASE_URL", read("AGENT_BASE_URL"), ["http:", "https:"]);
+  if (baseUrl === undefined) {
+    for (const name of ["AGENT_API_KEY", "AGENT_MODEL"]) {
+      if (read(name) !== undefined) throw new ConfigError(`${name} is set but AGENT_BASE_URL is not; set AGENT_BASE_URL to use a model`);
+    }
+    return undefined;
+  }
+  const model = read("AGENT_MODEL");
+  if (model === undefined) throw new ConfigError("AGENT_MODEL must be set with AGENT_BASE_URL (the model every agent runs on)");
+  return { baseUrl, apiKey: read("AGENT_API_KEY"), model };
+}
+
+/** A duration: milliseconds as a bare integer is ambiguous, so a unit is allowed: `600s`, `10m`, `1h`, `500ms`; bare = seconds. */
+function duration(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(raw);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? "s") as "ms" | "s" | "m" | "h"];
+  const value = match ? Number(match[1]) * unit : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ConfigError(`${name} must be a duration from ${min / 1000}s to ${max / 3_600_000}h (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function domain(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.toLowerCase().replace(/\.$/, "");
+  if (!/^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(value)) {
+    throw new ConfigError(`${name} must be a domain name such as apps.example.com, got ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

@@ -1,9 +1,15 @@
-// Composition root: configuration → logger → storage → rate-limit store → HTTP server, and the
-// order of a graceful stop on SIGTERM/SIGINT (stop accepting, drain requests, close storage).
-import { loadConfig } from "./config.ts";
+// Composition root: configuration → logger → storage → job queue → API server, apps server and
+// workers, and the order of a graceful stop on SIGTERM/SIGINT (stop accepting, drain requests and
+// jobs in hand, close storage).
+import { selectAgent } from "./agents/index.ts";
 import { createApp } from "./app.ts";
+import { createAppsServer } from "./apps/server.ts";
 import { startAdminSocket } from "./cli/admin-socket.ts";
+import { loadConfig } from "./config.ts";
+import { createAppAccess } from "./domain/app-access.ts";
 import { selectRateLimitStore } from "./http/rate-limit.ts";
+import { openJobQueue } from "./jobs/queue.ts";
+import { startWorkers } from "./jobs/workers.ts";
 import { createLogger } from "./logger.ts";
 import { openStorage } from "./storage/index.ts";
 import { sharedSecret } from "./storage/secrets.ts";
@@ -16,23 +22,37 @@ const rateLimitStore = await selectRateLimitStore({
   pgPool: storage.driver === "postgres" ? storage.pool : undefined,
   onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
 });
+const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs });
+const apps = createAppAccess({ secret: await sharedSecret(storage.db, "apps"), appsDomain: config.appsDomain, appsPort: config.appsPort });
 const app = await createApp({
   storage,
   logger,
   rateLimitStore,
+  work: jobs,
+  apps,
   cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
 });
+const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
 const admin = storage.driver === "pglite" ? await startAdminSocket({ db: storage.db, socketPath: config.adminSocketPath, logger }) : undefined;
+await startWorkers(jobs, {
+  db: storage.db,
+  agent: selectAgent(config),
+  apps,
+  logger,
+  concurrency: config.agentConcurrency,
+  agentRunTimeoutMs: config.agentRunTimeoutMs,
+});
 const url = await app.listen(config.port, config.host);
-logger.info({ url, storage: storage.driver }, "listening");
+const appsUrl = await appsServer.listen(config.appsPort, config.host);
+logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "stopping: draining requests in flight");
-  await app.stop();
+  logger.info({ signal }, "stopping: draining requests and jobs in flight");
+  await Promise.all([app.stop(), appsServer.stop(), jobs.stop()]);
   await admin?.close();
   await storage.close();
   logger.info("stopped");

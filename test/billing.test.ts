@@ -27,13 +27,13 @@ forEachDriver("billing", (driver) => {
     return { client, partition, slug };
   }
 
-  /** A run of `agent` in the client's partition, created at `at`, that used `credits`. */
+  /** A run of `agent` in the client's partition, finished at `at` (default now), that used `credits`. */
   async function insertRun(client: ApiClient, agent: string, credits: number, at?: Date) {
     const { body: project } = await client.post("/v1/projects", { name: "Usage", prompt: "x", agent });
     // The project's initial run is the one that used the credits.
     await server.storage.db
       .update(agentRuns)
-      .set({ creditsUsed: credits, status: "succeeded", ...(at ? { createdAt: at } : {}) })
+      .set({ creditsUsed: credits, status: "succeeded", finishedAt: at ?? new Date(), ...(at ? { createdAt: at, startedAt: at } : {}) })
       .where(eq(agentRuns.id, project.latest_run_id));
   }
 

@@ -1,24 +1,37 @@
-// Deployments over HTTP, end to end, on every storage driver. The worker that moves deployments on
-// does not exist yet: the tests play it with the domain's mark* functions, and mark agent runs
-// succeeded directly in storage.
-import { eq } from "drizzle-orm";
+// Deployments over HTTP, on every storage driver. The tests play the workers themselves, calling
+// the real run and deployment workers at the moment they choose (the server runs none), so every
+// state in between can be observed; test/work-that-finishes.test.ts runs them for real.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { markDeploymentBuilding, markDeploymentFailed, markDeploymentReady, productionUrl } from "../src/domain/deployments.ts";
-import { agentRuns } from "../src/storage/schema.ts";
+import { AgentError, type Agent } from "../src/agents/agent.ts";
+import { builtinAgent } from "../src/agents/builtin.ts";
+import { failDeployment, startDeploymentBuild } from "../src/domain/deployments.ts";
+import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
+import { createDeploymentWorker } from "../src/jobs/deployment-worker.ts";
+import { createLogger } from "../src/logger.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
+const failingAgent: Agent = {
+  kind: "builtin",
+  run: async () => {
+    throw new AgentError("agent_error", "the model is down");
+  },
+};
+
 forEachDriver("deployments", (driver) => {
   let server: TestServer;
+  let build: (deploymentId: string) => Promise<void>;
   beforeAll(async () => {
     server = await startTestServer(driver);
+    build = createDeploymentWorker({ db: server.storage.db, apps: server.apps, logger: createLogger({ level: "silent" }) });
   });
   afterAll(() => server?.stop());
 
   const finishRun = async (runId: string, status: "succeeded" | "failed" = "succeeded") => {
-    const now = new Date();
-    await server.storage.db.update(agentRuns).set({ status, startedAt: now, finishedAt: now, updatedAt: now }).where(eq(agentRuns.id, runId));
+    const agent = status === "succeeded" ? builtinAgent : failingAgent;
+    await createAgentRunWorker({ db: server.storage.db, agent, timeoutMs: 60_000, logger: createLogger({ level: "silent" }) })(runId);
   };
+  const origin = (url: string) => new URL(url).origin;
 
   /** A project whose initial run succeeded. */
   async function deployableProject(): Promise<{ id: string; runId: string }> {
@@ -62,6 +75,18 @@ forEachDriver("deployments", (driver) => {
       await finishRun(newer.body.id);
       const latest = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" });
       expect(latest.body).toMatchObject({ run_id: newer.body.id, target: "preview", status: "queued" });
+    });
+
+    it("is a conflict while another deployment of the same target is queued or building", async () => {
+      const project = await deployableProject();
+      const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const refused = await server.client.post(`/v1/projects/${project.id}/deployments`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toContain(first.id);
+      // Another target is not held up.
+      expect((await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).status).toBe(202);
+      await build(first.id);
+      expect((await server.client.post(`/v1/projects/${project.id}/deployments`)).status).toBe(202);
     });
 
     it("deploys the run named by run_id only when it succeeded", async () => {
@@ -121,24 +146,28 @@ forEachDriver("deployments", (driver) => {
     it("serves a ready production deployment at the project's url and supersedes the one before", async () => {
       const project = await deployableProject();
       const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
-      await markDeploymentBuilding(server.storage.db, first.id);
+      await startDeploymentBuild(server.storage.db, first.id);
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("building");
-      await markDeploymentReady(server.storage.db, first.id);
+      await build(first.id);
 
       const ready = (await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body;
-      expect(ready).toMatchObject({ status: "ready", url: productionUrl(project.id) });
+      expect(ready).toMatchObject({ status: "ready", error: null });
+      expect(origin(ready.url)).toMatch(/^http:\/\/shop-[0-9a-z]{10}\.localhost:\d+$/);
       expect(ready.ready_at).not.toBeNull();
-      expect((await server.client.get(`/v1/projects/${project.id}`)).body.url).toBe(productionUrl(project.id));
+      const projectUrl = (await server.client.get(`/v1/projects/${project.id}`)).body.url;
+      expect(origin(projectUrl)).toBe(origin(ready.url));
 
       // A preview becoming ready supersedes nothing in production and leaves the project's url.
       const preview = (await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).body;
-      await markDeploymentReady(server.storage.db, preview.id);
+      await build(preview.id);
       const previewReady = (await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body;
-      expect(previewReady.url).not.toBe(productionUrl(project.id));
+      expect(origin(previewReady.url)).not.toBe(origin(ready.url));
+      expect(origin((await server.client.get(`/v1/projects/${project.id}`)).body.url)).toBe(origin(ready.url));
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("ready");
 
       const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
-      await markDeploymentReady(server.storage.db, second.id);
+      await build(second.id);
+      expect(origin((await server.client.get(`/v1/projects/${project.id}`)).body.url)).not.toBe(origin(ready.url));
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body.status).toBe("ready");
 
@@ -150,9 +179,9 @@ forEachDriver("deployments", (driver) => {
     it("rolls back to a ready or superseded deployment with a new queued deployment of the same build", async () => {
       const project = await deployableProject();
       const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
-      await markDeploymentReady(server.storage.db, first.id);
+      await build(first.id);
       const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
-      await markDeploymentReady(server.storage.db, second.id);
+      await build(second.id);
 
       const rollback = await server.client.post(`/v1/projects/${project.id}/deployments/${first.id}/rollback`);
       expect(rollback.status).toBe(202);
@@ -168,12 +197,11 @@ forEachDriver("deployments", (driver) => {
       // History is not rewritten: the earlier record is untouched.
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");
 
-      const toCurrent = await server.client.post(`/v1/projects/${project.id}/deployments/${second.id}/rollback`);
-      expect(toCurrent.status).toBe(202);
-      expect(toCurrent.body.rollback_of).toBe(second.id);
-
-      await markDeploymentReady(server.storage.db, rollback.body.id);
+      await build(rollback.body.id);
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${second.id}`)).body.status).toBe("superseded");
+      const toSecond = await server.client.post(`/v1/projects/${project.id}/deployments/${second.id}/rollback`);
+      expect(toSecond.status).toBe(202);
+      expect(toSecond.body.rollback_of).toBe(second.id);
     });
 
     it("refuses to roll back to a deployment that was never ready", async () => {
@@ -183,12 +211,13 @@ forEachDriver("deployments", (driver) => {
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe("conflict");
 
-      await markDeploymentFailed(server.storage.db, queued.id);
+      await failDeployment(server.storage.db, queued.id, { code: "build_error", message: "The build needs an index.html." });
       const failed = (await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body;
-      expect(failed).toMatchObject({ status: "failed", url: null, ready_at: null });
+      expect(failed).toMatchObject({ status: "failed", url: null, ready_at: null, error: { code: "build_error", message: "The build needs an index.html." } });
       expect((await server.client.post(`/v1/projects/${project.id}/deployments/${queued.id}/rollback`)).status).toBe(409);
       // A final deployment is not moved again.
-      await expect(markDeploymentReady(server.storage.db, queued.id)).rejects.toThrow(/already failed/);
+      await build(queued.id);
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body.status).toBe("failed");
 
       const missing = await server.client.post(`/v1/projects/${project.id}/deployments/dpl_0000000000000000/rollback`);
       expect(missing.status).toBe(404);
@@ -202,8 +231,8 @@ forEachDriver("deployments", (driver) => {
       const created: { id: string; target: string }[] = [];
       for (const target of ["production", "preview", "production", "preview", "production"]) {
         created.push((await server.client.post(`/v1/projects/${project.id}/deployments`, { target })).body);
+        await build(created.at(-1)!.id);
       }
-      await markDeploymentReady(server.storage.db, created[0].id);
 
       const all = await server.client.get(`/v1/projects/${project.id}/deployments`);
       expect(all.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d) => d.id).reverse());
@@ -229,7 +258,7 @@ forEachDriver("deployments", (driver) => {
       expect(otherFilter.body.error.param).toBe("cursor");
 
       const ready = await server.client.get(`/v1/projects/${project.id}/deployments?status=ready`);
-      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[0].id]);
+      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[4].id, created[3].id]);
       const badStatus = await server.client.get(`/v1/projects/${project.id}/deployments?status=done`);
       expect(badStatus.status).toBe(400);
       expect(badStatus.body.error.param).toBe("status");
@@ -248,7 +277,7 @@ forEachDriver("deployments", (driver) => {
     it("hides deployments from another workspace and from the other environment", async () => {
       const project = await deployableProject();
       const deployment = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
-      await markDeploymentReady(server.storage.db, deployment.id);
+      await build(deployment.id);
       const strangers = [
         server.as(await server.createKey({ workspace: "rival" })),
         server.as(await server.createKey({ environment: "test" })),

@@ -45,7 +45,7 @@ forEachDriver("pagination", (driver) => {
     initial = [];
     for (let i = 0; i < 45; i++) {
       const visibility = i % 3 === 0 ? "public" : "private";
-      initial.push(await createProject(server.storage.db, partition, { name: `P${String(i).padStart(2, "0")}`, prompt: "p", visibility }));
+      initial.push(await createProject(server.storage.db, server.jobs, partition, { name: `P${String(i).padStart(2, "0")}`, prompt: "p", visibility }));
     }
   });
   afterAll(() => server?.stop());

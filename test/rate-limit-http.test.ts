@@ -204,6 +204,8 @@ describe.skipIf(!TEST_REDIS_URL)(`rate limits in Redis${TEST_REDIS_URL ? "" : " 
       cursorSecret: "test-cursor-secret-0123456789",
       rateLimitStore: await createRedisStore({ url: TEST_REDIS_URL! }),
       rateLimitPlans: PLAN_LIMITS,
+      work: server.jobs,
+      apps: server.apps,
     });
     replicaUrl = await replica.listen(0, "127.0.0.1");
   });

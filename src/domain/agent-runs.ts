@@ -1,5 +1,8 @@
 // Agent runs: queued → running → succeeded | failed; queued or running → canceled. A project has at
-// most one run that is not final, and its status mirrors its most recent run.
+// most one run that is not final, and its status mirrors its most recent run. The API queues runs;
+// the run worker (src/jobs/agent-run-worker.ts) moves them on with startAgentRun/finishAgentRun,
+// each transition committed with its event, and only from the state it expects, so a run retried
+// after a crash, or canceled while it ran, still ends exactly once.
 import { and, eq, inArray } from "drizzle-orm";
 import type {
   SchemaAgentRun,
@@ -7,12 +10,16 @@ import type {
   SchemaProjectStatus,
   SchemaTriggerAgentRunRequest,
 } from "../../generated/schema.d.ts";
-import type { Database } from "../storage/index.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
+import { creditsLeft } from "./billing.ts";
+import { snapshotRun } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
+import { applyFileChanges, type FileWrite } from "./files.ts";
 import { findProject } from "./projects.ts";
+import type { WorkQueue } from "./work-queue.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type AgentRunRow = typeof agentRuns.$inferSelect;
@@ -38,6 +45,7 @@ export function toAgentRun(row: AgentRunRow): SchemaAgentRun {
     status: row.status,
     credits_used: row.creditsUsed,
     error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
+    summary: row.summary,
     created_at: iso(row.createdAt),
     started_at: isoOrNull(row.startedAt),
     finished_at: isoOrNull(row.finishedAt),
@@ -47,6 +55,7 @@ export function toAgentRun(row: AgentRunRow): SchemaAgentRun {
 
 export async function triggerAgentRun(
   db: Database,
+  work: WorkQueue,
   partition: Partition,
   projectId: string,
   input: SchemaTriggerAgentRunRequest,
@@ -75,6 +84,7 @@ export async function triggerAgentRun(
       })
       .returning();
     await tx.update(projects).set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: now }).where(eq(projects.id, projectId));
+    await work.queueAgentRun(tx, run.id);
     const queued = toAgentRun(run);
     await recordEvent(tx, partition, "agent_run.queued", queued);
     return queued;
@@ -129,4 +139,141 @@ export async function cancelAgentRun(db: Database, partition: Partition, project
     await recordEvent(tx, partition, "agent_run.canceled", result);
     return result;
   });
+}
+
+// --- Progress, for the run worker (no partition: the worker acts on every workspace). ---
+
+/** What a worker needs to carry out a run it has started. */
+export interface StartedRun {
+  readonly run: SchemaAgentRun;
+  readonly partition: Partition;
+  readonly project: { readonly id: string; readonly name: string; readonly template: Project["template"] };
+  /** Credits the partition has left this period; Infinity for test data, which is never charged. */
+  readonly creditsLeft: number;
+  /** When the run first started: its time limit counts from here, across retries. */
+  readonly startedAt: Date;
+}
+
+type Project = typeof projects.$inferSelect;
+
+/**
+ * Moves a queued run to `running` (event `agent_run.started`) and answers what the worker needs.
+ * A run already `running` was started by a worker that died: it is handed out again as it is.
+ * Answers undefined for a run that is final (canceled while queued, or finished by another worker).
+ * A run that cannot afford `requiredCredits` fails `insufficient_credits` here, before any agent.
+ */
+export async function startAgentRun(
+  db: Database,
+  runId: string,
+  requiredCredits: (agent: SchemaAgentRun["agent"]) => number,
+  now = new Date(),
+): Promise<StartedRun | undefined> {
+  return db.transaction(async (tx) => {
+    const row = await lockRunWithProject(tx, runId);
+    if (!row || !activeStatuses.includes(row.run.status)) return undefined;
+    const partition = partitionOf(row.run);
+    const left = partition.environment === "test" ? Number.POSITIVE_INFINITY : await creditsLeft(tx, partition, now);
+    let run = row.run;
+    if (run.status === "queued") {
+      if (left < requiredCredits(run.agent)) {
+        await finish(tx, row.run, row.project, now, {
+          status: "failed",
+          error: { code: "insufficient_credits", message: `The workspace has ${left} credits left this period; this run needs at least ${requiredCredits(run.agent)}.` },
+        });
+        return undefined;
+      }
+      [run] = await tx.update(agentRuns).set({ status: "running", startedAt: now, updatedAt: now }).where(eq(agentRuns.id, runId)).returning();
+      if (row.project.latestRunId === runId) {
+        await tx.update(projects).set({ status: projectStatusOf.running, updatedAt: now }).where(eq(projects.id, row.project.id));
+      }
+      await recordEvent(tx, partition, "agent_run.started", toAgentRun(run));
+    }
+    return {
+      run: toAgentRun(run),
+      partition,
+      project: { id: row.project.id, name: row.project.name, template: row.project.template },
+      creditsLeft: left,
+      startedAt: run.startedAt ?? now,
+    };
+  });
+}
+
+/** How a run ended, as the worker reports it. */
+export type RunOutcome =
+  | {
+      readonly status: "succeeded";
+      readonly changes: { readonly writes: readonly FileWrite[]; readonly deletes: readonly string[] };
+      readonly summary: string;
+      readonly credits: number;
+    }
+  | { readonly status: "failed"; readonly error: { readonly code: string; readonly message: string }; readonly credits?: number };
+
+/**
+ * running → succeeded | failed, with the event, in one transaction. On success the agent's file
+ * changes are applied to the project and the project's files are recorded as the run's snapshot.
+ * Answers undefined, changing nothing, when the run is no longer running (it was canceled meanwhile
+ * or another worker finished it): the first final status stands.
+ */
+export async function finishAgentRun(db: Database, runId: string, outcome: RunOutcome, now = new Date()): Promise<SchemaAgentRun | undefined> {
+  return db.transaction(async (tx) => {
+    const row = await lockRunWithProject(tx, runId);
+    if (!row || row.run.status !== "running") return undefined;
+    return finish(tx, row.run, row.project, now, outcome);
+  });
+}
+
+/** Charges a canceled run for what its model used before the cancel stopped it (no event). */
+export async function chargeCanceledRun(db: Database, runId: string, credits: number): Promise<void> {
+  if (credits <= 0) return;
+  await db
+    .update(agentRuns)
+    .set({ creditsUsed: credits })
+    .where(and(eq(agentRuns.id, runId), eq(agentRuns.status, "canceled"), eq(agentRuns.environment, "live")));
+}
+
+/** The run's status now, for a worker watching for a cancel made elsewhere. */
+export async function agentRunStatus(db: Queryable, runId: string): Promise<SchemaAgentRunStatus | undefined> {
+  const [row] = await db.select({ status: agentRuns.status }).from(agentRuns).where(eq(agentRuns.id, runId));
+  return row?.status;
+}
+
+const partitionOf = (row: AgentRunRow): Partition => ({ workspaceId: row.workspaceId, environment: row.environment });
+
+/** The run and its project, both locked, the project first (the order every writer of a project's runs takes). */
+async function lockRunWithProject(tx: Queryable, runId: string): Promise<{ run: AgentRunRow; project: Project } | undefined> {
+  const [target] = await tx.select({ projectId: agentRuns.projectId }).from(agentRuns).where(eq(agentRuns.id, runId));
+  if (!target) return undefined;
+  const [project] = await tx.select().from(projects).where(eq(projects.id, target.projectId)).for("update");
+  const [run] = await tx.select().from(agentRuns).where(eq(agentRuns.id, runId)).for("update");
+  return project && run ? { run, project } : undefined;
+}
+
+async function finish(tx: Queryable, run: AgentRunRow, project: Project, now: Date, outcome: RunOutcome): Promise<SchemaAgentRun> {
+  const partition = partitionOf(run);
+  // Test data is never charged.
+  const credits = partition.environment === "test" ? 0 : Math.max(0, Math.ceil(outcome.credits ?? 0));
+  if (outcome.status === "succeeded") {
+    await applyFileChanges(tx, partition, project.id, outcome.changes);
+    await snapshotRun(tx, project.id, run.id);
+  }
+  const [finished] = await tx
+    .update(agentRuns)
+    .set({
+      status: outcome.status,
+      creditsUsed: credits,
+      errorCode: outcome.status === "failed" ? outcome.error.code : null,
+      errorMessage: outcome.status === "failed" ? outcome.error.message.slice(0, 1000) : null,
+      summary: outcome.status === "succeeded" ? outcome.summary.slice(0, 1000) : null,
+      startedAt: run.startedAt ?? now,
+      finishedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(agentRuns.id, run.id))
+    .returning();
+  if (project.latestRunId === run.id) {
+    await tx.update(projects).set({ status: projectStatusOf[finished.status], updatedAt: now }).where(eq(projects.id, project.id));
+  }
+  const result = toAgentRun(finished);
+  await recordEvent(tx, partition, outcome.status === "succeeded" ? "agent_run.succeeded" : "agent_run.failed", result);
+  return result;
 }

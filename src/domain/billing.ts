@@ -1,9 +1,11 @@
 // Billing: the plan usage of a partition in the current calendar month (UTC), and its invoices.
-// Agent runs consume credits; a test key's partition has its own usage, never charged.
+// Agent runs consume credits, charged when they finish: a run counts in the period it finished in.
+// A test key's partition is never charged (its runs cost 0) and never invoiced.
 import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { SchemaAgentUsage, SchemaInvoice, SchemaUsage } from "../../generated/schema.d.ts";
-import { PLAN_CREDITS, PLAN_LIMITS } from "./plans.ts";
-import type { Database } from "../storage/index.ts";
+import { PLAN_CREDITS, PLAN_CURRENCY, PLAN_LIMITS, PLAN_PRICES, type Plan } from "./plans.ts";
+import { newId } from "../storage/ids.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import { agentRuns, agents, invoices, workspaces } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
@@ -15,10 +17,8 @@ export function billingPeriod(now: Date): { start: Date; end: Date } {
   return { start, end };
 }
 
-export async function getUsage(db: Database, partition: Partition, now = new Date()): Promise<SchemaUsage> {
-  const [workspace] = await db.select({ plan: workspaces.plan }).from(workspaces).where(eq(workspaces.id, partition.workspaceId));
-  if (!workspace) throw new NotFoundError(`No workspace ${partition.workspaceId}.`);
-  const { start, end } = billingPeriod(now);
+/** The credits each agent's runs that finished in [start, end) were charged, and how many runs. */
+async function usageByAgent(db: Queryable, partition: Partition, start: Date, end: Date): Promise<SchemaAgentUsage[]> {
   const rows = await db
     .select({
       agent: agentRuns.agent,
@@ -26,17 +26,37 @@ export async function getUsage(db: Database, partition: Partition, now = new Dat
       credits: sql<number>`coalesce(sum(${agentRuns.creditsUsed}), 0)`.mapWith(Number),
     })
     .from(agentRuns)
-    .where(and(inPartition(agentRuns, partition), gte(agentRuns.createdAt, start), lt(agentRuns.createdAt, end)))
+    .where(and(inPartition(agentRuns, partition), gte(agentRuns.finishedAt, start), lt(agentRuns.finishedAt, end)))
     .groupBy(agentRuns.agent);
-  const byAgent: SchemaAgentUsage[] = agents.map((agent) => {
+  return agents.map((agent) => {
     const row = rows.find((r) => r.agent === agent);
     return { agent, runs: row?.runs ?? 0, credits_used: row?.credits ?? 0 };
   });
-  const included = PLAN_CREDITS[workspace.plan];
+}
+
+async function workspacePlan(db: Queryable, workspaceId: string): Promise<Plan> {
+  const [workspace] = await db.select({ plan: workspaces.plan }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw new NotFoundError(`No workspace ${workspaceId}.`);
+  return workspace.plan;
+}
+
+/** Credits the partition has left in the period containing `now`. */
+export async function creditsLeft(db: Queryable, partition: Partition, now = new Date()): Promise<number> {
+  const { start, end } = billingPeriod(now);
+  const plan = await workspacePlan(db, partition.workspaceId);
+  const used = (await usageByAgent(db, partition, start, end)).reduce((total, entry) => total + entry.credits_used, 0);
+  return Math.max(0, PLAN_CREDITS[plan] - used);
+}
+
+export async function getUsage(db: Database, partition: Partition, now = new Date()): Promise<SchemaUsage> {
+  const plan = await workspacePlan(db, partition.workspaceId);
+  const { start, end } = billingPeriod(now);
+  const byAgent = await usageByAgent(db, partition, start, end);
+  const included = PLAN_CREDITS[plan];
   const used = byAgent.reduce((total, entry) => total + entry.credits_used, 0);
-  const limits = PLAN_LIMITS[workspace.plan];
+  const limits = PLAN_LIMITS[plan];
   return {
-    plan: workspace.plan,
+    plan,
     period_start: iso(start),
     period_end: iso(end),
     credits: { included, used, remaining: Math.max(0, included - used) },
@@ -71,4 +91,43 @@ export async function listInvoices(db: Database, partition: Partition, page: Pag
     .orderBy(...orderBy)
     .limit(limit);
   return toPage(rows, page, toInvoice);
+}
+
+/**
+ * Writes the invoice of every workspace's live partition for the billing period before the one
+ * containing `now`, unless it exists: a scheduled job calls this often, so a period is invoiced
+ * soon after it ends even if no server ran at that moment, and never twice (the number is unique
+ * per workspace). Returns how many invoices were written.
+ */
+export async function closeBillingPeriod(db: Database, now = new Date()): Promise<number> {
+  const current = billingPeriod(now);
+  const previous = billingPeriod(new Date(current.start.getTime() - 1));
+  const number = `INV-${previous.start.getUTCFullYear()}${String(previous.start.getUTCMonth() + 1).padStart(2, "0")}`;
+  const due = await db
+    .select({ id: workspaces.id, plan: workspaces.plan })
+    .from(workspaces)
+    .where(lt(workspaces.createdAt, previous.end));
+  let written = 0;
+  for (const workspace of due) {
+    const amount = PLAN_PRICES[workspace.plan];
+    const inserted = await db
+      .insert(invoices)
+      .values({
+        id: newId("inv"),
+        workspaceId: workspace.id,
+        environment: "live",
+        number,
+        status: amount === 0 ? "paid" : "open",
+        currency: PLAN_CURRENCY,
+        amountDue: amount,
+        amountPaid: 0,
+        periodStart: previous.start,
+        periodEnd: previous.end,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: invoices.id });
+    written += inserted.length;
+  }
+  return written;
 }

@@ -1,21 +1,25 @@
 // Deployments: a succeeded agent run's build served at a target. queued → building → ready | failed;
 // when a newer deployment of the same target becomes ready, the previous ready one is superseded.
 // A rollback is a new deployment of an earlier build (`rollback_of`), never a revived record.
-// The API only queues deployments; the worker moves them on with the mark* functions below.
+// The API queues deployments with their build job; the deployment worker (src/jobs/) moves them on
+// with startDeploymentBuild, then publishDeployment or failDeployment.
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type {
   SchemaCreateDeploymentRequest,
   SchemaDeployment,
   SchemaDeploymentStatus,
   SchemaDeploymentTarget,
+  SchemaVisibility,
 } from "../../generated/schema.d.ts";
-import type { Database } from "../storage/index.ts";
-import { newId } from "../storage/ids.ts";
+import type { Database, Queryable } from "../storage/index.ts";
+import { newId, randomBase36 } from "../storage/ids.ts";
 import { agentRuns, deployments, projects } from "../storage/schema.ts";
+import { writeDeploymentTree, type TreeFile } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject } from "./projects.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import type { WorkQueue } from "./work-queue.ts";
 
 type DeploymentRow = typeof deployments.$inferSelect;
 
@@ -24,22 +28,20 @@ const servedStatuses: SchemaDeploymentStatus[] = ["ready", "superseded"];
 /** The statuses the worker may still move a deployment out of. */
 const pendingStatuses: SchemaDeploymentStatus[] = ["queued", "building"];
 
-export const APP_DOMAIN = "project-builder.app";
-
 /**
- * The address a project's production deployment is served at. Ids are lowercased (hostnames are
- * case-insensitive) and `_` becomes `-`, since an underscore is not valid in a hostname.
+ * The DNS label of a deployment's own origin: the project's name made hostname-safe, and random
+ * characters so that no two deployments share an origin (and none can be guessed from another).
  */
-export function productionUrl(projectId: string): string {
-  return `https://${hostLabel(projectId)}.${APP_DOMAIN}`;
+export function deploymentLabel(projectName: string): string {
+  const slug = projectName
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/g, "");
+  return `${slug || "app"}-${randomBase36(10)}`;
 }
-
-/** The address of its own that a preview deployment gets. */
-export function previewUrl(deploymentId: string): string {
-  return `https://${hostLabel(deploymentId)}.preview.${APP_DOMAIN}`;
-}
-
-const hostLabel = (id: string) => id.toLowerCase().replaceAll("_", "-");
 
 export function toDeployment(row: DeploymentRow): SchemaDeployment {
   return {
@@ -50,24 +52,49 @@ export function toDeployment(row: DeploymentRow): SchemaDeployment {
     status: row.status,
     url: row.url,
     rollback_of: row.rollbackOf,
+    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
     created_at: iso(row.createdAt),
     ready_at: isoOrNull(row.readyAt),
     updated_at: iso(row.updatedAt),
   };
 }
 
+/**
+ * Queues a deployment and its build job. One build at a time per project and target: while one is
+ * queued or building, another is a conflict (their order of publication would be a race).
+ */
 async function insertQueued(
-  db: Database,
+  tx: Queryable,
+  work: WorkQueue,
   partition: Partition,
-  values: { projectId: string; runId: string; target: SchemaDeploymentTarget; rollbackOf: string | null },
+  project: { id: string; name: string },
+  values: { runId: string; target: SchemaDeploymentTarget; rollbackOf: string | null },
 ): Promise<SchemaDeployment> {
+  const [pending] = await tx
+    .select({ id: deployments.id })
+    .from(deployments)
+    .where(and(eq(deployments.projectId, project.id), eq(deployments.target, values.target), inArray(deployments.status, pendingStatuses)))
+    .limit(1);
+  if (pending) {
+    throw new ConflictError(`Deployment ${pending.id} of this project's ${values.target} target is still building; wait for it to finish.`);
+  }
   const now = new Date();
-  const [row] = await db
+  const [row] = await tx
     .insert(deployments)
-    .values({ id: newId("dpl"), ...partition, ...values, status: "queued", createdAt: now, updatedAt: now })
+    .values({
+      id: newId("dpl"),
+      ...partition,
+      projectId: project.id,
+      ...values,
+      label: deploymentLabel(project.name),
+      status: "queued",
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
+  await work.queueDeploymentBuild(tx, row.id);
   const queued = toDeployment(row);
-  await recordEvent(db, partition, "deployment.queued", queued);
+  await recordEvent(tx, partition, "deployment.queued", queued);
   return queued;
 }
 
@@ -77,12 +104,13 @@ async function insertQueued(
  */
 export async function createDeployment(
   db: Database,
+  work: WorkQueue,
   partition: Partition,
   projectId: string,
   input: SchemaCreateDeploymentRequest | undefined,
 ): Promise<SchemaDeployment> {
   return db.transaction(async (tx) => {
-    await findProject(tx, partition, projectId);
+    const project = await findProject(tx, partition, projectId, { lock: true });
     let runId: string;
     if (input?.run_id !== undefined) {
       const [run] = await tx
@@ -104,11 +132,11 @@ export async function createDeployment(
       if (!latest) throw new ConflictError(`Project ${projectId} has no succeeded agent run to deploy yet.`);
       runId = latest.id;
     }
-    return insertQueued(tx, partition, { projectId, runId, target: input?.target ?? "production", rollbackOf: null });
+    return insertQueued(tx, work, partition, project, { runId, target: input?.target ?? "production", rollbackOf: null });
   });
 }
 
-async function findDeployment(db: Database, partition: Partition, projectId: string, deploymentId: string): Promise<DeploymentRow> {
+async function findDeployment(db: Queryable, partition: Partition, projectId: string, deploymentId: string): Promise<DeploymentRow> {
   const [row] = await db
     .select()
     .from(deployments)
@@ -161,8 +189,15 @@ export async function listDeployments(
  * target with `rollback_of` naming it. Only a deployment that was served (ready or superseded) can
  * be rolled back to.
  */
-export async function rollbackDeployment(db: Database, partition: Partition, projectId: string, deploymentId: string): Promise<SchemaDeployment> {
+export async function rollbackDeployment(
+  db: Database,
+  work: WorkQueue,
+  partition: Partition,
+  projectId: string,
+  deploymentId: string,
+): Promise<SchemaDeployment> {
   return db.transaction(async (tx) => {
+    const project = await findProject(tx, partition, projectId, { lock: true });
     const earlier = await findDeployment(tx, partition, projectId, deploymentId);
     if (!servedStatuses.includes(earlier.status)) {
       throw new ConflictError(
@@ -170,45 +205,62 @@ export async function rollbackDeployment(db: Database, partition: Partition, pro
         "deployment_id",
       );
     }
-    return insertQueued(tx, partition, { projectId, runId: earlier.runId, target: earlier.target, rollbackOf: earlier.id });
+    return insertQueued(tx, work, partition, project, { runId: earlier.runId, target: earlier.target, rollbackOf: earlier.id });
   });
 }
 
 // --- Progress, for the deployment worker (no partition: the worker acts on every workspace). ---
 
-/** The deployment row, locked, if the worker may still move it; a conflict otherwise. */
-async function lockPending(tx: Database, deploymentId: string): Promise<DeploymentRow> {
+/** What the worker needs to build a deployment. */
+export interface DeploymentJob {
+  readonly deployment: SchemaDeployment;
+  readonly label: string;
+}
+
+/** The deployment row, locked, if the worker may still move it; undefined otherwise. */
+async function lockPending(tx: Queryable, deploymentId: string): Promise<DeploymentRow | undefined> {
   const [row] = await tx.select().from(deployments).where(eq(deployments.id, deploymentId)).for("update");
-  if (!row) throw new NotFoundError(`No deployment ${deploymentId}.`, "deployment_id");
-  if (!pendingStatuses.includes(row.status)) throw new ConflictError(`Deployment ${deploymentId} is already ${row.status}.`, "deployment_id");
-  return row;
+  return row && pendingStatuses.includes(row.status) ? row : undefined;
 }
 
 const partitionOf = (row: DeploymentRow): Partition => ({ workspaceId: row.workspaceId, environment: row.environment });
 
-/** queued → building. No event: the contract has none for it. */
-export async function markDeploymentBuilding(db: Database, deploymentId: string): Promise<SchemaDeployment> {
+/**
+ * queued → building (no event: the contract has none for it). A deployment already building was
+ * started by a worker that died: it is handed out again. Undefined when it is no longer pending.
+ */
+export async function startDeploymentBuild(db: Database, deploymentId: string): Promise<DeploymentJob | undefined> {
   return db.transaction(async (tx) => {
-    const row = await lockPending(tx, deploymentId);
-    if (row.status === "building") return toDeployment(row);
-    const [building] = await tx.update(deployments).set({ status: "building", updatedAt: new Date() }).where(eq(deployments.id, deploymentId)).returning();
-    return toDeployment(building);
+    let row = await lockPending(tx, deploymentId);
+    if (!row) return undefined;
+    if (row.status === "queued") {
+      [row] = await tx.update(deployments).set({ status: "building", updatedAt: new Date() }).where(eq(deployments.id, deploymentId)).returning();
+    }
+    return { deployment: toDeployment(row), label: row.label ?? deploymentId.toLowerCase().replaceAll("_", "-") };
   });
 }
 
 /**
- * queued | building → ready. The previous ready deployment of the same project and target becomes
- * superseded; a production deployment serves the project's url, which the project takes on.
+ * building → ready: records the published tree (`writeTree` stores its content inside the same
+ * transaction) and the deployment's `url`, in one transaction with the event. The previous ready deployment of the same project and target becomes superseded; a
+ * production deployment's url becomes the project's. Undefined when it is no longer pending.
  */
-export async function markDeploymentReady(db: Database, deploymentId: string): Promise<SchemaDeployment> {
+export async function publishDeployment(
+  db: Database,
+  deploymentId: string,
+  writeTree: (tx: Queryable) => Promise<readonly TreeFile[]>,
+  url: string,
+): Promise<SchemaDeployment | undefined> {
   return db.transaction(async (tx) => {
     // Lock the project first: two deployments of one target becoming ready at once must not both
     // stay ready.
     const [target] = await tx.select({ projectId: deployments.projectId }).from(deployments).where(eq(deployments.id, deploymentId));
-    if (!target) throw new NotFoundError(`No deployment ${deploymentId}.`, "deployment_id");
+    if (!target) return undefined;
     await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, target.projectId)).for("update");
     const row = await lockPending(tx, deploymentId);
+    if (!row) return undefined;
     const now = new Date();
+    await writeDeploymentTree(tx, row.id, await writeTree(tx));
     await tx
       .update(deployments)
       .set({ status: "superseded", updatedAt: now })
@@ -220,7 +272,6 @@ export async function markDeploymentReady(db: Database, deploymentId: string): P
           ne(deployments.id, row.id),
         ),
       );
-    const url = row.target === "production" ? productionUrl(row.projectId) : previewUrl(row.id);
     const [ready] = await tx
       .update(deployments)
       .set({ status: "ready", url, readyAt: now, updatedAt: now })
@@ -235,17 +286,41 @@ export async function markDeploymentReady(db: Database, deploymentId: string): P
   });
 }
 
-/** queued | building → failed. What was served before stays served. */
-export async function markDeploymentFailed(db: Database, deploymentId: string): Promise<SchemaDeployment> {
+/** queued | building → failed, saying why. What was served before stays served. */
+export async function failDeployment(
+  db: Database,
+  deploymentId: string,
+  error: { code: string; message: string },
+): Promise<SchemaDeployment | undefined> {
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, deploymentId);
+    if (!row) return undefined;
     const [failed] = await tx
       .update(deployments)
-      .set({ status: "failed", updatedAt: new Date() })
-      .where(and(eq(deployments.id, row.id), inArray(deployments.status, pendingStatuses)))
+      .set({ status: "failed", errorCode: error.code, errorMessage: error.message.slice(0, 1000), updatedAt: new Date() })
+      .where(eq(deployments.id, row.id))
       .returning();
     const result = toDeployment(failed);
     await recordEvent(tx, partitionOf(row), "deployment.failed", result);
     return result;
   });
+}
+
+/** Where a deployment's build comes from: its run's snapshot, or for a rollback the tree it rolls back to. */
+export async function deploymentSource(db: Queryable, deploymentId: string): Promise<{ runId: string; rollbackOf: string | null } | undefined> {
+  const [row] = await db.select({ runId: deployments.runId, rollbackOf: deployments.rollbackOf }).from(deployments).where(eq(deployments.id, deploymentId));
+  return row;
+}
+
+/** The deployment served at `label`, with what serving it needs, if it was published and its project exists. */
+export async function findPublishedDeployment(
+  db: Queryable,
+  label: string,
+): Promise<{ id: string; projectId: string; visibility: SchemaVisibility } | undefined> {
+  const [row] = await db
+    .select({ id: deployments.id, projectId: deployments.projectId, visibility: projects.visibility })
+    .from(deployments)
+    .innerJoin(projects, eq(projects.id, deployments.projectId))
+    .where(and(eq(deployments.label, label), inArray(deployments.status, servedStatuses)));
+  return row;
 }

@@ -1,6 +1,6 @@
 // What each billing plan includes: the one table that usage, the rate limiter and the contract's
 // documentation agree on. Plans above Pro raise the request rate, as the service description says.
-import type { SchemaPlan } from "../../generated/schema.d.ts";
+import type { SchemaAgent, SchemaPlan } from "../../generated/schema.d.ts";
 
 export type Plan = SchemaPlan;
 
@@ -25,3 +25,23 @@ export const PLAN_CREDITS: Readonly<Record<Plan, number>> = Object.freeze({
   team: 25_000,
   enterprise: 100_000,
 });
+
+/**
+ * What a run costs. The built-in agent is priced per run by agent value (the later agents do more
+ * per run); a model-backed run by the tokens its model reports, rounded up to whole credits.
+ */
+export const BUILTIN_RUN_CREDITS: Readonly<Record<SchemaAgent, number>> = Object.freeze({
+  "coding-agent-1": 1,
+  "coding-agent-2": 2,
+  "coding-agent-3": 3,
+});
+export const TOKENS_PER_CREDIT = 1000;
+
+/** A plan's price per billing period, in cents of PLAN_CURRENCY: what its invoice is for. */
+export const PLAN_PRICES: Readonly<Record<Plan, number>> = Object.freeze({
+  free: 0,
+  pro: 2_000,
+  team: 10_000,
+  enterprise: 50_000,
+});
+export const PLAN_CURRENCY = "usd";

@@ -15,6 +15,7 @@ import { NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { projectStatusOf, toAgentRun } from "./agent-runs.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import type { WorkQueue } from "./work-queue.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
 
@@ -34,7 +35,7 @@ export function toProject(row: ProjectRow): SchemaProject {
   };
 }
 
-export async function createProject(db: Database, partition: Partition, input: SchemaCreateProjectRequest): Promise<SchemaProject> {
+export async function createProject(db: Database, work: WorkQueue, partition: Partition, input: SchemaCreateProjectRequest): Promise<SchemaProject> {
   return db.transaction(async (tx) => {
     const now = new Date();
     const projectId = newId("prj");
@@ -69,6 +70,7 @@ export async function createProject(db: Database, partition: Partition, input: S
         updatedAt: now,
       })
       .returning();
+    await work.queueAgentRun(tx, run.id);
     const created = toProject(project);
     await recordEvent(tx, partition, "project.created", created);
     await recordEvent(tx, partition, "agent_run.queued", toAgentRun(run));
@@ -92,6 +94,16 @@ export async function findProject(db: Queryable, partition: Partition, id: strin
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw projectNotFound(id);
   return row;
+}
+
+/** Who may see the project's published app. */
+export async function projectVisibility(db: Queryable, partition: Partition, id: string): Promise<SchemaVisibility> {
+  const [row] = await db
+    .select({ visibility: projects.visibility })
+    .from(projects)
+    .where(and(inPartition(projects, partition), eq(projects.id, id)));
+  if (!row) throw projectNotFound(id);
+  return row.visibility;
 }
 
 export interface ProjectFilters {

@@ -8,8 +8,8 @@ import { paged } from "./pagination.ts";
 type AgentRunHandlers = Pick<Handlers<Context>, "triggerAgentRun" | "listAgentRuns" | "getAgentRun" | "cancelAgentRun">;
 
 export const agentRunHandlers: AgentRunHandlers = {
-  async triggerAgentRun({ path, body }, { db, partition }) {
-    const run = await runs.triggerAgentRun(db, partition, path.project_id, body);
+  async triggerAgentRun({ path, body }, { db, work, partition }) {
+    const run = await runs.triggerAgentRun(db, work, partition, path.project_id, body);
     return { status: 202, headers: { Location: `/v1/projects/${run.project_id}/runs/${run.id}` }, body: run };
   },
 

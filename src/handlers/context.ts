@@ -1,8 +1,10 @@
 // What every handler receives besides its typed input: the caller, its partition, and the services
 // of the running server.
 import type { Logger } from "pino";
+import type { AppAccess } from "../domain/app-access.ts";
 import type { Principal } from "../domain/keys.ts";
 import type { Partition } from "../domain/partition.ts";
+import type { WorkQueue } from "../domain/work-queue.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import type { Database } from "../storage/index.ts";
 
@@ -13,4 +15,8 @@ export interface Context {
   readonly requestId: string;
   readonly log: Logger;
   readonly cursors: CursorCodec;
+  /** Queues agent runs and deployment builds with the transaction that creates them. */
+  readonly work: WorkQueue;
+  /** Published apps' origins and private-app access tokens. */
+  readonly apps: AppAccess;
 }

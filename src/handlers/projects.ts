@@ -2,29 +2,31 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaProject } from "../../generated/schema.d.ts";
 import * as projects from "../domain/projects.ts";
+import { presentProject } from "./app-urls.ts";
 import type { Context } from "./context.ts";
 import { paged } from "./pagination.ts";
 
 type ProjectHandlers = Pick<Handlers<Context>, "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject">;
 
 export const projectHandlers: ProjectHandlers = {
-  async createProject({ body }, { db, partition }) {
-    const project = await projects.createProject(db, partition, body);
+  async createProject({ body }, { db, work, partition }) {
+    const project = await projects.createProject(db, work, partition, body);
     return { status: 201, headers: { Location: `/v1/projects/${project.id}` }, body: project };
   },
 
   async listProjects({ query }, context) {
     const filters = { status: query?.status, visibility: query?.visibility };
     const list = paged<SchemaProject>(context, "projects", query, filters);
-    return { status: 200, body: list.body(await projects.listProjects(context.db, context.partition, list.request, filters)) };
+    const page = await projects.listProjects(context.db, context.partition, list.request, filters);
+    return { status: 200, body: list.body({ ...page, items: page.items.map((project) => presentProject(context, project)) }) };
   },
 
-  async getProject({ path }, { db, partition }) {
-    return { status: 200, body: await projects.getProject(db, partition, path.project_id) };
+  async getProject({ path }, context) {
+    return { status: 200, body: presentProject(context, await projects.getProject(context.db, context.partition, path.project_id)) };
   },
 
-  async updateProject({ path, body }, { db, partition }) {
-    return { status: 200, body: await projects.updateProject(db, partition, path.project_id, body) };
+  async updateProject({ path, body }, context) {
+    return { status: 200, body: presentProject(context, await projects.updateProject(context.db, context.partition, path.project_id, body)) };
   },
 
   async deleteProject({ path }, { db, partition }) {

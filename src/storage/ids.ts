@@ -28,3 +28,17 @@ export type IdPrefix = "ws" | "key" | "prj" | "run" | "dpl" | "file" | "we" | "e
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;
 }
+
+/** `length` characters drawn uniformly from [0-9a-z]: for DNS labels, which are case-insensitive. */
+export function randomBase36(length: number): string {
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  let out = "";
+  while (out.length < length) {
+    // 252 is the largest multiple of 36 under 256: bytes at or above it would bias the result.
+    for (const byte of randomBytes(length - out.length + 8)) {
+      if (byte < 252) out += alphabet[byte % 36];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}

@@ -246,6 +246,8 @@ export const agentRuns = pgTable(
     creditsUsed: integer("credits_used").notNull().default(0),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
+    /** What the agent said it did, once the run succeeded. */
+    summary: text("summary"),
     createdAt: createdAt(),
     startedAt: optionalTime("started_at"),
     finishedAt: optionalTime("finished_at"),
@@ -258,6 +260,8 @@ export const agentRuns = pgTable(
     oneOf("agent_runs", "status", runStatuses),
     index("agent_runs_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
     index("agent_runs_project_idx").on(t.projectId, ...newestFirst(t)),
+    // Usage: the credits a partition's runs were charged in a billing period (by finishing time).
+    index("agent_runs_usage_idx").on(t.workspaceId, t.environment, t.finishedAt),
   ],
 );
 
@@ -273,7 +277,11 @@ export const deployments = pgTable(
       .references(() => agentRuns.id, { onDelete: "cascade" }),
     target: text("target", { enum: deploymentTargets }).notNull(),
     status: text("status", { enum: deploymentStatuses }).notNull().default("queued"),
+    /** The DNS label of the deployment's own origin (`<label>.localhost`, `<label>.<APPS_DOMAIN>`). */
+    label: text("label").unique(),
     url: text("url"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
     /** For a rollback, the earlier deployment whose build this one serves again. */
     rollbackOf: text("rollback_of").references((): AnyPgColumn => deployments.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -322,6 +330,64 @@ export const fileChunks = pgTable(
     data: bytea("data").notNull(),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.seq] })],
+);
+
+/**
+ * Content-addressed bytes, shared by every build that holds the same content: a run's snapshot and
+ * a deployment's published files name blobs by SHA-256, so a file that did not change between two
+ * builds is stored once. Unreferenced blobs are removed by housekeeping.
+ */
+export const blobs = pgTable("blobs", {
+  sha256: text("sha256").primaryKey(),
+  sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** A blob's content in order of `seq`, CHUNK_BYTES each but the last, as file_chunks. */
+export const blobChunks = pgTable(
+  "blob_chunks",
+  {
+    sha256: text("sha256")
+      .notNull()
+      .references(() => blobs.sha256, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.seq] })],
+);
+
+/** A build's file tree: path → blob. Immutable once written. */
+const treeEntry = () => ({
+  path: text("path").notNull(),
+  sha256: text("sha256")
+    .notNull()
+    .references(() => blobs.sha256),
+  contentType: text("content_type").notNull(),
+  sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+});
+
+/** The snapshot of a project's files taken when a run finished: the run's build, as deployed. */
+export const runFiles = pgTable(
+  "run_files",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => agentRuns.id, { onDelete: "cascade" }),
+    ...treeEntry(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.path] }), index("run_files_sha256_idx").on(t.sha256)],
+);
+
+/** What a deployment publishes: its run's snapshot after the build step. */
+export const deploymentFiles = pgTable(
+  "deployment_files",
+  {
+    deploymentId: text("deployment_id")
+      .notNull()
+      .references(() => deployments.id, { onDelete: "cascade" }),
+    ...treeEntry(),
+  },
+  (t) => [primaryKey({ columns: [t.deploymentId, t.path] }), index("deployment_files_sha256_idx").on(t.sha256)],
 );
 
 export const webhookEndpoints = pgTable(
@@ -440,3 +506,4 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type Event = typeof events.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type Invoice = typeof invoices.$inferSelect;
+export type Blob = typeof blobs.$inferSelect;

@@ -1,6 +1,12 @@
 // The real server over HTTP on a free port, on a fresh database of the given driver, with helpers
 // to make workspaces and keys. Every response goes through the contract-checking client.
+import type { Agent } from "../../src/agents/agent.ts";
+import { builtinAgent } from "../../src/agents/builtin.ts";
 import { createApp, type App } from "../../src/app.ts";
+import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
+import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
+import { openJobQueue, type JobQueue } from "../../src/jobs/queue.ts";
+import { startWorkers } from "../../src/jobs/workers.ts";
 import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit.ts";
@@ -10,6 +16,7 @@ import { auditLog, type AuditEntry, type Environment } from "../../src/storage/s
 import { eq } from "drizzle-orm";
 import { createApiClient, type ApiClient } from "./api-client.ts";
 import type { TestDriver } from "./database.ts";
+import { freePort } from "./net.ts";
 
 export interface KeyOptions {
   workspace?: string;
@@ -23,6 +30,10 @@ export interface TestServer {
   readonly url: string;
   readonly storage: Storage;
   readonly app: App;
+  /** The apps listener (published apps), e.g. http://127.0.0.1:PORT; reach an app by sending its Host. */
+  readonly appsUrl: string;
+  readonly apps: AppAccess;
+  readonly jobs: JobQueue;
   /** A client with a full-access live key of workspace `acme`. */
   readonly client: ApiClient;
   /** Creates a key (and its workspace when new) and returns its secret. */
@@ -49,12 +60,22 @@ export async function startTestServer(
     rateLimitStore?: RateLimitStore;
     /** The server's logger (default: silent), for tests that read what it logs. */
     logger?: Logger;
+    /**
+     * Run the workers (agent runs, deployment builds) in this server. Off by default: suites that
+     * are not about them see runs and deployments stay queued, as they were created.
+     */
+    workers?: boolean | { agent?: Agent; agentRunTimeoutMs?: number; concurrency?: number };
   } = {},
 ): Promise<TestServer> {
   const storage = await driver.open();
+  const logger = options.logger ?? createLogger({ level: "silent" });
+  const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: 600_000 });
+  const apps = createAppAccess({ secret: "test-apps-secret-0123456789", appsDomain: undefined, appsPort: await freePort() });
   const app = await createApp({
     storage,
-    logger: options.logger ?? createLogger({ level: "silent" }),
+    logger,
+    work: jobs,
+    apps,
     cursorSecret: "test-cursor-secret-0123456789",
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
@@ -62,6 +83,20 @@ export async function startTestServer(
     drainTimeoutMs: 1000,
   });
   const url = await app.listen(0, "127.0.0.1");
+  const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger });
+  const appsUrl = await appsServer.listen(Number(new URL(apps.origin("x")).port), "127.0.0.1");
+  if (options.workers) {
+    const workers = options.workers === true ? {} : options.workers;
+    await startWorkers(jobs, {
+      db: storage.db,
+      agent: workers.agent ?? builtinAgent,
+      apps,
+      logger,
+      concurrency: workers.concurrency ?? 2,
+      agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
+      pollingIntervalSeconds: 0.5,
+    });
+  }
 
   async function createKey(key: KeyOptions = {}): Promise<string> {
     const { workspace } = await ensureWorkspace(storage.db, { slug: key.workspace ?? "acme", plan: key.plan ?? "pro" });
@@ -80,6 +115,9 @@ export async function startTestServer(
     url,
     storage,
     app,
+    appsUrl,
+    apps,
+    jobs,
     client: createApiClient(url, defaultKey),
     createKey,
     as: (key) => createApiClient(url, key ?? undefined),
@@ -93,7 +131,7 @@ export async function startTestServer(
       }
     },
     async stop() {
-      await app.stop();
+      await Promise.all([app.stop(), appsServer.stop(), jobs.stop()]);
       await storage.close();
     },
   };

@@ -1,0 +1,123 @@
+// The second listener (APPS_PORT): published apps, each deployment on its own origin, never the
+// API's. The Host names the deployment (`<label>.localhost` or `<label>.<APPS_DOMAIN>`); its tree
+// is served by serveSite. Unknown hosts, unpublished and deleted deployments answer 404.
+//
+// A private project's app answers only with a valid access token (src/domain/app-access.ts): given
+// as `?access_token=` it is checked, kept in an HttpOnly cookie of this origin, and the browser is
+// sent to the same address without it, so the token does not linger in the address bar, history
+// or Referer; later requests (the page's own assets) carry the cookie.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { ACCESS_TOKEN_PARAM, ACCESS_TOKEN_TTL_MS, type AppAccess } from "../domain/app-access.ts";
+import { deploymentFile, readBlob } from "../domain/builds.ts";
+import { findPublishedDeployment } from "../domain/deployments.ts";
+import type { Database } from "../storage/index.ts";
+import { securityHeaders, sendNotFound, serveSite, type Site } from "./static.ts";
+
+const ACCESS_COOKIE = "pb_app_access";
+
+export interface AppsServer {
+  readonly server: Server;
+  listen(port: number, host: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function createAppsServer(options: { db: Database; access: AppAccess; logger: Logger }): AppsServer {
+  const { db, access, logger } = options;
+  const secure = access.secure;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const head = request.method === "HEAD";
+    const label = access.labelOf(request.headers.host);
+    const deployment = label ? await findPublishedDeployment(db, label) : undefined;
+    if (!deployment) return sendNotFound(response, { secure }, head);
+
+    if (deployment.visibility === "private") {
+      const url = new URL(request.url ?? "/", "http://app.invalid");
+      const offered = url.searchParams.get(ACCESS_TOKEN_PARAM);
+      if (offered !== null) {
+        if (!access.verify(offered, deployment.projectId)) return sendPrivate(response, head, "This link has expired or is not valid.");
+        url.searchParams.delete(ACCESS_TOKEN_PARAM);
+        const cookie = [
+          `${ACCESS_COOKIE}=${offered}`,
+          "Path=/",
+          "HttpOnly",
+          "SameSite=Lax",
+          `Max-Age=${Math.floor(ACCESS_TOKEN_TTL_MS / 1000)}`,
+          ...(secure ? ["Secure"] : []),
+        ].join("; ");
+        response.writeHead(303, { ...securityHeaders({ secure }), "Set-Cookie": cookie, Location: url.pathname + url.search, "Cache-Control": "no-store" });
+        return void response.end();
+      }
+      if (!access.verify(cookieValue(request, ACCESS_COOKIE), deployment.projectId)) {
+        return sendPrivate(response, head, "This app is private. Open it through the link the API gives for the project.");
+      }
+    }
+
+    const site: Site = {
+      async file(path) {
+        const file = await deploymentFile(db, deployment.id, path);
+        return file && { ...file, open: () => readBlob(db, file.sha256, file.sizeBytes) };
+      },
+    };
+    // Private apps are not to be indexed either; the cookie-gated answers must not be cached by proxies.
+    if (deployment.visibility === "private") response.setHeader("Cache-Control", "private, no-cache");
+    await serveSite(request, response, site, {
+      noindex: deployment.visibility !== "public",
+      secure,
+      onError: (error) => logger.warn({ err: error, deployment_id: deployment.id }, "serving an app failed"),
+    });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      logger.error({ err: error }, "apps listener failed");
+      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" }).end("Something went wrong.");
+      else response.destroy();
+    });
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          const { address, port: bound } = server.address() as AddressInfo;
+          resolve(`http://${address.includes(":") ? `[${address}]` : address}:${bound}`);
+        });
+      });
+    },
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      return stopped;
+    },
+  };
+}
+
+function sendPrivate(response: ServerResponse, head: boolean, message: string): void {
+  const body = Buffer.from(
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Private app</title></head><body><h1>Private app</h1><p>${message}</p></body></html>\n`,
+  );
+  response.writeHead(403, {
+    ...securityHeaders({ noindex: true }),
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": String(body.length),
+    "Cache-Control": "no-store",
+  });
+  response.end(head ? undefined : body);
+}
+
+function cookieValue(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}

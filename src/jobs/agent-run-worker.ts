@@ -1,0 +1,117 @@
+// Carries out one agent run: starts it (queued → running), gives the agent the project's files, a
+// time limit, a cancel signal and a credit meter, and finishes it (→ succeeded | failed) with the
+// agent's file changes in one transaction. The agent writes only to a WorkingTree in memory, so a
+// run that fails, times out or is canceled leaves the project's files as they were.
+//
+// Exactly one end: startAgentRun and finishAgentRun move the run only from the state they expect.
+// A cancel made through the API (by any replica) is seen here by watching the run's status, and
+// aborts the agent at once; a retry after a crash finds the run `running` and does it again from
+// the files it started with, within what is left of its time limit.
+import type { Logger } from "pino";
+import { AgentError, InsufficientCreditsError, type Agent, type UsageMeter } from "../agents/agent.ts";
+import { WorkingTree } from "../agents/working-tree.ts";
+import { agentRunStatus, chargeCanceledRun, finishAgentRun, startAgentRun, type RunOutcome } from "../domain/agent-runs.ts";
+import { projectFiles } from "../domain/files.ts";
+import { BUILTIN_RUN_CREDITS, TOKENS_PER_CREDIT } from "../domain/plans.ts";
+import type { Database } from "../storage/index.ts";
+
+export interface AgentRunWorkerOptions {
+  readonly db: Database;
+  readonly agent: Agent;
+  /** The longest a run may take, counted from its first start. */
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+  /** How often a running run's status is read to notice a cancel (default 500 ms). */
+  readonly cancelCheckMs?: number;
+}
+
+export function createAgentRunWorker(options: AgentRunWorkerOptions) {
+  const { db, agent, logger } = options;
+  const priced = agent.kind === "builtin";
+  /** What a run must be able to afford before its agent is called. */
+  const requiredCredits = (agentValue: keyof typeof BUILTIN_RUN_CREDITS) => (priced ? BUILTIN_RUN_CREDITS[agentValue] : 1);
+
+  return async function carryOut(runId: string): Promise<void> {
+    const started = await startAgentRun(db, runId, requiredCredits);
+    if (!started) return;
+    const log = logger.child({ run_id: runId });
+    const controller = new AbortController();
+    const elapsed = Date.now() - started.startedAt.getTime();
+    const limit = setTimeout(
+      () => controller.abort(new AgentError("timeout", `The run passed its time limit of ${formatDuration(options.timeoutMs)}.`)),
+      Math.max(0, options.timeoutMs - elapsed),
+    );
+    const watch = setInterval(() => {
+      agentRunStatus(db, runId).then(
+        (status) => {
+          if (status !== "running") controller.abort(new AgentError("canceled", "The run was canceled."));
+        },
+        (error: unknown) => log.warn({ err: error }, "could not read the run's status"),
+      );
+    }, options.cancelCheckMs ?? 500);
+    const meter = tokenMeter(started.creditsLeft * TOKENS_PER_CREDIT);
+    const cost = () => (priced ? BUILTIN_RUN_CREDITS[started.run.agent] : Math.ceil(meter.tokens / TOKENS_PER_CREDIT));
+
+    let outcome: RunOutcome;
+    try {
+      const files = new WorkingTree(await projectFiles(db, started.project.id));
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+      });
+      // Raced with the signal, so an agent that ignores it still cannot hold the run.
+      const result = await Promise.race([
+        agent.run({
+          agent: started.run.agent,
+          prompt: started.run.prompt,
+          project: started.project,
+          initial: started.run.trigger === "project_created",
+          files,
+          signal: controller.signal,
+          meter,
+        }),
+        aborted,
+      ]);
+      outcome = { status: "succeeded", changes: files.changes(), summary: result.summary, credits: cost() };
+    } catch (thrown) {
+      const error = controller.signal.aborted ? controller.signal.reason : thrown;
+      if (error instanceof AgentError && error.code === "canceled") {
+        // The cancel already ended the run; the tokens its model used are still owed.
+        if (!priced) await chargeCanceledRun(db, runId, cost());
+        log.info("run canceled");
+        return;
+      }
+      const credits = Math.min(cost(), started.creditsLeft);
+      if (error instanceof AgentError) {
+        outcome = { status: "failed", error: { code: error.code, message: error.message }, credits: priced ? 0 : credits };
+      } else {
+        log.error({ err: error }, "agent failed unexpectedly");
+        outcome = { status: "failed", error: { code: "agent_error", message: "The agent failed unexpectedly." }, credits: priced ? 0 : credits };
+      }
+    } finally {
+      clearTimeout(limit);
+      clearInterval(watch);
+    }
+    const finished = await finishAgentRun(db, runId, outcome);
+    log.info({ status: finished?.status ?? "already final" }, "run finished");
+  };
+}
+
+/** Counts tokens; throws InsufficientCreditsError once they pass what the credits left pay for. */
+function tokenMeter(limit: number): UsageMeter {
+  let tokens = 0;
+  return {
+    get tokens() {
+      return tokens;
+    },
+    addTokens(count) {
+      tokens += Math.max(0, Math.floor(count));
+      if (tokens > limit) throw new InsufficientCreditsError();
+    },
+  };
+}
+
+function formatDuration(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
+  if (ms % 1000 === 0) return `${ms / 1000} seconds`;
+  return `${ms} ms`;
+}

@@ -1,0 +1,68 @@
+// Builds and publishes one deployment: its run's snapshot goes through the build step
+// (src/apps/build.ts: index.html required, TypeScript/JSX entry points bundled), and the result is
+// recorded as the deployment's tree with its url, in one transaction. A rollback publishes again
+// the tree of the deployment it rolls back to, unchanged. A build error fails the deployment and
+// says why; what was served before stays served.
+import type { Logger } from "pino";
+import { BuildError, buildSite } from "../apps/build.ts";
+import { contentTypeOf } from "../agents/working-tree.ts";
+import type { AppAccess } from "../domain/app-access.ts";
+import { deploymentTree, putBlob, readBlobBytes, runTree, type TreeFile } from "../domain/builds.ts";
+import { deploymentSource, failDeployment, publishDeployment, startDeploymentBuild } from "../domain/deployments.ts";
+import type { Database, Queryable } from "../storage/index.ts";
+
+export interface DeploymentWorkerOptions {
+  readonly db: Database;
+  readonly apps: AppAccess;
+  readonly logger: Logger;
+}
+
+export function createDeploymentWorker({ db, apps, logger }: DeploymentWorkerOptions) {
+  return async function build(deploymentId: string): Promise<void> {
+    const job = await startDeploymentBuild(db, deploymentId);
+    if (!job) return;
+    const source = await deploymentSource(db, deploymentId);
+    if (!source) return;
+    const log = logger.child({ deployment_id: deploymentId });
+    const url = apps.origin(job.label);
+
+    const earlier = source.rollbackOf ? await deploymentTree(db, source.rollbackOf) : [];
+    if (earlier.length > 0) {
+      await publishDeployment(db, deploymentId, async () => earlier, url);
+      log.info("rollback published");
+      return;
+    }
+
+    const snapshot = await runTree(db, source.runId);
+    const input = new Map<string, Uint8Array>();
+    for (const file of snapshot) input.set(file.path, await readBlobBytes(db, file.sha256, file.sizeBytes));
+    let output: Map<string, Uint8Array>;
+    try {
+      output = await buildSite(input);
+    } catch (error) {
+      if (!(error instanceof BuildError)) throw error;
+      await failDeployment(db, deploymentId, { code: "build_error", message: error.message });
+      log.info({ reason: error.message }, "build failed");
+      return;
+    }
+    const typeOf = new Map(snapshot.map((file) => [file.path, file.contentType]));
+    await publishDeployment(db, deploymentId, (tx) => storeTree(tx, output, typeOf), url);
+    log.info("deployment published");
+  };
+}
+
+/**
+ * Stores the build's output as blobs and answers its tree. A web file's media type follows its
+ * extension (an index.html uploaded as text/plain is still served as HTML); other files keep the
+ * type they were uploaded with.
+ */
+async function storeTree(tx: Queryable, output: Map<string, Uint8Array>, typeOf: Map<string, string>): Promise<TreeFile[]> {
+  const tree: TreeFile[] = [];
+  for (const [path, content] of [...output].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const sha256 = await putBlob(tx, content);
+    const byExtension = contentTypeOf(path);
+    const contentType = byExtension !== "application/octet-stream" ? byExtension : (typeOf.get(path) ?? byExtension);
+    tree.push({ path, sha256, contentType, sizeBytes: content.length });
+  }
+  return tree;
+}

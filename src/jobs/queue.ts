@@ -1,0 +1,91 @@
+// The durable job queue: pg-boss over the server's own database, on either driver. On PGlite it
+// shares the one embedded connection (pg-boss's PGlite adapter); on PostgreSQL it borrows the
+// server's pool. Jobs are rows in the `pgboss` schema, so queued work survives a restart, and a job
+// whose process died is found by its lapsed heartbeat and retried: on PGlite by the next start of
+// the server, on PostgreSQL by any other replica.
+import { sql } from "drizzle-orm";
+import { PgBoss, fromDrizzle, fromPglite, type Db, type Queue } from "pg-boss";
+import type { Logger } from "pino";
+import type { WorkQueue } from "../domain/work-queue.ts";
+import type { Queryable, Storage } from "../storage/index.ts";
+
+export const queues = {
+  agentRun: "agent-run",
+  deploymentBuild: "deployment-build",
+  housekeeping: "housekeeping",
+  billing: "billing",
+} as const;
+
+/**
+ * How long a worker may go silent before its job counts as abandoned: pg-boss's minimum. A live
+ * worker refreshes the heartbeat every HEARTBEAT_SECONDS / 2; the supervisor looks every
+ * SUPERVISE_SECONDS, so a dead worker's job is retried within about 20 seconds.
+ */
+const HEARTBEAT_SECONDS = 10;
+const SUPERVISE_SECONDS = 10;
+
+export interface JobQueueOptions {
+  /** The longest an agent run may take; its job expires a little after that. */
+  agentRunTimeoutMs: number;
+}
+
+export interface JobQueue extends WorkQueue {
+  readonly boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+/** Starts pg-boss on the storage (installing or migrating its schema) and creates the queues. */
+export async function openJobQueue(storage: Storage, logger: Logger, options: JobQueueOptions): Promise<JobQueue> {
+  const boss =
+    storage.driver === "pglite"
+      ? new PgBoss({ db: fromPglite(storage.client), backend: "pglite", ...bossOptions })
+      : new PgBoss({ db: poolDatabase(storage.pool), ...bossOptions });
+  boss.on("error", (error: unknown) => logger.warn({ err: error }, "job queue error"));
+  await boss.start();
+
+  const expireInSeconds = Math.ceil(options.agentRunTimeoutMs / 1000) + 60;
+  // A job fails only when its process died or storage failed (the worker records an agent's own
+  // failure on the run): retry soon, then back off.
+  const retries = { retryLimit: 8, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 };
+  await ensureQueue(boss, queues.agentRun, { expireInSeconds, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
+  await ensureQueue(boss, queues.deploymentBuild, { expireInSeconds: 15 * 60, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
+  await ensureQueue(boss, queues.housekeeping, { expireInSeconds: 15 * 60, retryLimit: 1 });
+  await ensureQueue(boss, queues.billing, { expireInSeconds: 15 * 60, retryLimit: 5, retryDelay: 60, retryBackoff: true });
+
+  const send = (name: string, data: object) => async (tx: Queryable) => {
+    await boss.send(name, data, { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) });
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    boss,
+    queueAgentRun: (tx, runId) => send(queues.agentRun, { runId })(tx),
+    queueDeploymentBuild: (tx, deploymentId) => send(queues.deploymentBuild, { deploymentId })(tx),
+    stop() {
+      // Graceful: workers finish the job in hand (up to the timeout); the database stays open.
+      stopped ??= boss.stop({ graceful: true, timeout: 30_000, close: false });
+      return stopped;
+    },
+  };
+}
+
+const bossOptions = {
+  schema: "pgboss",
+  superviseIntervalSeconds: SUPERVISE_SECONDS,
+  // Lapsed heartbeats are found by the monitor pass, which runs as often as the supervisor.
+  monitorIntervalSeconds: SUPERVISE_SECONDS,
+  // Telemetry off: nothing leaves the machine, and no spans are made for nobody.
+  openTelemetry: { enabled: false },
+  registerInstance: false,
+};
+
+async function ensureQueue(boss: PgBoss, name: string, options: Omit<Queue, "name">): Promise<void> {
+  if (await boss.getQueue(name)) await boss.updateQueue(name, options);
+  else await boss.createQueue(name, options);
+}
+
+/** pg-boss's database interface over the server's node-postgres pool. */
+function poolDatabase(pool: import("pg").Pool): Db {
+  return {
+    executeSql: (text, values) => pool.query(text, values),
+  };
+}

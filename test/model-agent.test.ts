@@ -1,0 +1,102 @@
+// The OpenAI-compatible agent inside the running server, against a local fake chat-completions
+// endpoint, on both storage drivers: its tool calls write files that are built and served, a
+// cancel aborts the model request in flight, a failing model fails the run, tokens are charged.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createOpenAiAgent } from "../src/agents/openai.ts";
+import type { ApiClient } from "./support/api-client.ts";
+import { getApp, openApp } from "./support/apps-client.ts";
+import { forEachDriver } from "./support/database.ts";
+import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+async function pollUntil<T>(client: ApiClient, path: string, done: (body: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await client.get<T>(path);
+    if (done(body)) return body;
+    if (Date.now() > deadline) throw new Error(`timed out waiting on ${path}: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+const final = (body: { status: string }) => !["queued", "building", "running"].includes(body.status);
+
+forEachDriver("the model-backed agent", (driver) => {
+  let model: FakeModel;
+  let server: TestServer;
+  beforeAll(async () => {
+    const app = writesApp({ title: "Weather board", text: "Sunny all week" });
+    model = await startFakeModel((request) => {
+      const system = String(request.messages[0]?.content ?? "");
+      if (system.includes("Slowpoke")) return { delayMs: 30_000, text: "too late" };
+      if (system.includes("Broken")) return { status: 503, body: "upstream overloaded" };
+      return app(request);
+    });
+    const agent = createOpenAiAgent({ baseUrl: model.url, apiKey: "sk-test-secret", model: "fake-1", retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 } });
+    server = await startTestServer(driver, { workers: { agent } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await model?.close();
+  });
+
+  it("writes the files its tool calls ask for; they are bundled, deployed and served; tokens are charged", async () => {
+    const created = await server.client.post("/v1/projects", { name: "Weather", prompt: "A weather board", visibility: "public" });
+    const project = await pollUntil<{ status: string; latest_run_id: string }>(server.client, `/v1/projects/${created.body.id}`, final);
+    expect(project.status).toBe("ready");
+    const run = (await server.client.get(`/v1/projects/${created.body.id}/runs/${project.latest_run_id}`)).body;
+    // Two answers of 120 tokens each: 240 tokens, one credit.
+    expect(run).toMatchObject({ status: "succeeded", credits_used: 1, summary: expect.stringContaining("Weather board") });
+    const paths = (await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data.map((file: { path: string }) => file.path);
+    expect(paths.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
+    expect(model.requests[0].headers.authorization).toBe("Bearer sk-test-secret");
+
+    const deployment = (await server.client.post(`/v1/projects/${created.body.id}/deployments`)).body;
+    const ready = await pollUntil<{ status: string; url: string }>(server.client, `/v1/projects/${created.body.id}/deployments/${deployment.id}`, final);
+    expect(ready.status).toBe("ready");
+    const page = await openApp(server.appsUrl, ready.url);
+    expect(page.text).toContain("Weather board");
+    const script = /<script[^>]*src="([^"]+\.js)"/.exec(page.text)?.[1];
+    expect(script).toBeDefined();
+    const bundle = await getApp(server.appsUrl, new URL(script!, ready.url).toString());
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(bundle.text).toContain("Sunny all week");
+  });
+
+  it("cancels a running run at once, aborting the model request in flight", async () => {
+    const created = await server.client.post("/v1/projects", { name: "Slowpoke", prompt: "Take your time" });
+    const runPath = `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`;
+    await pollUntil<{ status: string }>(server.client, runPath, (run) => run.status === "running");
+    await pollUntil(server.client, runPath, () => model.requests.some((request) => String(request.messages[0]?.content).includes("Slowpoke")));
+    const asked = Date.now();
+    const canceled = await server.client.post(`${runPath}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.status).toBe("canceled");
+    const slow = model.requests.find((request) => String(request.messages[0]?.content).includes("Slowpoke"))!;
+    while (!slow.clientClosed && Date.now() - asked < 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(slow.clientClosed).toBe(true);
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    // Still canceled once the worker has let go, with exactly one final event.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await server.client.get(runPath)).body.status).toBe("canceled");
+    expect((await server.client.get(`/v1/projects/${created.body.id}`)).body.status).toBe("canceled");
+    const events = (await server.client.get("/v1/events?limit=100")).body.data.filter(
+      (event: { type: string; data: { object: { id: string } } }) => event.data.object.id === created.body.latest_run_id && event.type !== "agent_run.queued",
+    );
+    expect(events.map((event: { type: string }) => event.type).sort()).toEqual(["agent_run.canceled", "agent_run.started"]);
+  });
+
+  it("fails the run with agent_error when the model keeps failing", async () => {
+    const created = await server.client.post("/v1/projects", { name: "Broken", prompt: "Anything" });
+    const run = await pollUntil<{ status: string; error: { code: string; message: string } }>(
+      server.client,
+      `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`,
+      final,
+    );
+    expect(run.status).toBe("failed");
+    expect(run.error.code).toBe("agent_error");
+    expect(run.error.message).toContain("503");
+    expect(run.error.message).not.toContain("sk-test-secret");
+    expect((await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data).toEqual([]);
+  });
+});
