@@ -27,6 +27,11 @@ const SUPERVISE_SECONDS = 10;
 export interface JobQueueOptions {
   /** The longest an agent run may take; its job expires a little after that. */
   agentRunTimeoutMs: number;
+  /**
+   * Take part in pg-boss's maintenance (retrying jobs of dead workers, cron schedules). Default
+   * true; a process that only queues jobs and works none may leave it to those that do.
+   */
+  maintain?: boolean;
 }
 
 export interface JobQueue extends WorkQueue {
@@ -36,10 +41,11 @@ export interface JobQueue extends WorkQueue {
 
 /** Starts pg-boss on the storage (installing or migrating its schema) and creates the queues. */
 export async function openJobQueue(storage: Storage, logger: Logger, options: JobQueueOptions): Promise<JobQueue> {
+  const maintenance = options.maintain === false ? { supervise: false, schedule: false } : {};
   const boss =
     storage.driver === "pglite"
-      ? new PgBoss({ db: fromPglite(storage.client), backend: "pglite", ...bossOptions })
-      : new PgBoss({ db: poolDatabase(storage.pool), ...bossOptions });
+      ? new PgBoss({ db: fromPglite(storage.client), backend: "pglite", ...bossOptions, ...maintenance })
+      : new PgBoss({ db: poolDatabase(storage.pool), ...bossOptions, ...maintenance });
   boss.on("error", (error: unknown) => logger.warn({ err: error }, "job queue error"));
   await boss.start();
 

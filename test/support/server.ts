@@ -69,7 +69,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const storage = await driver.open();
   const logger = options.logger ?? createLogger({ level: "silent" });
-  const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: 600_000 });
+  // Servers without workers only queue jobs: they leave pg-boss's timers off, which keeps suites light.
+  const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: 600_000, maintain: Boolean(options.workers) });
   const apps = createAppAccess({ secret: "test-apps-secret-0123456789", appsDomain: undefined, appsPort: await freePort() });
   const app = await createApp({
     storage,
