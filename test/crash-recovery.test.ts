@@ -1,12 +1,11 @@
-// A server killed with SIGKILL while an agent run is `running` (its model is slow): started again on
-// the same data directory, it picks the run up and finishes it once, with one final status and one
-// final event. This is the embedded default's guarantee (the next start retries the job whose
-// heartbeat stopped); on PostgreSQL another replica does the same through the same mechanism.
+// A server killed with SIGKILL while an agent run is `running` (its model is slow). On the embedded
+// default, started again on the same data directory, it retries the job the dead process held; on
+// PostgreSQL another replica, already running, retries it once its heartbeat lapses. Either way the
+// run finishes once, with one final status and one final event.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { forEachDriver, type ProcessDatabase } from "./support/database.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 
 const repoRoot = join(import.meta.dirname, "..");
@@ -38,45 +37,53 @@ function pbs(args: string[], env: Record<string, string>): Promise<string> {
   });
 }
 
-describe("a run whose server was killed mid-run (embedded default)", () => {
-  let dataDir: string;
+/** A fake model whose first call hangs (long enough to kill the server under it); later calls answer at once. */
+async function hangingOnceModel(): Promise<FakeModel> {
+  let calls = 0;
+  const app = writesApp({ title: "Survivor" });
+  return startFakeModel((request) => {
+    calls += 1;
+    return calls === 1 ? { delayMs: 120_000, text: "never sent" } : app(request);
+  });
+}
+
+forEachDriver("a run whose server was killed mid-run", (driver) => {
+  let database: ProcessDatabase;
   let model: FakeModel;
-  let server: { child: ChildProcess; url: string } | undefined;
+  const servers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "pbs-crash-"));
-    // The first model call of the run hangs long enough to kill the server under it; the retry's answers come at once.
-    let calls = 0;
-    const app = writesApp({ title: "Survivor" });
-    model = await startFakeModel((request) => {
-      calls += 1;
-      return calls === 1 ? { delayMs: 120_000, text: "never sent" } : app(request);
-    });
+    database = await driver.forProcess();
+    model = await hangingOnceModel();
   });
   afterAll(async () => {
-    if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
+    for (const child of servers) if (child.exitCode === null) child.kill("SIGKILL");
     await model?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await database?.dispose();
   });
 
-  it("finishes the run once after a restart", async () => {
+  it(driver.name === "pglite" ? "finishes once after the server is started again" : "is finished once by another replica", async () => {
     const env = {
-      DATA_DIR: dataDir,
+      ...database.env,
       PORT: "0",
       APPS_PORT: "0",
       HOST: "127.0.0.1",
-      DATABASE_URL: "",
       REDIS_URL: "",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
       AGENT_BASE_URL: model.url,
       AGENT_MODEL: "fake-1",
     };
-    server = await startServer({ ...env, LOG_LEVEL: "info" });
+    const start = async () => {
+      const server = await startServer(env);
+      servers.push(server.child);
+      return server;
+    };
+    let server = await start();
     // A plan whose rate limit the polling below stays well within.
-    await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], { DATA_DIR: dataDir, DATABASE_URL: "" });
-    const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "t"], { DATA_DIR: dataDir, DATABASE_URL: "" })).trimEnd().split("\n").at(-1)!;
+    await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database.env);
+    const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "t"], database.env)).trimEnd().split("\n").at(-1)!;
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${server!.url}${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } }).then(
+      fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } }).then(
         (response) => response.json() as Promise<any>,
       );
 
@@ -88,14 +95,17 @@ describe("a run whose server was killed mid-run (embedded default)", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    server.child.kill("SIGKILL");
-    await new Promise((resolve) => server!.child.once("exit", resolve));
-    server = await startServer({ ...env, LOG_LEVEL: "info" });
+    // On PostgreSQL the survivor is a replica already running when the first one dies.
+    const survivor = driver.name === "postgres" ? await start() : undefined;
+    const killed = server.child;
+    killed.kill("SIGKILL");
+    await new Promise((resolve) => killed.once("exit", resolve));
+    const killedAt = Date.now();
+    server = survivor ?? (await start());
 
-    const finishedBy = Date.now() + 60_000;
     let run = await api(runPath);
     while (run.status === "running" || run.status === "queued") {
-      if (Date.now() > finishedBy) throw new Error(`the run did not finish after the restart: ${JSON.stringify(run)}`);
+      if (Date.now() - killedAt > 60_000) throw new Error(`the run did not finish within 60 s: ${JSON.stringify(run)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
       run = await api(runPath);
     }

@@ -56,6 +56,12 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   await ensureQueue(boss, queues.agentRun, { expireInSeconds, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
   await ensureQueue(boss, queues.deploymentBuild, { expireInSeconds: 15 * 60, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
   await ensureQueue(boss, queues.housekeeping, { expireInSeconds: 15 * 60, retryLimit: 1 });
+  // This process owns the embedded database's directory alone (src/storage/pglite.ts), so a job
+  // still active in it was claimed by a process that is gone: retry it now rather than wait for
+  // its heartbeat to lapse.
+  if (storage.driver === "pglite" && options.maintain !== false) {
+    for (const name of [queues.agentRun, queues.deploymentBuild]) await retryOrphans(boss, name, logger);
+  }
   await ensureQueue(boss, queues.billing, { expireInSeconds: 15 * 60, retryLimit: 5, retryDelay: 60, retryBackoff: true });
 
   const send = (name: string, data: object) => async (tx: Queryable) => {
@@ -83,6 +89,20 @@ const bossOptions = {
   openTelemetry: { enabled: false },
   registerInstance: false,
 };
+
+async function retryOrphans(boss: PgBoss, name: string, logger: Logger): Promise<void> {
+  const orphans: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await boss.findJobs(name, { limit: 1000, ...(after ? { after } : {}) });
+    orphans.push(...page.filter((job) => job.state === "active").map((job) => job.id));
+    if (page.length < 1000) break;
+    after = page.at(-1)!.id;
+  }
+  if (orphans.length === 0) return;
+  await boss.fail(name, orphans, { message: "the process working on it stopped" });
+  logger.info({ queue: name, jobs: orphans.length }, "retrying jobs left active by a previous process");
+}
 
 async function ensureQueue(boss: PgBoss, name: string, options: Omit<Queue, "name">): Promise<void> {
   if (await boss.getQueue(name)) await boss.updateQueue(name, options);
