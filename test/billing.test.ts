@@ -1,7 +1,8 @@
 // Billing usage and invoices over HTTP, end to end, on every storage driver.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PLAN_CREDITS } from "../src/domain/plans.ts";
+import { billingPeriod, closeBillingPeriod } from "../src/domain/billing.ts";
+import { PLAN_CREDITS, PLAN_CURRENCY, PLAN_PRICES } from "../src/domain/plans.ts";
 import type { Partition } from "../src/domain/partition.ts";
 import { PLAN_LIMITS, type Plan } from "../src/http/rate-limit.ts";
 import { newId } from "../src/storage/ids.ts";
@@ -161,6 +162,34 @@ forEachDriver("billing", (driver) => {
     expect((await sandbox.get("/v1/billing/invoices")).body).toEqual({ data: [], next_cursor: null });
     const other = await freshWorkspace("team");
     expect((await other.client.get("/v1/billing/invoices")).body).toEqual({ data: [], next_cursor: null });
+  });
+
+  it("invoices each workspace's live partition once when a period has closed, at its plan's price", async () => {
+    const team = await freshWorkspace("team");
+    const sandbox = await freshWorkspace("team", "test");
+    const free = await freshWorkspace("free");
+    // A month after every workspace above was created, the job closes the month they were made in.
+    const now = new Date();
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 3));
+    const period = billingPeriod(now);
+    const number = `INV-${period.start.getUTCFullYear()}${String(period.start.getUTCMonth() + 1).padStart(2, "0")}`;
+    expect(await closeBillingPeriod(server.storage.db, nextMonth)).toBeGreaterThanOrEqual(2);
+    expect(await closeBillingPeriod(server.storage.db, nextMonth)).toBe(0);
+
+    const [invoice] = (await team.client.get("/v1/billing/invoices")).body.data;
+    expect(invoice).toMatchObject({
+      number,
+      status: "open",
+      currency: PLAN_CURRENCY,
+      amount_due: PLAN_PRICES.team,
+      amount_paid: 0,
+      period_start: period.start.toISOString(),
+      period_end: period.end.toISOString(),
+    });
+    expect((await free.client.get("/v1/billing/invoices")).body.data[0]).toMatchObject({ number, status: "paid", amount_due: 0 });
+    expect((await sandbox.client.get("/v1/billing/invoices")).body.data).toEqual([]);
+    // A period that has not ended is not invoiced.
+    expect(await closeBillingPeriod(server.storage.db, now)).toBe(0);
   });
 
   it("needs billing:read", async () => {

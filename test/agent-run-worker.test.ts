@@ -1,0 +1,159 @@
+// The run worker's rules, on both storage drivers, with agents written for each case: the time
+// limit, credits checked before the agent and metered during it, writes outside the project, a run
+// canceled while queued, and one end per run however often its job is carried out.
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { AgentError, type Agent, type AgentInput } from "../src/agents/agent.ts";
+import { builtinAgent } from "../src/agents/builtin.ts";
+import { cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
+import { listEvents } from "../src/domain/events.ts";
+import { listFiles } from "../src/domain/files.ts";
+import type { Partition } from "../src/domain/partition.ts";
+import { createProject } from "../src/domain/projects.ts";
+import type { WorkQueue } from "../src/domain/work-queue.ts";
+import { ensureWorkspace } from "../src/domain/workspaces.ts";
+import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
+import { createLogger } from "../src/logger.ts";
+import { agentRuns, type Plan } from "../src/storage/schema.ts";
+import { forEachDriver, useStorage } from "./support/database.ts";
+
+/** Queues nothing: these tests carry runs out themselves. */
+const noQueue: WorkQueue = { queueAgentRun: async () => {}, queueDeploymentBuild: async () => {} };
+const silent = createLogger({ level: "silent" });
+
+/** An agent of kind `kind` that does `work`. */
+const agentDoing = (work: (input: AgentInput) => Promise<void>, kind: Agent["kind"] = "model"): Agent => ({
+  kind,
+  async run(input) {
+    await work(input);
+    return { summary: "done" };
+  },
+});
+
+/** Resolves when the signal aborts, rejecting with its reason: an agent waiting on a slow model. */
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+
+forEachDriver("the agent-run worker", (driver) => {
+  const storage = useStorage(driver);
+
+  async function newProject(options: { plan?: Plan; environment?: "live" | "test"; agent?: "coding-agent-1" | "coding-agent-3" } = {}) {
+    const { workspace } = await ensureWorkspace(storage().db, { slug: `ws-${Math.random().toString(36).slice(2, 10)}`, plan: options.plan ?? "pro" });
+    const partition: Partition = { workspaceId: workspace.id, environment: options.environment ?? "live" };
+    const project = await createProject(storage().db, noQueue, partition, { name: "Case", prompt: "A page", agent: options.agent });
+    return { partition, project, runId: project.latest_run_id! };
+  }
+  const worker = (agent: Agent, timeoutMs = 60_000) => createAgentRunWorker({ db: storage().db, agent, timeoutMs, logger: silent, cancelCheckMs: 50 });
+  const runEvents = async (partition: Partition, runId: string) =>
+    (await listEvents(storage().db, partition, { limit: 100 }, {})).items
+      .filter((event) => (event.data.object as { id: string }).id === runId)
+      .map((event) => event.type)
+      .sort();
+
+  it("fails a run that passes its time limit with `timeout`, writing nothing", async () => {
+    const { partition, project, runId } = await newProject();
+    const slow = agentDoing(async (input) => {
+      input.files.write("index.html", "<p>half done</p>");
+      await untilAborted(input.signal);
+    });
+    await worker(slow, 300)(runId);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({ status: "failed", error: { code: "timeout" } });
+    expect(run.error!.message).toContain("time limit");
+    expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
+    expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued", "agent_run.started"]);
+  });
+
+  it("fails `insufficient_credits` before calling the agent when the credits left cannot pay for the run", async () => {
+    const { partition, project, runId } = await newProject({ plan: "free", agent: "coding-agent-3" });
+    // The free plan's 100 credits, all used by an earlier run this period.
+    const earlier = await newProject({ plan: "free" });
+    await storage()
+      .db.update(agentRuns)
+      .set({ workspaceId: partition.workspaceId, status: "succeeded", creditsUsed: 99, finishedAt: new Date() })
+      .where(eq(agentRuns.id, earlier.runId));
+    let called = false;
+    await worker(agentDoing(async () => void (called = true), "builtin"))(runId);
+    expect(called).toBe(false);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({ status: "failed", credits_used: 0, error: { code: "insufficient_credits" } });
+    expect(run.error!.message).toContain("1 credits left");
+    expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued"]);
+  });
+
+  it("stops a model run whose tokens pass the credits left, charging what was left", async () => {
+    const { partition, project, runId } = await newProject({ plan: "free" });
+    const hungry = agentDoing(async (input) => {
+      for (let turn = 0; turn < 1000; turn++) input.meter.addTokens(1_000);
+    });
+    await worker(hungry)(runId);
+    expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({
+      status: "failed",
+      credits_used: 100,
+      error: { code: "insufficient_credits" },
+    });
+  });
+
+  it("fails `invalid_output` when the agent writes outside the project, and writes nothing", async () => {
+    const { partition, project, runId } = await newProject();
+    const escaping = agentDoing(async (input) => {
+      input.files.write("index.html", "<p>ok</p>");
+      input.files.write("../../etc/passwd", "root");
+    });
+    await worker(escaping)(runId);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({ status: "failed", error: { code: "invalid_output" } });
+    expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
+  });
+
+  it("does not start a run canceled while queued", async () => {
+    const { partition, project, runId } = await newProject();
+    await cancelAgentRun(storage().db, partition, project.id, runId);
+    let called = false;
+    await worker(agentDoing(async () => void (called = true)))(runId);
+    expect(called).toBe(false);
+    expect((await getAgentRun(storage().db, partition, project.id, runId)).status).toBe("canceled");
+    expect(await runEvents(partition, runId)).toEqual(["agent_run.canceled", "agent_run.queued"]);
+  });
+
+  it("ends a run once when two workers carry it out at the same time, or again after it ended", async () => {
+    const { partition, project, runId } = await newProject();
+    const carryOut = worker(builtinAgent);
+    await Promise.all([carryOut(runId), carryOut(runId)]);
+    await carryOut(runId);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({ status: "succeeded", credits_used: 1 });
+    expect(await runEvents(partition, runId)).toEqual(["agent_run.queued", "agent_run.started", "agent_run.succeeded"]);
+    const paths = (await listFiles(storage().db, partition, project.id, { limit: 10 })).items.map((file) => file.path).sort();
+    expect(paths).toEqual(["app.js", "index.html", "style.css"]);
+  });
+
+  it("finishes a run left `running` by a worker that died, from the files it started with", async () => {
+    const { partition, project, runId } = await newProject();
+    // What a dead worker leaves: the run started, its agent's writes lost with the process.
+    await storage().db.update(agentRuns).set({ status: "running", startedAt: new Date() }).where(and(eq(agentRuns.id, runId)));
+    await worker(builtinAgent)(runId);
+    expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({ status: "succeeded" });
+  });
+
+  describe("test data", () => {
+    it("is never charged", async () => {
+      const { partition, project, runId } = await newProject({ environment: "test", plan: "free", agent: "coding-agent-3" });
+      await worker(builtinAgent)(runId);
+      expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({ status: "succeeded", credits_used: 0 });
+    });
+  });
+
+  it("turns an unexpected agent failure into `agent_error` without its details", async () => {
+    const { partition, project, runId } = await newProject();
+    await worker(agentDoing(async () => {
+      throw new TypeError("secret internals at /srv/app.js:12");
+    }))(runId);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({ status: "failed", error: { code: "agent_error", message: "The agent failed unexpectedly." } });
+    await worker(agentDoing(async () => {
+      throw new AgentError("agent_error", "never reached");
+    }))(runId);
+    expect((await getAgentRun(storage().db, partition, project.id, runId)).error!.message).toBe("The agent failed unexpectedly.");
+  });
+});
