@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AgentError, type Agent, type AgentInput } from "../src/agents/agent.ts";
 import { builtinAgent } from "../src/agents/builtin.ts";
-import { cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
+import { abandonAgentRun, cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
 import { listEvents } from "../src/domain/events.ts";
 import { listFiles } from "../src/domain/files.ts";
 import type { Partition } from "../src/domain/partition.ts";
@@ -134,6 +134,14 @@ forEachDriver("the agent-run worker", (driver) => {
     await storage().db.update(agentRuns).set({ status: "running", startedAt: new Date() }).where(and(eq(agentRuns.id, runId)));
     await worker(builtinAgent)(runId);
     expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({ status: "succeeded" });
+  });
+
+  it("ends a run whose job was given up as `internal_error`, once", async () => {
+    const { partition, project, runId } = await newProject();
+    expect(await abandonAgentRun(storage().db, runId)).toMatchObject({ status: "failed", error: { code: "internal_error" } });
+    expect(await abandonAgentRun(storage().db, runId)).toBeUndefined();
+    expect((await getAgentRun(storage().db, partition, project.id, runId)).status).toBe("failed");
+    expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued"]);
   });
 
   describe("test data", () => {

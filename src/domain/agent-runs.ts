@@ -222,6 +222,21 @@ export async function finishAgentRun(db: Database, runId: string, outcome: RunOu
   });
 }
 
+/**
+ * Ends a queued or running run as failed `internal_error`: for a run whose job has failed every
+ * retry (storage unreachable for long), so that it does not stay running forever.
+ */
+export async function abandonAgentRun(db: Database, runId: string, now = new Date()): Promise<SchemaAgentRun | undefined> {
+  return db.transaction(async (tx) => {
+    const row = await lockRunWithProject(tx, runId);
+    if (!row || !activeStatuses.includes(row.run.status)) return undefined;
+    return finish(tx, row.run, row.project, now, {
+      status: "failed",
+      error: { code: "internal_error", message: "The run could not be carried out; trigger it again." },
+    });
+  });
+}
+
 /** Charges a canceled run for what its model used before the cancel stopped it (no event). */
 export async function chargeCanceledRun(db: Database, runId: string, credits: number): Promise<void> {
   if (credits <= 0) return;

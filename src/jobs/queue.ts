@@ -22,6 +22,8 @@ export const queues = {
  * SUPERVISE_SECONDS, so a dead worker's job is retried within about 20 seconds.
  */
 const HEARTBEAT_SECONDS = 10;
+/** Retries of an agent-run or deployment-build job before it is given up (about 10 minutes of backoff). */
+export const JOB_RETRY_LIMIT = 8;
 const SUPERVISE_SECONDS = 10;
 
 export interface JobQueueOptions {
@@ -52,7 +54,7 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   const expireInSeconds = Math.ceil(options.agentRunTimeoutMs / 1000) + 60;
   // A job fails only when its process died or storage failed (the worker records an agent's own
   // failure on the run): retry soon, then back off.
-  const retries = { retryLimit: 8, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 };
+  const retries = { retryLimit: JOB_RETRY_LIMIT, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 };
   await ensureQueue(boss, queues.agentRun, { expireInSeconds, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
   await ensureQueue(boss, queues.deploymentBuild, { expireInSeconds: 15 * 60, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
   await ensureQueue(boss, queues.housekeeping, { expireInSeconds: 15 * 60, retryLimit: 1 });

@@ -4,14 +4,16 @@
 import type { Logger } from "pino";
 import type { Agent } from "../agents/agent.ts";
 import type { AppAccess } from "../domain/app-access.ts";
+import { abandonAgentRun } from "../domain/agent-runs.ts";
 import { closeBillingPeriod } from "../domain/billing.ts";
+import { failDeployment } from "../domain/deployments.ts";
 import { purgeUnreferencedBlobs } from "../domain/builds.ts";
 import { purgeAbandonedUploads } from "../domain/files.ts";
 import { purgeExpired } from "../http/idempotency.ts";
 import type { Database } from "../storage/index.ts";
 import { createAgentRunWorker } from "./agent-run-worker.ts";
 import { createDeploymentWorker } from "./deployment-worker.ts";
-import { queues, type JobQueue } from "./queue.ts";
+import { JOB_RETRY_LIMIT, queues, type JobQueue } from "./queue.ts";
 
 export interface WorkerOptions {
   readonly db: Database;
@@ -31,10 +33,29 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, localConcurrency: options.concurrency, batchSize: 1 };
 
   const carryOutRun = createAgentRunWorker({ db, agent: options.agent, timeoutMs: options.agentRunTimeoutMs, logger });
-  await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) => carryOutRun(job.data.runId));
+  await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) =>
+    lastAttemptEnds(job.retryCount, () => carryOutRun(job.data.runId), () => abandonAgentRun(db, job.data.runId)),
+  );
 
   const buildDeployment = createDeploymentWorker({ db, apps: options.apps, logger });
-  await boss.work<{ deploymentId: string }>(queues.deploymentBuild, polling, async ([job]) => buildDeployment(job.data.deploymentId));
+  await boss.work<{ deploymentId: string }>(queues.deploymentBuild, polling, async ([job]) =>
+    lastAttemptEnds(
+      job.retryCount,
+      () => buildDeployment(job.data.deploymentId),
+      () => failDeployment(db, job.data.deploymentId, { code: "internal_error", message: "The deployment could not be built; create it again." }),
+    ),
+  );
+
+  /** Runs `work`; when it fails on the job's last attempt, `giveUp` ends the resource so it does not stay pending. */
+  async function lastAttemptEnds(retryCount: number, work: () => Promise<void>, giveUp: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      logger.warn({ err: error, attempt: retryCount + 1 }, "job failed");
+      if (retryCount >= JOB_RETRY_LIMIT) await giveUp().catch((cause: unknown) => logger.error({ err: cause }, "could not end a job given up"));
+      throw error;
+    }
+  }
 
   await boss.work(queues.housekeeping, { pollingIntervalSeconds: 30 }, async () => {
     const [idempotencyKeys, uploads, blobs] = [
