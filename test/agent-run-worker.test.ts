@@ -81,6 +81,28 @@ forEachDriver("the agent-run worker", (driver) => {
     expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued"]);
   });
 
+  it("lets only one of two runs starting at once spend credits that pay for one", async () => {
+    const first = await newProject({ plan: "free", agent: "coding-agent-3" });
+    // A second project of the same workspace.
+    const second = await createProject(storage().db, noQueue, first.partition, { name: "Other", prompt: "x", agent: "coding-agent-3" });
+    const earlier = await newProject({ plan: "free" });
+    await storage()
+      .db.update(agentRuns)
+      .set({ workspaceId: first.partition.workspaceId, status: "succeeded", creditsUsed: 95, finishedAt: new Date() })
+      .where(eq(agentRuns.id, earlier.runId));
+    // 5 credits left; each run costs 3. The slow agent keeps both runs running at the same time.
+    const slow = agentDoing(async (input) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      input.signal.throwIfAborted();
+    }, "builtin");
+    await Promise.all([worker(slow)(first.runId), worker(slow)(second.latest_run_id!)]);
+    const statuses = [
+      await getAgentRun(storage().db, first.partition, first.project.id, first.runId),
+      await getAgentRun(storage().db, first.partition, second.id, second.latest_run_id!),
+    ].map((run) => `${run.status}:${run.error?.code ?? "-"}:${run.credits_used}`);
+    expect(statuses.sort()).toEqual(["failed:insufficient_credits:0", "succeeded:-:3"]);
+  });
+
   it("stops a model run whose tokens pass the credits left, charging what was left", async () => {
     const { partition, project, runId } = await newProject({ plan: "free" });
     const hungry = agentDoing(async (input) => {

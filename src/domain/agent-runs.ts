@@ -12,7 +12,7 @@ import type {
 } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
-import { agentRuns, projects } from "../storage/schema.ts";
+import { agentRuns, projects, workspaces } from "../storage/schema.ts";
 import { creditsLeft } from "./billing.ts";
 import { snapshotRun } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
@@ -172,8 +172,11 @@ export async function startAgentRun(
     const row = await lockRunWithProject(tx, runId);
     if (!row || !activeStatuses.includes(row.run.status)) return undefined;
     const partition = partitionOf(row.run);
-    const left = partition.environment === "test" ? Number.POSITIVE_INFINITY : await creditsLeft(tx, partition, now);
+    // Starts in one workspace take turns, so two runs cannot both pass the check on the same credits.
+    await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, partition.workspaceId)).for("update");
     let run = row.run;
+    const reserved = run.status === "running" ? run.creditsUsed : 0;
+    const left = partition.environment === "test" ? Number.POSITIVE_INFINITY : (await creditsLeft(tx, partition, now)) + reserved;
     if (run.status === "queued") {
       if (left < requiredCredits(run.agent)) {
         await finish(tx, row.run, row.project, now, {
@@ -182,7 +185,14 @@ export async function startAgentRun(
         });
         return undefined;
       }
-      [run] = await tx.update(agentRuns).set({ status: "running", startedAt: now, updatedAt: now }).where(eq(agentRuns.id, runId)).returning();
+      // What the run needs at least is reserved while it runs (running runs count as used), and
+      // replaced by its real charge when it finishes.
+      const reserve = partition.environment === "test" ? 0 : requiredCredits(run.agent);
+      [run] = await tx
+        .update(agentRuns)
+        .set({ status: "running", startedAt: now, updatedAt: now, creditsUsed: reserve })
+        .where(eq(agentRuns.id, runId))
+        .returning();
       if (row.project.latestRunId === runId) {
         await tx.update(projects).set({ status: projectStatusOf.running, updatedAt: now }).where(eq(projects.id, row.project.id));
       }

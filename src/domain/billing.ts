@@ -40,12 +40,19 @@ async function workspacePlan(db: Queryable, workspaceId: string): Promise<Plan> 
   return workspace.plan;
 }
 
-/** Credits the partition has left in the period containing `now`. */
+/**
+ * Credits the partition has left in the period containing `now`: what its plan includes, less what
+ * finished runs were charged and what running runs hold in reserve.
+ */
 export async function creditsLeft(db: Queryable, partition: Partition, now = new Date()): Promise<number> {
   const { start, end } = billingPeriod(now);
   const plan = await workspacePlan(db, partition.workspaceId);
   const used = (await usageByAgent(db, partition, start, end)).reduce((total, entry) => total + entry.credits_used, 0);
-  return Math.max(0, PLAN_CREDITS[plan] - used);
+  const [running] = await db
+    .select({ reserved: sql<number>`coalesce(sum(${agentRuns.creditsUsed}), 0)`.mapWith(Number) })
+    .from(agentRuns)
+    .where(and(inPartition(agentRuns, partition), eq(agentRuns.status, "running")));
+  return Math.max(0, PLAN_CREDITS[plan] - used - (running?.reserved ?? 0));
 }
 
 export async function getUsage(db: Database, partition: Partition, now = new Date()): Promise<SchemaUsage> {

@@ -260,8 +260,12 @@ export const agentRuns = pgTable(
     oneOf("agent_runs", "status", runStatuses),
     index("agent_runs_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
     index("agent_runs_project_idx").on(t.projectId, ...newestFirst(t)),
-    // Usage: the credits a partition's runs were charged in a billing period (by finishing time).
+    // Usage: the credits a partition's runs were charged in a billing period (by finishing time),
+    // and what its running runs hold in reserve.
     index("agent_runs_usage_idx").on(t.workspaceId, t.environment, t.finishedAt),
+    index("agent_runs_running_idx")
+      .on(t.workspaceId, t.environment)
+      .where(sql`status = 'running'`),
   ],
 );
 

@@ -41,4 +41,5 @@ ALTER TABLE "run_files" ADD CONSTRAINT "run_files_sha256_blobs_sha256_fk" FOREIG
 CREATE INDEX "deployment_files_sha256_idx" ON "deployment_files" USING btree ("sha256");--> statement-breakpoint
 CREATE INDEX "run_files_sha256_idx" ON "run_files" USING btree ("sha256");--> statement-breakpoint
 CREATE INDEX "agent_runs_usage_idx" ON "agent_runs" USING btree ("workspace_id","environment","finished_at");--> statement-breakpoint
+CREATE INDEX "agent_runs_running_idx" ON "agent_runs" USING btree ("workspace_id","environment") WHERE status = 'running';--> statement-breakpoint
 ALTER TABLE "deployments" ADD CONSTRAINT "deployments_label_unique" UNIQUE("label");
