@@ -3,8 +3,8 @@
 // src/apps/server.ts; work after a request returns runs in src/jobs/.) `main.ts` builds one from the environment; tests build one on
 // a throwaway database.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { listen } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
@@ -107,15 +107,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let stopped: Promise<void> | undefined;
   return {
     server,
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          const { address, port: bound } = server.address() as AddressInfo;
-          resolve(`http://${address.includes(":") ? `[${address}]` : address}:${bound}`);
-        });
-      });
-    },
+    listen: (port, host) => listen(server, port, host),
     stop() {
       stopped ??= (async () => {
         draining = true;

@@ -2,39 +2,18 @@
 // default, started again on the same data directory, it retries the job the dead process held; on
 // PostgreSQL another replica, already running, retries it once its heartbeat lapses. Either way the
 // run finishes once, with one final status and one final event.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { forEachDriver, type ProcessDatabase } from "./support/database.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
+import { repoRoot, run, startServer } from "./support/process.ts";
 
-const repoRoot = join(import.meta.dirname, "..");
-
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["src/main.ts"], { cwd: repoRoot, env: { ...process.env, ...env } });
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffered += chunk;
-      const lines = buffered.split("\n");
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const entry = JSON.parse(line) as { msg: string; url?: string };
-        if (entry.msg === "listening") resolve({ child, url: entry.url! });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
-  });
-}
-
-function pbs(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, "src/cli/pbs.ts"), args, { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`pbs exited with ${code}`))));
-  });
+/** Runs `pbs` and answers what it printed; fails unless it exits 0. */
+async function pbs(args: string[], env: Record<string, string>): Promise<string> {
+  const { code, stdout } = await run(join(repoRoot, "src/cli/pbs.ts"), args, env);
+  if (code !== 0) throw new Error(`pbs ${args.join(" ")} exited with ${code}`);
+  return stdout;
 }
 
 /** A fake model whose first call hangs (long enough to kill the server under it); later calls answer at once. */

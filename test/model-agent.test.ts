@@ -3,22 +3,12 @@
 // cancel aborts the model request in flight, a failing model fails the run, tokens are charged.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createOpenAiAgent } from "../src/agents/openai.ts";
-import type { ApiClient } from "./support/api-client.ts";
 import { getApp, openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
+import { final, pollUntil } from "./support/poll.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-async function pollUntil<T>(client: ApiClient, path: string, done: (body: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await client.get<T>(path);
-    if (done(body)) return body;
-    if (Date.now() > deadline) throw new Error(`timed out waiting on ${path}: ${JSON.stringify(body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-const final = (body: { status: string }) => !["queued", "building", "running"].includes(body.status);
 
 forEachDriver("the model-backed agent", (driver) => {
   let model: FakeModel;

@@ -1,47 +1,14 @@
 // The server as operators run it: `node src/main.ts` (what `npm start` runs) in a child process on
 // the embedded default, `pbs` giving a working key while it runs, and SIGTERM letting a request in
 // flight finish before the process exits and releases its data directory.
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, run, startServer } from "./support/process.ts";
 import { openStorage } from "../src/storage/index.ts";
-
-const repoRoot = join(import.meta.dirname, "..");
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout }));
-  });
-}
-
-/** Starts the server and resolves with its base URL once it logs that it listens. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
-  const child = spawn(process.execPath, ["src/main.ts"], { cwd: repoRoot, env: { ...process.env, ...env } });
-  const logs: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffered = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffered += chunk;
-      const lines = buffered.split("\n");
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        logs.push(line);
-        const entry = JSON.parse(line) as { msg: string; url?: string };
-        if (entry.msg === "listening") resolve(entry.url!.replace("0.0.0.0", "127.0.0.1"));
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
-  });
-  return { child, url, logs };
-}
 
 describe("the server process on the embedded default", () => {
   let dataDir: string;

@@ -6,21 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "./support/api-client.ts";
 import { getApp, openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
+import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-/** Polls `path` until `done` holds for its body (or fails after `timeoutMs`). */
-async function pollUntil<T>(client: ApiClient, path: string, done: (body: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { status, body } = await client.get<T>(path);
-    expect(status).toBe(200);
-    if (done(body)) return body;
-    if (Date.now() > deadline) throw new Error(`timed out waiting on ${path}: ${JSON.stringify(body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const final = (body: { status: string }) => !["queued", "building", "running"].includes(body.status);
 
 forEachDriver("work that finishes", (driver) => {
   let server: TestServer;

@@ -7,8 +7,8 @@
 // sent to the same address without it, so the token does not linger in the address bar, history
 // or Referer; later requests (the page's own assets) carry the cookie.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { listen } from "../listen.ts";
 import { ACCESS_TOKEN_PARAM, ACCESS_TOKEN_TTL_MS, type AppAccess } from "../domain/app-access.ts";
 import { deploymentFile, readBlob } from "../domain/builds.ts";
 import { findPublishedDeployment } from "../domain/deployments.ts";
@@ -81,15 +81,7 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
   let stopped: Promise<void> | undefined;
   return {
     server,
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          const { address, port: bound } = server.address() as AddressInfo;
-          resolve(`http://${address.includes(":") ? `[${address}]` : address}:${bound}`);
-        });
-      });
-    },
+    listen: (port, host) => listen(server, port, host),
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

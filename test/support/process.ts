@@ -1,0 +1,38 @@
+// The server and `pbs` as operators run them: child processes of `node src/main.ts` and
+// `src/cli/pbs.ts` with the environment a test gives them.
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+
+export const repoRoot = join(import.meta.dirname, "..", "..");
+
+export function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout }));
+  });
+}
+
+/** Starts the server and resolves with its base URL once it logs that it listens. */
+export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
+  const child = spawn(process.execPath, ["src/main.ts"], { cwd: repoRoot, env: { ...process.env, ...env } });
+  const logs: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        logs.push(line);
+        const entry = JSON.parse(line) as { msg: string; url?: string };
+        if (entry.msg === "listening") resolve(entry.url!.replace("0.0.0.0", "127.0.0.1"));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+  });
+  return { child, url, logs };
+}
+
