@@ -451,6 +451,22 @@ export type RedeliverWebhookDeliveryResult =
   | { status: 500; body: operations["redeliverWebhookDelivery"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["redeliverWebhookDelivery"]["responses"][503]["content"]["application/json"] };
 
+export interface RotateWebhookSecretInput {
+  path: NonNullable<operations["rotateWebhookSecret"]["parameters"]["path"]>;
+  header?: NonNullable<operations["rotateWebhookSecret"]["parameters"]["header"]>;
+}
+
+export type RotateWebhookSecretResult =
+  | { status: 200; body: operations["rotateWebhookSecret"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["rotateWebhookSecret"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["rotateWebhookSecret"]["responses"][401]["content"]["application/json"] }
+  | { status: 404; body: operations["rotateWebhookSecret"]["responses"][404]["content"]["application/json"] }
+  | { status: 409; body: operations["rotateWebhookSecret"]["responses"][409]["content"]["application/json"] }
+  | { status: 422; body: operations["rotateWebhookSecret"]["responses"][422]["content"]["application/json"] }
+  | { status: 429; body: operations["rotateWebhookSecret"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["rotateWebhookSecret"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["rotateWebhookSecret"]["responses"][503]["content"]["application/json"] };
+
 export interface SendTestWebhookEventInput {
   path: NonNullable<operations["sendTestWebhookEvent"]["parameters"]["path"]>;
   header?: NonNullable<operations["sendTestWebhookEvent"]["parameters"]["header"]>;
@@ -531,6 +547,8 @@ export interface Handlers<Context> {
   getWebhookDelivery(input: GetWebhookDeliveryInput, context: Context): Promise<GetWebhookDeliveryResult>;
   /** POST /v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver: Redeliver an event. Scope: webhooks:write. */
   redeliverWebhookDelivery(input: RedeliverWebhookDeliveryInput, context: Context): Promise<RedeliverWebhookDeliveryResult>;
+  /** POST /v1/webhooks/{webhook_endpoint_id}/rotate-secret: Rotate a webhook endpoint's secret. Scope: webhooks:write. */
+  rotateWebhookSecret(input: RotateWebhookSecretInput, context: Context): Promise<RotateWebhookSecretResult>;
   /** POST /v1/webhooks/{webhook_endpoint_id}/test: Send a test event. Scope: webhooks:write. */
   sendTestWebhookEvent(input: SendTestWebhookEventInput, context: Context): Promise<SendTestWebhookEventResult>;
 }
@@ -570,5 +588,6 @@ export const operationMeta = {
   listWebhookDeliveries: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries", scopes: ["webhooks:read"], idempotent: false },
   getWebhookDelivery: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}", scopes: ["webhooks:read"], idempotent: false },
   redeliverWebhookDelivery: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver", scopes: ["webhooks:write"], idempotent: true },
+  rotateWebhookSecret: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/rotate-secret", scopes: ["webhooks:write"], idempotent: true },
   sendTestWebhookEvent: { method: "post", path: "/v1/webhooks/{webhook_endpoint_id}/test", scopes: ["webhooks:write"], idempotent: true },
 } as const satisfies Record<OperationId, { method: string; path: string; scopes: readonly string[]; idempotent: boolean }>;

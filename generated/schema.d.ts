@@ -421,7 +421,8 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the URL, description, event types or status. Fields not sent keep their value.
+         * @description Changes the URL, description, event types or status. Fields not sent keep their value. Setting
+         *     `status` to `enabled` clears a `disabled_reason` and resumes the endpoint's pending deliveries.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -455,7 +456,7 @@ export interface paths {
         };
         /**
          * Get a delivery
-         * @description Returns one delivery: its status, attempts and the last response status.
+         * @description Returns one delivery: its status and every attempt, with what the endpoint answered.
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -480,6 +481,29 @@ export interface paths {
          * @description Sends the delivery's event again, as a new delivery with fresh attempts, and answers with it.
          */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Rolls the endpoint's signing secret: answers the endpoint with a new `secret`, shown this once.
+         *     For 24 hours deliveries carry signatures with both the new and the previous secret (several
+         *     space-separated signatures, as the `Event` documentation says), so receivers can switch without
+         *     missing a delivery.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -664,7 +688,8 @@ export interface components {
             template?: string | null;
         };
         CreateWebhookEndpointRequest: {
-            url: components["schemas"]["HttpsUrl"];
+            /** @description See `WebhookEndpoint.url` for the addresses accepted. */
+            url: components["schemas"]["WebhookUrl"];
             description?: string;
             enabled_events: (components["schemas"]["EventType"] | "*")[];
         };
@@ -820,11 +845,6 @@ export interface components {
         };
         /** @description Identifier of a file: `file_` and 8–64 letters and digits. */
         FileId: string;
-        /**
-         * Format: uri
-         * @description An absolute https URL of at most 2048 characters.
-         */
-        HttpsUrl: string;
         Invoice: {
             id: components["schemas"]["InvoiceId"];
             /** @description Human-facing invoice number. */
@@ -1015,7 +1035,8 @@ export interface components {
         };
         /** @description Fields to change; absent fields keep their value. */
         UpdateWebhookEndpointRequest: {
-            url?: components["schemas"]["HttpsUrl"];
+            /** @description See `WebhookEndpoint.url` for the addresses accepted. */
+            url?: components["schemas"]["WebhookUrl"];
             description?: string | null;
             enabled_events?: (components["schemas"]["EventType"] | "*")[];
             status?: components["schemas"]["WebhookEndpointStatus"];
@@ -1070,6 +1091,26 @@ export interface components {
              */
             next_attempt_at: string | null;
             created_at: components["schemas"]["Timestamp"];
+            /** @description Every attempt, newest first. Only `getWebhookDelivery` answers it; lists leave it out. */
+            attempt_log?: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** @description One attempt of a delivery: when, how long, and what the endpoint answered or why it could not. */
+        WebhookDeliveryAttempt: {
+            attempted_at: components["schemas"]["Timestamp"];
+            /** Format: int32 */
+            duration_ms: number;
+            /**
+             * Format: int32
+             * @description The HTTP status the endpoint answered; null when it gave no answer.
+             */
+            response_status: number | null;
+            /** @description The start of the answer's body (at most 1,024 characters); null when there was none. */
+            response_body: string | null;
+            /**
+             * @description Why the attempt failed without an answer (timeout, connection refused, a refused address, a
+             *     redirect, which is not followed); null when it got one.
+             */
+            error: string | null;
         };
         /** @description Identifier of a webhook delivery: `dlv_` and 8–64 letters and digits. */
         WebhookDeliveryId: string;
@@ -1082,12 +1123,23 @@ export interface components {
         /** @description A URL that receives signed event deliveries; see the `Event` schema for the signature scheme. */
         WebhookEndpoint: {
             id: components["schemas"]["WebhookEndpointId"];
-            /** @description Where deliveries are `POST`ed; must be https. */
-            url: components["schemas"]["HttpsUrl"];
+            /**
+             * @description Where deliveries are `POST`ed. It must be an absolute `https` URL whose host resolves to public
+             *     addresses only: loopback, private, link-local (cloud metadata), unique-local, IPv4-mapped IPv6
+             *     and unspecified addresses are refused (`400` naming `url`), at registration and again at every
+             *     delivery, which connects to the address it checked. A server run for local development with
+             *     `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true` also accepts those addresses and plain `http`.
+             */
+            url: components["schemas"]["WebhookUrl"];
             description: string | null;
             /** @description The event types delivered; `*` for all. */
             enabled_events: (components["schemas"]["EventType"] | "*")[];
             status: components["schemas"]["WebhookEndpointStatus"];
+            /**
+             * @description Why the service disabled the endpoint: it answered `410 Gone`, or every delivery to it failed
+             *     for 3 days. Null when it is enabled, or was disabled through the API.
+             */
+            disabled_reason: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1101,12 +1153,23 @@ export interface components {
         /** @description A newly created endpoint, with its signing secret: shown this once, store it safely. */
         WebhookEndpointWithSecret: {
             id: components["schemas"]["WebhookEndpointId"];
-            /** @description Where deliveries are `POST`ed; must be https. */
-            url: components["schemas"]["HttpsUrl"];
+            /**
+             * @description Where deliveries are `POST`ed. It must be an absolute `https` URL whose host resolves to public
+             *     addresses only: loopback, private, link-local (cloud metadata), unique-local, IPv4-mapped IPv6
+             *     and unspecified addresses are refused (`400` naming `url`), at registration and again at every
+             *     delivery, which connects to the address it checked. A server run for local development with
+             *     `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true` also accepts those addresses and plain `http`.
+             */
+            url: components["schemas"]["WebhookUrl"];
             description: string | null;
             /** @description The event types delivered; `*` for all. */
             enabled_events: (components["schemas"]["EventType"] | "*")[];
             status: components["schemas"]["WebhookEndpointStatus"];
+            /**
+             * @description Why the service disabled the endpoint: it answered `410 Gone`, or every delivery to it failed
+             *     for 3 days. Null when it is enabled, or was disabled through the API.
+             */
+            disabled_reason: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             /** @description The signing secret, `whsec_` and base64 of 32 random bytes. */
@@ -1141,6 +1204,11 @@ export interface components {
             message: string;
             webhook_endpoint_id: components["schemas"]["WebhookEndpointId"];
         };
+        /**
+         * Format: uri
+         * @description A webhook endpoint's URL: absolute, at most 2048 characters, no credentials.
+         */
+        WebhookUrl: string;
         Workspace: {
             id: components["schemas"]["WorkspaceId"];
             /** @description Short unique name, as used in the admin CLI. */
@@ -1244,7 +1312,6 @@ export type SchemaEventId = components['schemas']['EventId'];
 export type SchemaEventType = components['schemas']['EventType'];
 export type SchemaFileEvent = components['schemas']['FileEvent'];
 export type SchemaFileId = components['schemas']['FileId'];
-export type SchemaHttpsUrl = components['schemas']['HttpsUrl'];
 export type SchemaInvoice = components['schemas']['Invoice'];
 export type SchemaInvoiceId = components['schemas']['InvoiceId'];
 export type SchemaInvoiceStatus = components['schemas']['InvoiceStatus'];
@@ -1273,6 +1340,7 @@ export type SchemaUploadFileRequest = components['schemas']['UploadFileRequest']
 export type SchemaUsage = components['schemas']['Usage'];
 export type SchemaVisibility = components['schemas']['Visibility'];
 export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
+export type SchemaWebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
 export type SchemaWebhookDeliveryId = components['schemas']['WebhookDeliveryId'];
 export type SchemaWebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
 export type SchemaWebhookEndpoint = components['schemas']['WebhookEndpoint'];
@@ -1281,6 +1349,7 @@ export type SchemaWebhookEndpointStatus = components['schemas']['WebhookEndpoint
 export type SchemaWebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type SchemaWebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type SchemaWebhookTestObject = components['schemas']['WebhookTestObject'];
+export type SchemaWebhookUrl = components['schemas']['WebhookUrl'];
 export type SchemaWorkspace = components['schemas']['Workspace'];
 export type SchemaWorkspaceId = components['schemas']['WorkspaceId'];
 export type ParameterAgentRunListFilters = components['parameters']['AgentRunListFilters'];
@@ -5981,6 +6050,176 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The webhook endpoint's identifier. */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the current window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description When the current window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description The request breaks the contract. */

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { listen } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
+import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
 import type { Context } from "./handlers/context.ts";
@@ -31,6 +32,8 @@ export interface AppOptions {
   work: WorkQueue;
   /** Published apps' origins and access tokens, for the `url` fields. */
   apps: AppAccess;
+  /** Which webhook URLs may be registered (the delivery worker checks them again). */
+  webhookTargets: WebhookTargets;
   /** Signs pagination cursors; every replica must share it. */
   cursorSecret: string | Uint8Array;
   /** Where rate-limit counters live (default: this process's memory); closed by `stop()`. */
@@ -77,6 +80,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       cursors,
       work: options.work,
       apps: options.apps,
+      webhookTargets: options.webhookTargets,
     }),
     idempotencyDb: db,
     audit,

@@ -18,7 +18,18 @@ describe("loadConfig", () => {
       agent: undefined,
       appsPort: 8081,
       appsDomain: undefined,
+      webhookConcurrency: 10,
+      webhookAllowPrivateNetworks: false,
+      webhookRetrySchedule: undefined,
     });
+  });
+
+  it("reads the webhook delivery settings", () => {
+    expect(
+      loadConfig({ WEBHOOK_CONCURRENCY: "3", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "500ms, 1s,2m" }),
+    ).toMatchObject({ webhookConcurrency: 3, webhookAllowPrivateNetworks: true, webhookRetrySchedule: [500, 1000, 120_000] });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5s,,1m" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it("reads the agent, the apps listener and the run limits", () => {

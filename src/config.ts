@@ -30,6 +30,12 @@ export interface Config {
   readonly appsPort: number;
   /** A wildcard domain (behind TLS) apps are served under as `https://<label>.<domain>/`; unset: `<label>.localhost`. */
   readonly appsDomain: string | undefined;
+  /** Webhook delivery attempts in flight at once in this process. */
+  readonly webhookConcurrency: number;
+  /** Local development: webhook URLs may be http and reach loopback and private addresses. */
+  readonly webhookAllowPrivateNetworks: boolean;
+  /** The waits between a delivery's attempts; undefined: the contract's schedule. */
+  readonly webhookRetrySchedule: readonly number[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -64,7 +70,26 @@ export function loadConfig(env: Env = process.env): Config {
     agent: agentEndpoint(read),
     appsPort: integer("APPS_PORT", read("APPS_PORT"), 8081, 0, 65535),
     appsDomain: domain("APPS_DOMAIN", read("APPS_DOMAIN")),
+    webhookConcurrency: integer("WEBHOOK_CONCURRENCY", read("WEBHOOK_CONCURRENCY"), 10, 1, 1000),
+    webhookAllowPrivateNetworks: boolean("WEBHOOK_ALLOW_PRIVATE_NETWORKS", read("WEBHOOK_ALLOW_PRIVATE_NETWORKS")),
+    webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", read("WEBHOOK_RETRY_SCHEDULE")),
   });
+}
+
+function boolean(name: string, raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const value = raw.toLowerCase();
+  if (["true", "1", "yes"].includes(value)) return true;
+  if (["false", "0", "no"].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+/** A comma-separated list of durations (`5s,5m,30m`): at most 20, each up to a day. */
+function durations(name: string, raw: string | undefined): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const parts = raw.split(",").map((part) => part.trim());
+  if (parts.length > 20) throw new ConfigError(`${name} may list at most 20 durations`);
+  return parts.map((part) => duration(name, part, 0, 1, 24 * 60 * 60_000));
 }
 
 function agentEndpoint(read: (name: string) => string | undefined): Config["agent"] {

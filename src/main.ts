@@ -1,5 +1,5 @@
-// Composition root: configuration → logger → storage → job queue → API server, apps server and
-// workers, and the order of a graceful stop on SIGTERM/SIGINT (stop accepting, drain requests and
+// Composition root: configuration → logger → storage → job queue → API server, apps server,
+// workers and the webhook delivery worker, and the order of a graceful stop on SIGTERM/SIGINT (stop accepting, drain requests and
 // jobs in hand, close storage).
 import { selectAgent } from "./agents/index.ts";
 import { createApp } from "./app.ts";
@@ -7,8 +7,10 @@ import { createAppsServer } from "./apps/server.ts";
 import { startAdminSocket } from "./cli/admin-socket.ts";
 import { loadConfig } from "./config.ts";
 import { createAppAccess } from "./domain/app-access.ts";
+import { createWebhookTargets } from "./domain/webhook-targets.ts";
 import { selectRateLimitStore } from "./http/rate-limit.ts";
 import { openJobQueue } from "./jobs/queue.ts";
+import { startDeliveryWorker } from "./jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "./jobs/workers.ts";
 import { createLogger } from "./logger.ts";
 import { openStorage } from "./storage/index.ts";
@@ -23,6 +25,7 @@ const rateLimitStore = await selectRateLimitStore({
   onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
 });
 const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs });
+const webhookTargets = createWebhookTargets({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
 const apps = createAppAccess({ secret: await sharedSecret(storage.db, "apps"), appsDomain: config.appsDomain, appsPort: config.appsPort });
 const app = await createApp({
   storage,
@@ -30,6 +33,7 @@ const app = await createApp({
   rateLimitStore,
   work: jobs,
   apps,
+  webhookTargets,
   cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
 });
 const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
@@ -43,6 +47,13 @@ await startWorkers(jobs, {
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
 });
+const deliveries = startDeliveryWorker({
+  db: storage.db,
+  targets: webhookTargets,
+  logger,
+  concurrency: config.webhookConcurrency,
+  ...(config.webhookRetrySchedule ? { retrySchedule: config.webhookRetrySchedule } : {}),
+});
 const url = await app.listen(config.port, config.host);
 const appsUrl = await appsServer.listen(config.appsPort, config.host);
 logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
@@ -52,7 +63,7 @@ async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "stopping: draining requests and jobs in flight");
-  await Promise.all([app.stop(), appsServer.stop(), jobs.stop()]);
+  await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries.stop()]);
   await admin?.close();
   await storage.close();
   logger.info("stopped");

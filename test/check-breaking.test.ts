@@ -31,6 +31,17 @@ describe("compareContracts", () => {
     expect(at(where)).toMatchObject({ type: "non-breaking", action: "add" });
   });
 
+  it("lets through only a breaking change reviewed as compatible, matched exactly", () => {
+    const removed = at('paths["/v1/projects/{project_id}"].get')!;
+    const reviewed = [{ where: removed.where, description: removed.description, reason: "test" }];
+    const withReview = compareContracts(load("released.yaml"), load("current.yaml"), reviewed);
+    expect(withReview.find((c) => c.where === removed.where)).toMatchObject({ type: "non-breaking" });
+    const elsewhere = [{ where: removed.where, description: "another change", reason: "test" }];
+    expect(compareContracts(load("released.yaml"), load("current.yaml"), elsewhere).find((c) => c.where === removed.where)).toMatchObject({
+      type: "breaking",
+    });
+  });
+
   it("finds nothing breaking between a document and itself", () => {
     expect(compareContracts(load("released.yaml"), load("released.yaml"))).toEqual([]);
   });

@@ -81,10 +81,12 @@ describe("the contract", () => {
     expect(schema.properties.next_cursor).toMatchObject({ type: "string", nullable: true });
   });
 
-  it("accepts Idempotency-Key on every creating POST and only there", () => {
+  it("accepts Idempotency-Key on every creating POST, on rotating a secret, and only there", () => {
     const creating = ops.filter((op) => op.method === "post" && Object.keys(op.responses ?? {}).some((s) => s === "201" || s === "202"));
+    // Not creating, but a retry must not rotate twice (the first new secret would be lost).
+    const rotating = ops.filter((op) => op.operationId === "rotateWebhookSecret");
     const withKey = ops.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
-    expect(withKey.map((op) => op.operationId).sort()).toEqual(creating.map((op) => op.operationId).sort());
+    expect(withKey.map((op) => op.operationId).sort()).toEqual([...creating, ...rotating].map((op) => op.operationId).sort());
     for (const id of ["createProject", "createDeployment", "triggerAgentRun"]) {
       expect(withKey.map((op) => op.operationId)).toContain(id);
     }

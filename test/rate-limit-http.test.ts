@@ -206,6 +206,7 @@ describe.skipIf(!TEST_REDIS_URL)(`rate limits in Redis${TEST_REDIS_URL ? "" : " 
       rateLimitPlans: PLAN_LIMITS,
       work: server.jobs,
       apps: server.apps,
+      webhookTargets: server.webhookTargets,
     });
     replicaUrl = await replica.listen(0, "127.0.0.1");
   });

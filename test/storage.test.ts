@@ -40,6 +40,7 @@ const allTables = [
   "run_files",
   "server_secrets",
   "webhook_deliveries",
+  "webhook_delivery_attempts",
   "webhook_endpoints",
   "workspaces",
 ];

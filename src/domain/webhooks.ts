@@ -2,9 +2,10 @@
 // it enables (events.ts queues them); its signing secret is shown once, at creation. A delivery is
 // one event sent to one endpoint: pending → succeeded | failed. Sending and signing the deliveries is
 // the delivery worker's job (webhook-signature.ts); here they are only queued and listed.
-import { and, eq, getTableColumns } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type {
   SchemaCreateWebhookEndpointRequest,
+  SchemaEvent,
   SchemaEventType,
   SchemaUpdateWebhookEndpointRequest,
   SchemaWebhookDelivery,
@@ -15,10 +16,12 @@ import type {
 } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
-import { events, webhookDeliveries, webhookEndpoints } from "../storage/schema.ts";
+import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
+import { toEvent } from "./events.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import { newWebhookSecret } from "./webhook-signature.ts";
+import type { WebhookTargets } from "./webhook-targets.ts";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -31,6 +34,7 @@ export function toWebhookEndpoint(row: EndpointRow): SchemaWebhookEndpoint {
     description: row.description,
     enabled_events: row.enabledEvents as EnabledEvents,
     status: row.status,
+    disabled_reason: row.disabledReason,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };
@@ -52,20 +56,6 @@ export function toWebhookDelivery(row: DeliveryRow & { eventType: string }): Sch
   };
 }
 
-/** The url, refused unless it is an absolute https URL (the contract's pattern, checked here too). */
-function httpsUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidInputError("The url must be an absolute https URL.", "url");
-  }
-  if (parsed.protocol !== "https:" || !url.startsWith("https://")) {
-    throw new InvalidInputError("Webhook deliveries are only sent over https: the url must start with https://.", "url");
-  }
-  return url;
-}
-
 /** The event types, each once, in the order first given. */
 function distinctEvents(list: EnabledEvents): EnabledEvents {
   if (list.length === 0) throw new InvalidInputError("Enable at least one event type, or `*` for all.", "enabled_events");
@@ -74,16 +64,18 @@ function distinctEvents(list: EnabledEvents): EnabledEvents {
 
 export async function createWebhookEndpoint(
   db: Database,
+  targets: WebhookTargets,
   partition: Partition,
   input: SchemaCreateWebhookEndpointRequest,
 ): Promise<SchemaWebhookEndpointWithSecret> {
+  const url = await targets.check(input.url);
   const now = new Date();
   const [row] = await db
     .insert(webhookEndpoints)
     .values({
       id: newId("we"),
       ...partition,
-      url: httpsUrl(input.url),
+      url,
       description: input.description ?? null,
       enabledEvents: distinctEvents(input.enabled_events),
       status: "enabled",
@@ -96,8 +88,9 @@ export async function createWebhookEndpoint(
 }
 
 /** The endpoint row, or NotFoundError: another partition's endpoint does not exist for this caller. */
-async function findEndpoint(db: Queryable, partition: Partition, id: string): Promise<EndpointRow> {
-  const [row] = await db.select().from(webhookEndpoints).where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, id)));
+async function findEndpoint(db: Queryable, partition: Partition, id: string, { lock = false } = {}): Promise<EndpointRow> {
+  const query = db.select().from(webhookEndpoints).where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
   if (!row) throw new NotFoundError(`No webhook endpoint ${id} in this workspace.`, "webhook_endpoint_id");
   return row;
 }
@@ -120,23 +113,48 @@ export async function listWebhookEndpoints(db: Database, partition: Partition, p
 /** Changes the fields sent; `description: null` clears it. */
 export async function updateWebhookEndpoint(
   db: Database,
+  targets: WebhookTargets,
   partition: Partition,
   id: string,
   changes: SchemaUpdateWebhookEndpointRequest,
 ): Promise<SchemaWebhookEndpoint> {
+  const url = changes.url !== undefined ? await targets.check(changes.url) : undefined;
   const [row] = await db
     .update(webhookEndpoints)
     .set({
-      ...(changes.url !== undefined ? { url: httpsUrl(changes.url) } : {}),
+      ...(url !== undefined ? { url } : {}),
       ...(changes.description !== undefined ? { description: changes.description } : {}),
       ...(changes.enabled_events !== undefined ? { enabledEvents: distinctEvents(changes.enabled_events) } : {}),
-      ...(changes.status !== undefined ? { status: changes.status } : {}),
+      ...(changes.status !== undefined ? { status: changes.status, disabledReason: null } : {}),
+      // Enabled again: its failures so far no longer count towards disabling it.
+      ...(changes.status === "enabled" ? { failingSince: null } : {}),
       updatedAt: new Date(),
     })
     .where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, id)))
     .returning();
   if (!row) throw new NotFoundError(`No webhook endpoint ${id} in this workspace.`, "webhook_endpoint_id");
   return toWebhookEndpoint(row);
+}
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60_000;
+
+/** Gives the endpoint a new secret; the previous one keeps signing beside it for 24 hours. */
+export async function rotateWebhookSecret(db: Database, partition: Partition, id: string, now = new Date()): Promise<SchemaWebhookEndpointWithSecret> {
+  return db.transaction(async (tx) => {
+    const endpoint = await findEndpoint(tx, partition, id, { lock: true });
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        secret: newWebhookSecret(),
+        previousSecret: endpoint.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+        updatedAt: now,
+      })
+      .where(eq(webhookEndpoints.id, id))
+      .returning();
+    return { ...toWebhookEndpoint(row), secret: row.secret };
+  });
 }
 
 /** Deletes the endpoint; its deliveries, pending ones included, go with it (ON DELETE CASCADE). */
@@ -230,14 +248,181 @@ async function findDelivery(db: Queryable, partition: Partition, endpointId: str
   return row;
 }
 
+/** The delivery with every attempt, newest first. */
 export async function getWebhookDelivery(db: Database, partition: Partition, endpointId: string, deliveryId: string): Promise<SchemaWebhookDelivery> {
-  return toWebhookDelivery(await findDelivery(db, partition, endpointId, deliveryId));
+  const delivery = toWebhookDelivery(await findDelivery(db, partition, endpointId, deliveryId));
+  const attempts = await db
+    .select()
+    .from(webhookDeliveryAttempts)
+    .where(eq(webhookDeliveryAttempts.deliveryId, deliveryId))
+    .orderBy(desc(webhookDeliveryAttempts.attemptedAt), desc(webhookDeliveryAttempts.id))
+    .limit(MAX_LOGGED_ATTEMPTS);
+  return {
+    ...delivery,
+    attempt_log: attempts.map((attempt) => ({
+      attempted_at: iso(attempt.attemptedAt),
+      duration_ms: attempt.durationMs,
+      response_status: attempt.responseStatus,
+      response_body: attempt.responseBody,
+      error: attempt.error,
+    })),
+  };
 }
+
+/** The contract's bound on `attempt_log`; a delivery makes at most RETRY_SCHEDULE.length + 1 attempts. */
+const MAX_LOGGED_ATTEMPTS = 100;
 
 /** Sends the delivery's event again to the same endpoint: a new pending delivery, attempts 0. */
 export async function redeliver(db: Database, partition: Partition, endpointId: string, deliveryId: string): Promise<SchemaWebhookDelivery> {
   return db.transaction(async (tx) => {
     const original = await findDelivery(tx, partition, endpointId, deliveryId);
     return queueDelivery(tx, partition, endpointId, { id: original.eventId, type: original.eventType });
+  });
+}
+
+// --- Sending, for the delivery worker (no partition: it acts for every workspace). ---
+
+/** After the first attempt, how long to wait before each retry: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
+/** An endpoint whose deliveries have all failed for this long is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
+
+/** A delivery claimed for one attempt: what to send, where, and with which secrets. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly url: string;
+  readonly event: SchemaEvent;
+  /** The secrets to sign with: the current one, and a rotated-out one still in its grace period. */
+  readonly secrets: string[];
+}
+
+/**
+ * Claims up to `limit` due deliveries for `claimant` until now + `leaseMs`, at most one per endpoint
+ * (and none of an endpoint that has one claimed already), so a slow or dead endpoint holds one
+ * worker at a time and never delays the others. Rows locked by another claimant are skipped. A
+ * claimant that dies loses its claims when their lease ends; the lease outlives an attempt.
+ */
+export async function claimDueDeliveries(db: Database, claimant: string, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedDelivery[]> {
+  return db.transaction(async (tx) => {
+    const busy = sql`exists (select 1 from ${webhookDeliveries} as held where held.webhook_endpoint_id = ${webhookDeliveries.webhookEndpointId} and held.status = 'pending' and held.claimed_until > ${now})`;
+    const candidates = await tx
+      .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.webhookEndpointId })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.webhookEndpointId))
+      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
+          // A test event goes to its endpoint whatever the endpoint's status, as the contract says.
+          or(eq(webhookEndpoints.status, "enabled"), eq(events.type, "webhook.test")),
+          sql`not ${busy}`,
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(limit * 4)
+      .for("update", { of: webhookDeliveries, skipLocked: true });
+    const picked = new Map<string, string>();
+    for (const candidate of candidates) if (!picked.has(candidate.endpointId) && picked.size < limit) picked.set(candidate.endpointId, candidate.id);
+    if (picked.size === 0) return [];
+    const ids = [...picked.values()];
+    await tx
+      .update(webhookDeliveries)
+      .set({ claimedBy: claimant, claimedUntil: new Date(now.getTime() + leaseMs) })
+      .where(inArray(webhookDeliveries.id, ids));
+    const rows = await tx
+      .select({ id: webhookDeliveries.id, endpoint: webhookEndpoints, event: events })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.webhookEndpointId))
+      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+      .where(inArray(webhookDeliveries.id, ids));
+    return rows.map(({ id, endpoint, event }) => ({
+      id,
+      url: endpoint.url,
+      event: toEvent(event),
+      secrets:
+        endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
+          ? [endpoint.secret, endpoint.previousSecret]
+          : [endpoint.secret],
+    }));
+  });
+}
+
+/** What one attempt gave, as the sender reports it. */
+export interface AttemptOutcome {
+  readonly attemptedAt: Date;
+  readonly durationMs: number;
+  readonly status?: number;
+  readonly responseBody?: string;
+  readonly error?: string;
+}
+
+/**
+ * Records an attempt made under `claimant`'s claim and settles the delivery: a 2xx succeeds; `410
+ * Gone` fails it and disables the endpoint; any other failure plans the next retry from `schedule`,
+ * or fails the delivery once the schedule is spent. An endpoint failing for 3 days is disabled.
+ * Nothing is recorded when the claim was lost meanwhile (another claimant owns the delivery now).
+ */
+export async function recordDeliveryAttempt(
+  db: Database,
+  deliveryId: string,
+  claimant: string,
+  outcome: AttemptOutcome,
+  schedule: readonly number[] = RETRY_SCHEDULE_MS,
+): Promise<SchemaWebhookDeliveryStatus | undefined> {
+  return db.transaction(async (tx) => {
+    const [delivery] = await tx
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.claimedBy, claimant), eq(webhookDeliveries.status, "pending")))
+      .for("update");
+    if (!delivery) return undefined;
+    const now = new Date();
+    await tx.insert(webhookDeliveryAttempts).values({
+      deliveryId,
+      attemptedAt: outcome.attemptedAt,
+      durationMs: outcome.durationMs,
+      responseStatus: outcome.status ?? null,
+      responseBody: outcome.responseBody?.slice(0, 1024) ?? null,
+      error: outcome.error?.slice(0, 500) ?? null,
+    });
+    const attempts = delivery.attempts + 1;
+    const succeeded = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300 && !outcome.error;
+    const gone = outcome.status === 410;
+    const retryIn = schedule[attempts - 1];
+    const status: SchemaWebhookDeliveryStatus = succeeded ? "succeeded" : gone || retryIn === undefined ? "failed" : "pending";
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status,
+        attempts,
+        lastAttemptAt: outcome.attemptedAt,
+        responseStatus: outcome.status ?? null,
+        lastError: outcome.error ?? null,
+        nextAttemptAt: status === "pending" ? new Date(now.getTime() + retryIn!) : null,
+        claimedBy: null,
+        claimedUntil: null,
+        updatedAt: now,
+      })
+      .where(eq(webhookDeliveries.id, deliveryId));
+
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.webhookEndpointId)).for("update");
+    if (!endpoint) return status;
+    if (succeeded) {
+      if (endpoint.failingSince) await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      return status;
+    }
+    const failingSince = endpoint.failingSince ?? outcome.attemptedAt;
+    const reason = gone
+      ? "The endpoint answered 410 Gone."
+      : now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS
+        ? "Every delivery to the endpoint failed for 3 days."
+        : undefined;
+    await tx
+      .update(webhookEndpoints)
+      .set({ failingSince, ...(reason && endpoint.status === "enabled" ? { status: "disabled", disabledReason: reason, updatedAt: now } : {}) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    return status;
   });
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { AppAccess } from "../domain/app-access.ts";
 import type { Principal } from "../domain/keys.ts";
 import type { Partition } from "../domain/partition.ts";
+import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { WorkQueue } from "../domain/work-queue.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import type { Database } from "../storage/index.ts";
@@ -19,4 +20,6 @@ export interface Context {
   readonly work: WorkQueue;
   /** Published apps' origins and private-app access tokens. */
   readonly apps: AppAccess;
+  /** Which webhook URLs deliveries may go to. */
+  readonly webhookTargets: WebhookTargets;
 }

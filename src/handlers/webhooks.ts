@@ -16,17 +16,15 @@ type WebhookHandlers = Pick<
   | "listWebhookDeliveries"
   | "getWebhookDelivery"
   | "redeliverWebhookDelivery"
+  | "rotateWebhookSecret"
 >;
 
-/**
- * Where a queued delivery can be watched. The contract has no operation reading one delivery, so
- * this is the endpoint's delivery list, where the newest delivery comes first.
- */
+/** Where a queued delivery can be watched. */
 const deliveryPath = (delivery: SchemaWebhookDelivery) => `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries/${delivery.id}`;
 
 export const webhookHandlers: WebhookHandlers = {
-  async createWebhookEndpoint({ body }, { db, partition }) {
-    const endpoint = await webhooks.createWebhookEndpoint(db, partition, body);
+  async createWebhookEndpoint({ body }, { db, webhookTargets, partition }) {
+    const endpoint = await webhooks.createWebhookEndpoint(db, webhookTargets, partition, body);
     return { status: 201, headers: { Location: `/v1/webhooks/${endpoint.id}` }, body: endpoint };
   },
 
@@ -39,8 +37,12 @@ export const webhookHandlers: WebhookHandlers = {
     return { status: 200, body: await webhooks.getWebhookEndpoint(db, partition, path.webhook_endpoint_id) };
   },
 
-  async updateWebhookEndpoint({ path, body }, { db, partition }) {
-    return { status: 200, body: await webhooks.updateWebhookEndpoint(db, partition, path.webhook_endpoint_id, body) };
+  async updateWebhookEndpoint({ path, body }, { db, webhookTargets, partition }) {
+    return { status: 200, body: await webhooks.updateWebhookEndpoint(db, webhookTargets, partition, path.webhook_endpoint_id, body) };
+  },
+
+  async rotateWebhookSecret({ path }, { db, partition }) {
+    return { status: 200, body: await webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id) };
   },
 
   async deleteWebhookEndpoint({ path }, { db, partition }) {

@@ -406,6 +406,13 @@ export const webhookEndpoints = pgTable(
     status: text("status", { enum: webhookEndpointStatuses }).notNull().default("enabled"),
     /** The signing secret; kept in clear because every delivery is signed with it. */
     secret: text("secret").notNull(),
+    /** After a rotation, the secret before it, which keeps signing beside the new one until it expires. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: optionalTime("previous_secret_expires_at"),
+    /** Why the service disabled the endpoint (410 Gone, failing for days); null otherwise. */
+    disabledReason: text("disabled_reason"),
+    /** The first failed attempt since the last success: failing for 3 days disables the endpoint. */
+    failingSince: optionalTime("failing_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -450,6 +457,9 @@ export const webhookDeliveries = pgTable(
     lastAttemptAt: optionalTime("last_attempt_at"),
     responseStatus: integer("response_status"),
     lastError: text("last_error"),
+    /** The process attempting the delivery now, and until when its claim holds (see src/jobs/webhook-delivery-worker.ts). */
+    claimedBy: text("claimed_by"),
+    claimedUntil: optionalTime("claimed_until"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -463,6 +473,24 @@ export const webhookDeliveries = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
   ],
+);
+
+/** Every attempt of a delivery: what the endpoint answered, or why it could not. */
+export const webhookDeliveryAttempts = pgTable(
+  "webhook_delivery_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, precision: 3 }).notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    responseStatus: integer("response_status"),
+    /** The start of the answer's body, at most 1,024 characters. */
+    responseBody: text("response_body"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_delivery_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt.desc().nullsFirst())],
 );
 
 export const invoices = pgTable(

@@ -5,7 +5,9 @@ import { builtinAgent } from "../../src/agents/builtin.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
 import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
+import { createWebhookTargets, type Resolver, type WebhookTargets } from "../../src/domain/webhook-targets.ts";
 import { openJobQueue, type JobQueue } from "../../src/jobs/queue.ts";
+import { startDeliveryWorker } from "../../src/jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "../../src/jobs/workers.ts";
 import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
@@ -34,6 +36,7 @@ export interface TestServer {
   readonly appsUrl: string;
   readonly apps: AppAccess;
   readonly jobs: JobQueue;
+  readonly webhookTargets: WebhookTargets;
   /** A client with a full-access live key of workspace `acme`. */
   readonly client: ApiClient;
   /** Creates a key (and its workspace when new) and returns its secret. */
@@ -65,6 +68,11 @@ export async function startTestServer(
      * are not about them see runs and deployments stay queued, as they were created.
      */
     workers?: boolean | { agent?: Agent; agentRunTimeoutMs?: number; concurrency?: number };
+    /**
+     * Run the webhook delivery worker; `allowPrivateNetworks` (also for registration) lets tests
+     * deliver to receivers on 127.0.0.1. Off by default: deliveries stay pending.
+     */
+    webhooks?: { deliver?: boolean; allowPrivateNetworks?: boolean; retrySchedule?: readonly number[]; resolve?: Resolver };
   } = {},
 ): Promise<TestServer> {
   const storage = await driver.open();
@@ -72,11 +80,16 @@ export async function startTestServer(
   // Servers without workers only queue jobs: they leave pg-boss's timers off, which keeps suites light.
   const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: 600_000, maintain: Boolean(options.workers) });
   const apps = createAppAccess({ secret: "test-apps-secret-0123456789", appsDomain: undefined, appsPort: await freePort() });
+  const webhookTargets = createWebhookTargets({
+    allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
+    ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
+  });
   const app = await createApp({
     storage,
     logger,
     work: jobs,
     apps,
+    webhookTargets,
     cursorSecret: "test-cursor-secret-0123456789",
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
@@ -86,6 +99,16 @@ export async function startTestServer(
   const url = await app.listen(0, "127.0.0.1");
   const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger });
   const appsUrl = await appsServer.listen(Number(new URL(apps.origin("x")).port), "127.0.0.1");
+  const deliveries = options.webhooks?.deliver
+    ? startDeliveryWorker({
+        db: storage.db,
+        targets: webhookTargets,
+        logger,
+        concurrency: 10,
+        pollMs: 100,
+        ...(options.webhooks.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
+      })
+    : undefined;
   if (options.workers) {
     const workers = options.workers === true ? {} : options.workers;
     await startWorkers(jobs, {
@@ -119,6 +142,7 @@ export async function startTestServer(
     appsUrl,
     apps,
     jobs,
+    webhookTargets,
     client: createApiClient(url, defaultKey),
     createKey,
     as: (key) => createApiClient(url, key ?? undefined),
@@ -132,7 +156,7 @@ export async function startTestServer(
       }
     },
     async stop() {
-      await Promise.all([app.stop(), appsServer.stop(), jobs.stop()]);
+      await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries?.stop()]);
       await storage.close();
     },
   };

@@ -1,0 +1,99 @@
+// One delivery attempt over HTTP: POST the event's JSON with its signature headers to the endpoint,
+// connecting only to an address the target policy checked, within a time limit, reading at most a
+// small part of the answer, following no redirect. Whatever happens, it answers what happened and
+// never throws: the worker records every attempt.
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import type { WebhookTargets } from "../domain/webhook-targets.ts";
+
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** What is read of an answer: enough for the excerpt kept with the attempt, never a whole large body. */
+const MAX_RESPONSE_BYTES = 16 * 1024;
+const EXCERPT_CHARS = 1024;
+
+export interface AttemptResult {
+  readonly durationMs: number;
+  /** The endpoint's HTTP status; undefined when it gave no answer. */
+  readonly status?: number;
+  readonly responseBody?: string;
+  /** Why there was no (acceptable) answer; undefined when one came. */
+  readonly error?: string;
+}
+
+export async function sendWebhook(options: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  targets: WebhookTargets;
+  timeoutMs?: number;
+}): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    return { durationMs: 0, error: "the endpoint's url is not valid" };
+  }
+  // node:http does not look up an IP literal: check it here.
+  const literal = url.hostname.replace(/^\[|\]$/g, "");
+  const refusal = isIP(literal) ? options.targets.refusal(literal) : undefined;
+  if (refusal) return { durationMs: 0, error: `refused: ${refusal}` };
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { durationMs: 0, error: `refused: ${url.protocol} is not http(s)` };
+
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<AttemptResult, "durationMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outgoing.destroy();
+      resolve({ durationMs: elapsed(), ...result });
+    };
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const body = Buffer.from(options.body);
+    const outgoing = send(url, {
+      method: "POST",
+      lookup: options.targets.lookup,
+      headers: { ...options.headers, "Content-Length": String(body.length) },
+      agent: false,
+    });
+    const timer = setTimeout(() => finish({ error: `timed out after ${Math.round(timeoutMs / 1000)} s without an answer` }), timeoutMs);
+    outgoing.on("error", (error: NodeJS.ErrnoException) => finish({ error: describeError(error) }));
+    outgoing.on("response", (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let received = 0;
+      const done = () => {
+        const text = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
+        const redirect = status >= 300 && status < 400 ? { error: `redirected (${status}) to ${response.headers.location ?? "nowhere"}; redirects are not followed` } : {};
+        finish({ status, responseBody: text || undefined, ...redirect });
+      };
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        if (received >= MAX_RESPONSE_BYTES) done();
+      });
+      response.on("end", done);
+      response.on("error", done);
+    });
+    outgoing.end(body);
+  });
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  if (error.name === "RefusedAddressError") return `refused: ${error.message}`;
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "the endpoint's host could not be resolved";
+    case "ECONNRESET":
+      return "the connection was reset";
+    default:
+      return (error.message || String(error.code)).slice(0, 500);
+  }
+}
