@@ -47,8 +47,9 @@ await startWorkers(jobs, {
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
 });
-const deliveries = startDeliveryWorker({
+const deliveries = await startDeliveryWorker({
   db: storage.db,
+  soleOwner: storage.driver === "pglite",
   targets: webhookTargets,
   logger,
   concurrency: config.webhookConcurrency,

@@ -3,10 +3,12 @@
 // failing receiver is retried with the same webhook-id, 410 disables the endpoint, a blackholed
 // endpoint does not hold up another, bad answers are recorded, secrets rotate, and registration
 // refuses addresses a delivery may not reach.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { verifyWebhook } from "../src/domain/webhook-signature.ts";
 import type { Resolver } from "../src/domain/webhook-targets.ts";
+import { webhookEndpoints } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
@@ -103,6 +105,30 @@ forEachDriver("webhook deliveries", (driver) => {
     expect(disabled).toMatchObject({ status: "disabled", disabled_reason: "The endpoint answered 410 Gone." });
     const enabled = await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "enabled" });
     expect(enabled.body).toMatchObject({ status: "enabled", disabled_reason: null });
+  });
+
+  it("disables an endpoint whose deliveries have all failed for 3 days", async () => {
+    const endpoint = await register("/dying");
+    receiver.answer("/dying", 503);
+    // Its failures began more than 3 days ago.
+    await server.storage.db
+      .update(webhookEndpoints)
+      .set({ failingSince: new Date(Date.now() - 3 * 24 * 3_600_000 - 60_000) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
+    await receiver.waitFor("/dying", 1);
+    const disabled = await pollUntil<{ status: string; disabled_reason: string | null }>(server.client, `/v1/webhooks/${endpoint.id}`, (e) => e.status === "disabled");
+    expect(disabled.disabled_reason).toBe("Every delivery to the endpoint failed for 3 days.");
+
+    // A success in between starts the count again.
+    const healthy = await register("/recovering");
+    receiver.answer("/recovering", 500, 200);
+    await server.storage.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - 60_000) }).where(eq(webhookEndpoints.id, healthy.id));
+    const sent = await server.client.post(`/v1/webhooks/${healthy.id}/test`);
+    await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status === "succeeded");
+    const [row] = await server.storage.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, healthy.id));
+    expect(row!.failingSince).toBeNull();
+    expect(row!.status).toBe("enabled");
   });
 
   it("does not let a blackholed endpoint delay another's deliveries, and records huge and garbage answers", async () => {

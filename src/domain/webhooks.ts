@@ -349,6 +349,19 @@ export async function claimDueDeliveries(db: Database, claimant: string, limit: 
   });
 }
 
+/**
+ * Releases every claim on pending deliveries: for a process that owns the database alone (the
+ * embedded default) at start, when any claim left was made by a process that is gone.
+ */
+export async function releaseDeliveryClaims(db: Database): Promise<number> {
+  const released = await db
+    .update(webhookDeliveries)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(and(eq(webhookDeliveries.status, "pending"), sql`${webhookDeliveries.claimedBy} is not null`))
+    .returning({ id: webhookDeliveries.id });
+  return released.length;
+}
+
 /** What one attempt gave, as the sender reports it. */
 export interface AttemptOutcome {
   readonly attemptedAt: Date;

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
-import { claimDueDeliveries, recordDeliveryAttempt, RETRY_SCHEDULE_MS, type ClaimedDelivery } from "../domain/webhooks.ts";
+import { claimDueDeliveries, recordDeliveryAttempt, releaseDeliveryClaims, RETRY_SCHEDULE_MS, type ClaimedDelivery } from "../domain/webhooks.ts";
 import { signWebhook } from "../domain/webhook-signature.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { Database } from "../storage/index.ts";
@@ -25,6 +25,11 @@ export interface DeliveryWorkerOptions {
   readonly retrySchedule?: readonly number[];
   /** How often an idle worker looks for due deliveries (default 250 ms). */
   readonly pollMs?: number;
+  /**
+   * This process owns the database alone (the embedded default): claims found at start were left
+   * by a process that died, and are released at once instead of when their lease ends.
+   */
+  readonly soleOwner?: boolean;
 }
 
 export interface DeliveryWorker {
@@ -33,10 +38,10 @@ export interface DeliveryWorker {
 }
 
 /** How long a claim holds: well past an attempt's time limit, so it never lapses under a live attempt. */
-const LEASE_MS = ATTEMPT_TIMEOUT_MS * 6;
+const LEASE_MS = ATTEMPT_TIMEOUT_MS * 3;
 const USER_AGENT = "ProjectBuilder-Webhooks/1.0";
 
-export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
   const { db, logger } = options;
   const claimant = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const pollMs = options.pollMs ?? 250;
@@ -113,6 +118,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     timer = setTimeout(() => void poll(), delayMs);
   }
 
+  if (options.soleOwner) {
+    const released = await releaseDeliveryClaims(db);
+    if (released > 0) logger.info({ deliveries: released }, "released webhook deliveries claimed by a previous process");
+  }
   schedule(0);
   return {
     async stop() {

@@ -100,7 +100,7 @@ export async function startTestServer(
   const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger });
   const appsUrl = await appsServer.listen(Number(new URL(apps.origin("x")).port), "127.0.0.1");
   const deliveries = options.webhooks?.deliver
-    ? startDeliveryWorker({
+    ? await startDeliveryWorker({
         db: storage.db,
         targets: webhookTargets,
         logger,
