@@ -1,0 +1,270 @@
+// The client library's webhook verification: deliveries signed by the server's own signer and by the
+// Standard Webhooks reference library verify; the published test vector; rotation; every refusal
+// with its reason; the header shapes receivers hand over; the Node and fetch request helpers.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newWebhookSecret, signWebhook } from "../domain/webhook-signature.ts";
+import {
+  verifyFetchRequest,
+  verifyNodeRequest,
+  verifyWebhook,
+  WEBHOOK_MAX_BODY_BYTES,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookVerificationReason,
+} from "./index.ts";
+
+// The published Standard Webhooks test vector, as src/domain/webhook-signature.test.ts uses it.
+const vector = {
+  secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+  timestamp: 1614265330,
+  body: '{"test": 2432232314}',
+  signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+};
+
+const event: WebhookEvent = {
+  id: "evt_4fT9kQ2mXp7LrV3z",
+  type: "agent_run.succeeded",
+  created_at: "2026-03-01T12:00:00Z",
+  workspace_id: "ws_8Hq2LmP4vR9xT3kN",
+  livemode: true,
+  data: {
+    object: {
+      id: "run_2bN7xQ4kLm9PzR3t",
+      project_id: "prj_8kF2mQ9xLp3vR7tZ",
+      status: "succeeded",
+    } as never, // the receiver only reads it back; the whole AgentRun is not the point here
+  },
+};
+const body = JSON.stringify(event);
+const secret = newWebhookSecret();
+const now = Math.floor(Date.now() / 1000);
+
+function signed(options: { body?: string | Uint8Array; timestamp?: number; secret?: string; id?: string } = {}) {
+  const timestamp = options.timestamp ?? now;
+  const id = options.id ?? event.id;
+  const signature = signWebhook({ id, timestamp, body: options.body ?? body, secret: options.secret ?? secret });
+  return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature };
+}
+
+function refusal(verify: () => unknown): WebhookVerificationReason {
+  try {
+    verify();
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    return (error as WebhookVerificationError).reason;
+  }
+  throw new Error("verified, but should have been refused");
+}
+
+describe("verifyWebhook", () => {
+  it("returns the event of a delivery signed by the server's signer", () => {
+    const verified = verifyWebhook(secret, signed(), body);
+    expect(verified).toEqual(event);
+    expect(verified.type).toBe("agent_run.succeeded");
+    // The same bytes as a Uint8Array (a Buffer, as Node hands them over).
+    expect(verifyWebhook(secret, signed(), Buffer.from(body))).toEqual(event);
+    expect(verifyWebhook(secret, signed(), new TextEncoder().encode(body))).toEqual(event);
+  });
+
+  it("reads headers from a plain object in any case, a Headers, or Node's IncomingHttpHeaders", () => {
+    const headers = signed();
+    const shouting = { "WEBHOOK-ID": headers["webhook-id"], "Webhook-Timestamp": headers["webhook-timestamp"], "Webhook-Signature": headers["webhook-signature"] };
+    expect(verifyWebhook(secret, shouting, body).id).toBe(event.id);
+    expect(verifyWebhook(secret, new Headers(headers), body).id).toBe(event.id);
+    // IncomingHttpHeaders: lower-case names, undefined values, arrays for repeated headers.
+    const incoming = { ...headers, host: "127.0.0.1", "content-length": String(body.length), "x-absent": undefined, "set-cookie": ["a=1"] };
+    expect(verifyWebhook(secret, incoming, body).id).toBe(event.id);
+  });
+
+  it("accepts deliveries signed by the Standard Webhooks reference library, whose verifier accepts ours", () => {
+    const library = new Webhook(secret);
+    const signature = library.sign(event.id, new Date(now * 1000), body);
+    expect(signature).toBe(signed()["webhook-signature"]);
+    const headers = { "webhook-id": event.id, "webhook-timestamp": String(now), "webhook-signature": signature };
+    expect(verifyWebhook(secret, headers, body)).toEqual(event);
+    expect(library.verify(body, signed())).toEqual(event);
+    // And with the vector's secret, which the library decodes the same way.
+    const vectorLibrary = new Webhook(vector.secret);
+    expect(vectorLibrary.sign(vector.id, new Date(vector.timestamp * 1000), vector.body)).toBe(vector.signature);
+    const eventSignature = vectorLibrary.sign(event.id, new Date(now * 1000), body);
+    expect(verifyWebhook(vector.secret, { "webhook-id": event.id, "webhook-timestamp": String(now), "webhook-signature": eventSignature }, body)).toEqual(event);
+  });
+
+  it("checks the Standard Webhooks test vector's signature (its body is not an event, so it ends as invalid_body)", () => {
+    const headers = { "webhook-id": vector.id, "webhook-timestamp": String(vector.timestamp), "webhook-signature": vector.signature };
+    // Past the signature check: only the body's shape is refused.
+    expect(refusal(() => verifyWebhook(vector.secret, headers, vector.body, { now: vector.timestamp }))).toBe("invalid_body");
+    const forged = { ...headers, "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=" };
+    expect(refusal(() => verifyWebhook(vector.secret, forged, vector.body, { now: vector.timestamp }))).toBe("no_matching_signature");
+    expect(refusal(() => verifyWebhook(vector.secret, headers, vector.body, { now: new Date((vector.timestamp + 301) * 1000) }))).toBe(
+      "timestamp_out_of_tolerance",
+    );
+  });
+
+  it("accepts a rotation's header when its second signature matches, and refuses it when none does", () => {
+    const oldSecret = newWebhookSecret();
+    const oldSignature = signed({ secret: oldSecret })["webhook-signature"];
+    const newSignature = signed()["webhook-signature"];
+    const rotating = { ...signed(), "webhook-signature": `${oldSignature} ${newSignature}` };
+    expect(verifyWebhook(secret, rotating, body)).toEqual(event);
+    expect(verifyWebhook(oldSecret, rotating, body)).toEqual(event);
+    expect(refusal(() => verifyWebhook(newWebhookSecret(), rotating, body))).toBe("no_matching_signature");
+  });
+
+  it("refuses a tampered body, id or timestamp, and a wrong secret", () => {
+    const headers = signed();
+    expect(refusal(() => verifyWebhook(secret, headers, body.replace("succeeded", "failed")))).toBe("no_matching_signature");
+    expect(refusal(() => verifyWebhook(secret, headers, `${body} `))).toBe("no_matching_signature");
+    expect(refusal(() => verifyWebhook(secret, { ...headers, "webhook-id": "evt_other000" }, body))).toBe("no_matching_signature");
+    expect(refusal(() => verifyWebhook(secret, { ...headers, "webhook-timestamp": String(now - 1) }, body))).toBe("no_matching_signature");
+    expect(refusal(() => verifyWebhook(newWebhookSecret(), headers, body))).toBe("no_matching_signature");
+  });
+
+  it("refuses stale and future timestamps beyond the tolerance, and accepts them within it", () => {
+    expect(verifyWebhook(secret, signed({ timestamp: now - 300 }), body, { now }).id).toBe(event.id);
+    expect(verifyWebhook(secret, signed({ timestamp: now + 300 }), body, { now }).id).toBe(event.id);
+    expect(refusal(() => verifyWebhook(secret, signed({ timestamp: now - 301 }), body, { now }))).toBe("timestamp_out_of_tolerance");
+    expect(refusal(() => verifyWebhook(secret, signed({ timestamp: now + 301 }), body, { now }))).toBe("timestamp_out_of_tolerance");
+    // Against the real clock, without `now`.
+    expect(refusal(() => verifyWebhook(secret, signed({ timestamp: now - 3600 }), body))).toBe("timestamp_out_of_tolerance");
+    // A tolerance of its own.
+    expect(refusal(() => verifyWebhook(secret, signed({ timestamp: now - 11 }), body, { now, toleranceSeconds: 10 }))).toBe(
+      "timestamp_out_of_tolerance",
+    );
+    expect(verifyWebhook(secret, signed({ timestamp: now - 10 }), body, { now, toleranceSeconds: 10 }).id).toBe(event.id);
+    for (const timestamp of ["soon", "1614265330.5", "-5", ""]) {
+      const reason = refusal(() => verifyWebhook(secret, { ...signed(), "webhook-timestamp": timestamp }, body));
+      expect(reason, timestamp).toBe(timestamp === "" ? "missing_header" : "invalid_timestamp");
+    }
+  });
+
+  it("refuses a delivery without one of its headers, naming it", () => {
+    for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"] as const) {
+      const headers: Record<string, string> = signed();
+      delete headers[name];
+      try {
+        verifyWebhook(secret, headers, body);
+        expect.unreachable(`verified without ${name}`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(WebhookVerificationError);
+        expect((error as WebhookVerificationError).reason).toBe("missing_header");
+        expect((error as WebhookVerificationError).message).toContain(name);
+      }
+    }
+    expect(refusal(() => verifyWebhook(secret, {}, body))).toBe("missing_header");
+    expect(refusal(() => verifyWebhook(secret, new Headers(), body))).toBe("missing_header");
+  });
+
+  it("reads X-Svc-Signature when webhook-signature is absent, and only then", () => {
+    const { "webhook-signature": signature, ...rest } = signed();
+    expect(verifyWebhook(secret, { ...rest, "X-Svc-Signature": signature }, body)).toEqual(event);
+    expect(verifyWebhook(secret, new Headers({ ...rest, "x-svc-signature": signature }), body)).toEqual(event);
+    // When both are there, webhook-signature is the one checked.
+    const both = { ...rest, "webhook-signature": "v1,AAAA", "X-Svc-Signature": signature };
+    expect(refusal(() => verifyWebhook(secret, both, body))).toBe("no_matching_signature");
+  });
+
+  it("refuses a genuine delivery whose body is not an event", () => {
+    for (const text of ["not json", "[1,2]", '{"id":"evt_12345678"}', '"evt"', "null"]) {
+      expect(refusal(() => verifyWebhook(secret, signed({ body: text }), text)), text).toBe("invalid_body");
+    }
+    const notUtf8 = new Uint8Array([0x7b, 0xff, 0x7d]);
+    expect(refusal(() => verifyWebhook(secret, signed({ body: notUtf8 }), notUtf8))).toBe("invalid_body");
+  });
+
+  it("throws a TypeError for a secret that is not whsec_ and base64, whatever the request", () => {
+    expect(() => verifyWebhook("whsec_not base64!", signed(), body)).toThrow(TypeError);
+    expect(() => verifyWebhook("", {}, body)).toThrow(TypeError);
+  });
+});
+
+describe("verifyNodeRequest over a real node:http server", () => {
+  let server: Server;
+  let url: string;
+  const limit = 4096;
+  beforeAll(async () => {
+    server = createServer(async (req: IncomingMessage, res) => {
+      try {
+        const verified = await verifyNodeRequest(secret, req, { maxBodyBytes: limit });
+        res.writeHead(200, { "content-type": "text/plain" }).end(`${verified.type} ${verified.id}`);
+      } catch (error) {
+        const reason = error instanceof WebhookVerificationError ? error.reason : "error";
+        res.writeHead(reason === "body_too_large" ? 413 : 400, { "content-type": "text/plain" }).end(reason);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const post = (headers: Record<string, string>, payload: RequestInit["body"]) => fetch(url, { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
+
+  it("verifies the raw body it reads and answers the event's type", async () => {
+    const response = await post({ ...signed(), "content-type": "application/json" }, body);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(`agent_run.succeeded ${event.id}`);
+  });
+
+  it("refuses a tampered body and a missing header", async () => {
+    const tampered = await post(signed(), body.replace("true", "false"));
+    expect([tampered.status, await tampered.text()]).toEqual([400, "no_matching_signature"]);
+    const { "webhook-id": _, ...noId } = signed();
+    const missing = await post(noId, body);
+    expect([missing.status, await missing.text()]).toEqual([400, "missing_header"]);
+  });
+
+  it("refuses a body over the cap, by its Content-Length and while streaming one without", async () => {
+    const big = JSON.stringify({ ...event, padding: "x".repeat(limit) });
+    const declared = await post(signed({ body: big }), big);
+    expect([declared.status, await declared.text()]).toEqual([413, "body_too_large"]);
+    const chunks = [big.slice(0, 1000), big.slice(1000, 3000), big.slice(3000)];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = chunks.shift();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(chunk));
+      },
+    });
+    const streamed = await post(signed({ body: big }), stream);
+    expect([streamed.status, await streamed.text()]).toEqual([413, "body_too_large"]);
+    // The same server still verifies the next delivery.
+    expect((await post(signed(), body)).status).toBe(200);
+  });
+
+  it("caps at 1 MiB by default", () => {
+    expect(WEBHOOK_MAX_BODY_BYTES).toBe(1024 * 1024);
+  });
+});
+
+describe("verifyFetchRequest", () => {
+  const request = (headers: Record<string, string>, payload: RequestInit["body"]) =>
+    new Request("https://receiver.example/hooks", { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
+
+  it("reads the Request's body and verifies it", async () => {
+    expect(await verifyFetchRequest(secret, request(signed(), body))).toEqual(event);
+    const { "webhook-signature": signature, ...rest } = signed();
+    expect((await verifyFetchRequest(secret, request({ ...rest, "x-svc-signature": signature }, Buffer.from(body)))).id).toBe(event.id);
+  });
+
+  it("refuses what verifyWebhook refuses, and a body over the cap", async () => {
+    await expect(verifyFetchRequest(newWebhookSecret(), request(signed(), body))).rejects.toMatchObject({ reason: "no_matching_signature" });
+    await expect(verifyFetchRequest(secret, request(signed({ timestamp: now - 600 }), body))).rejects.toMatchObject({
+      reason: "timestamp_out_of_tolerance",
+    });
+    await expect(verifyFetchRequest(secret, request(signed(), body), { maxBodyBytes: 100 })).rejects.toMatchObject({ reason: "body_too_large" });
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    await expect(verifyFetchRequest(secret, request(signed(), stream), { maxBodyBytes: body.length + 10 })).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
+  });
+});
