@@ -148,6 +148,14 @@ forEachDriver("webhook deliveries", (driver) => {
     const answered = await pollUntil<Delivery>(server.client, loud.headers.get("location")!, (d) => d.status !== "pending");
     expect(answered.status).toBe("succeeded");
     expect(answered.attempt_log[0]!.response_body).toHaveLength(1024);
+
+    // Not HTTP at all: recorded as a failed attempt, and retried.
+    const garbled = await register("/garbage");
+    receiver.answer("/garbage", (response) => response.socket!.end("this is not HTTP\r\n\r\n"));
+    const sentGarbage = await server.client.post(`/v1/webhooks/${garbled.id}/test`);
+    const garbage = await pollUntil<Delivery>(server.client, sentGarbage.headers.get("location")!, (d) => d.status !== "pending");
+    expect(garbage).toMatchObject({ status: "failed", attempts: 4 });
+    expect(garbage.attempt_log[0]).toMatchObject({ response_status: null, error: expect.any(String) });
   });
 
   it("signs with the new and the previous secret for a day after a rotation", async () => {
@@ -182,16 +190,22 @@ forEachDriver("webhook deliveries", (driver) => {
 
 describe("webhook targets", () => {
   let server: TestServer;
-  // A stub resolver: the names a test controls, and what they resolve to.
+  // A stub resolver: the names a test controls, and what they resolve to (nothing here connects to
+  // a public address: the only deliveries made go to names that resolve to refused ones).
+  const table: Record<string, string[]> = {
+    "public.test": ["93.184.216.34"],
+    "sneaky.test": ["93.184.216.34", "10.0.0.7"],
+    "metadata.test": ["169.254.169.254"],
+    "rebind.test": ["93.184.216.34"],
+  };
   const resolve: Resolver = async (hostname) => {
-    const table: Record<string, string[]> = { "public.test": ["93.184.216.34"], "sneaky.test": ["93.184.216.34", "10.0.0.7"], "metadata.test": ["169.254.169.254"] };
     const addresses = table[hostname];
     if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
     return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
   };
   beforeAll(async () => {
     const { pgliteDriver } = await import("./support/database.ts");
-    server = await startTestServer(pgliteDriver, { webhooks: { resolve } });
+    server = await startTestServer(pgliteDriver, { webhooks: { resolve, deliver: true, retrySchedule: [] } });
   });
   afterAll(() => server?.stop());
 
@@ -222,6 +236,16 @@ describe("webhook targets", () => {
       expect(refused.body.error.param, url).toBe("url");
     }
     expect((await create("https://public.test/hook")).status).toBe(201);
+  });
+
+  it("refuses at delivery a name that resolves to a refused address by then (DNS rebinding), without connecting", async () => {
+    const endpoint = (await create("https://rebind.test/hook")).body;
+    table["rebind.test"] = ["127.0.0.1"];
+    const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
+    const delivery = await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending");
+    expect(delivery).toMatchObject({ status: "failed", attempts: 1 });
+    expect(delivery.attempt_log[0]!.error).toContain("refused");
+    expect(delivery.attempt_log[0]!.error).toContain("127.0.0.1");
   });
 
   it("refuses the same addresses when a URL is changed", async () => {
