@@ -233,10 +233,15 @@ export async function startDeploymentBuild(db: Database, deploymentId: string): 
   return db.transaction(async (tx) => {
     let row = await lockPending(tx, deploymentId);
     if (!row) return undefined;
-    if (row.status === "queued") {
-      [row] = await tx.update(deployments).set({ status: "building", updatedAt: new Date() }).where(eq(deployments.id, deploymentId)).returning();
+    if (row.status === "queued" || !row.label) {
+      // A deployment queued before deployments had labels gets its origin now.
+      [row] = await tx
+        .update(deployments)
+        .set({ status: "building", label: row.label ?? deploymentLabel("app"), updatedAt: new Date() })
+        .where(eq(deployments.id, deploymentId))
+        .returning();
     }
-    return { deployment: toDeployment(row), label: row.label ?? deploymentId.toLowerCase().replaceAll("_", "-") };
+    return { deployment: toDeployment(row), label: row.label! };
   });
 }
 

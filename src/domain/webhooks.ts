@@ -350,14 +350,21 @@ export async function claimDueDeliveries(db: Database, claimant: string, limit: 
 }
 
 /**
- * Releases every claim on pending deliveries: for a process that owns the database alone (the
- * embedded default) at start, when any claim left was made by a process that is gone.
+ * Releases claims on pending deliveries: every claim, for a process that owns the database alone
+ * (the embedded default) at start, when any claim left was made by a process that is gone; or the
+ * claims of `claimant` (on `deliveryId` only, when given) that it gives up without an attempt.
  */
-export async function releaseDeliveryClaims(db: Database): Promise<number> {
+export async function releaseDeliveryClaims(db: Database, claimant?: string, deliveryId?: string): Promise<number> {
   const released = await db
     .update(webhookDeliveries)
     .set({ claimedBy: null, claimedUntil: null })
-    .where(and(eq(webhookDeliveries.status, "pending"), sql`${webhookDeliveries.claimedBy} is not null`))
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        claimant ? eq(webhookDeliveries.claimedBy, claimant) : sql`${webhookDeliveries.claimedBy} is not null`,
+        deliveryId ? eq(webhookDeliveries.id, deliveryId) : undefined,
+      ),
+    )
     .returning({ id: webhookDeliveries.id });
   return released.length;
 }

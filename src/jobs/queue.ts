@@ -66,14 +66,15 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   }
   await ensureQueue(boss, queues.billing, { expireInSeconds: 15 * 60, retryLimit: 5, retryDelay: 60, retryBackoff: true });
 
-  const send = (name: string, data: object) => async (tx: Queryable) => {
+  /** Sends the job through the caller's transaction: it exists only if that transaction commits. */
+  const send = async (tx: Queryable, name: string, data: object) => {
     await boss.send(name, data, { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) });
   };
   let stopped: Promise<void> | undefined;
   return {
     boss,
-    queueAgentRun: (tx, runId) => send(queues.agentRun, { runId })(tx),
-    queueDeploymentBuild: (tx, deploymentId) => send(queues.deploymentBuild, { deploymentId })(tx),
+    queueAgentRun: (tx, runId) => send(tx, queues.agentRun, { runId }),
+    queueDeploymentBuild: (tx, deploymentId) => send(tx, queues.deploymentBuild, { deploymentId }),
     stop() {
       // Graceful: workers finish the job in hand (up to the timeout); the database stays open.
       stopped ??= boss.stop({ graceful: true, timeout: 30_000, close: false });

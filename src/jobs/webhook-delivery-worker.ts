@@ -33,12 +33,18 @@ export interface DeliveryWorkerOptions {
 }
 
 export interface DeliveryWorker {
-  /** Stops claiming, and waits for the attempts in flight. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits for the attempts in flight, at most `graceMs` (default 5 s); those
+   * still waiting then are abandoned unrecorded and their claims released, to be attempted again.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
-/** How long a claim holds: well past an attempt's time limit, so it never lapses under a live attempt. */
-const LEASE_MS = ATTEMPT_TIMEOUT_MS * 3;
+/**
+ * How long a claim holds: past an attempt's time limit and the recording after it, so it never
+ * lapses under a live attempt; a dead claimant's deliveries are attempted again once it ends.
+ */
+const LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000;
 const USER_AGENT = "ProjectBuilder-Webhooks/1.0";
 
 export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
@@ -46,6 +52,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const claimant = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const pollMs = options.pollMs ?? 250;
   const inFlight = new Set<Promise<void>>();
+  /** Aborts the attempts still in flight when a stop's grace period ends. */
+  const abandon = new AbortController();
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
 
@@ -58,6 +66,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       url: delivery.url,
       body,
       targets: options.targets,
+      signal: abandon.signal,
       headers: {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
@@ -67,6 +76,11 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
         "X-Svc-Signature": signature,
       },
     });
+    if (result.abandoned) {
+      // The process is stopping: another claimant (or this one, restarted) attempts it again.
+      await releaseDeliveryClaims(db, claimant, delivery.id);
+      return;
+    }
     const status = await recordDeliveryAttempt(db, delivery.id, claimant, { attemptedAt, ...result }, options.retrySchedule ?? RETRY_SCHEDULE_MS);
     logger.debug({ delivery_id: delivery.id, status, response_status: result.status, error: result.error }, "webhook attempt");
   }
@@ -124,10 +138,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   }
   schedule(0);
   return {
-    async stop() {
+    async stop(graceMs = 5_000) {
       stopping = true;
       if (timer) clearTimeout(timer);
+      const grace = setTimeout(() => abandon.abort(), graceMs);
       await Promise.allSettled([...inFlight]);
+      clearTimeout(grace);
     },
   };
 }

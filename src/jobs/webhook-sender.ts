@@ -19,6 +19,8 @@ export interface AttemptResult {
   readonly responseBody?: string;
   /** Why there was no (acceptable) answer; undefined when one came. */
   readonly error?: string;
+  /** The attempt was given up before an answer, by its signal: it is not an attempt to record. */
+  readonly abandoned?: boolean;
 }
 
 export async function sendWebhook(options: {
@@ -27,6 +29,8 @@ export async function sendWebhook(options: {
   headers: Record<string, string>;
   targets: WebhookTargets;
   timeoutMs?: number;
+  /** Abandons the attempt (the process is stopping): it then answers `{ abandoned: true }`. */
+  signal?: AbortSignal;
 }): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -61,6 +65,8 @@ export async function sendWebhook(options: {
       agent: false,
     });
     const timer = setTimeout(() => finish({ error: `timed out after ${Math.round(timeoutMs / 1000)} s without an answer` }), timeoutMs);
+    if (options.signal?.aborted) finish({ abandoned: true });
+    options.signal?.addEventListener("abort", () => finish({ abandoned: true }), { once: true });
     outgoing.on("error", (error: NodeJS.ErrnoException) => finish({ error: describeError(error) }));
     outgoing.on("response", (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;

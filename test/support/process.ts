@@ -36,3 +36,10 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
   return { child, url, logs };
 }
 
+
+/** Runs `pbs` and answers what it printed; fails unless it exits 0. */
+export async function pbs(args: string[], env: Record<string, string>): Promise<string> {
+  const { code, stdout } = await run(join(repoRoot, "src/cli/pbs.ts"), args, env);
+  if (code !== 0) throw new Error(`pbs ${args.join(" ")} exited with ${code}`);
+  return stdout;
+}
