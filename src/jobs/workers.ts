@@ -58,12 +58,10 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
   }
 
   await boss.work(queues.housekeeping, { pollingIntervalSeconds: 30 }, async () => {
-    const [idempotencyKeys, uploads, blobs] = [
-      await purgeExpired(db),
-      // Far older than any upload in progress: only a process that died leaves these.
-      await purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000)),
-      await purgeUnreferencedBlobs(db),
-    ];
+    const idempotencyKeys = await purgeExpired(db);
+    // Far older than any upload in progress: only a process that died leaves these.
+    const uploads = await purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000));
+    const blobs = await purgeUnreferencedBlobs(db);
     logger.debug({ idempotencyKeys, uploads, blobs }, "housekeeping done");
   });
   await boss.schedule(queues.housekeeping, "*/10 * * * *");
