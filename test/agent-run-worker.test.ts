@@ -6,15 +6,16 @@ import { describe, expect, it } from "vitest";
 import { AgentError, type Agent, type AgentInput } from "../src/agents/agent.ts";
 import { builtinAgent } from "../src/agents/builtin.ts";
 import { abandonAgentRun, cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
+import { purgeUnreferencedBlobs, runTree } from "../src/domain/builds.ts";
 import { listEvents } from "../src/domain/events.ts";
 import { listFiles } from "../src/domain/files.ts";
 import type { Partition } from "../src/domain/partition.ts";
-import { createProject } from "../src/domain/projects.ts";
+import { createProject, deleteProject } from "../src/domain/projects.ts";
 import type { WorkQueue } from "../src/domain/work-queue.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
 import { createLogger } from "../src/logger.ts";
-import { agentRuns, type Plan } from "../src/storage/schema.ts";
+import { agentRuns, blobs, type Plan } from "../src/storage/schema.ts";
 import { forEachDriver, useStorage } from "./support/database.ts";
 
 /** Queues nothing: these tests carry runs out themselves. */
@@ -164,6 +165,25 @@ forEachDriver("the agent-run worker", (driver) => {
     expect(await abandonAgentRun(storage().db, runId)).toBeUndefined();
     expect((await getAgentRun(storage().db, partition, project.id, runId)).status).toBe("failed");
     expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued"]);
+  });
+
+  it("records the files a run ended with as its snapshot, sharing content, and housekeeping drops what nothing refers to", async () => {
+    const first = await newProject();
+    const second = await createProject(storage().db, noQueue, first.partition, { name: "Case", prompt: "A page" });
+    await worker(builtinAgent)(first.runId);
+    await worker(builtinAgent)(second.latest_run_id!);
+    const snapshot = await runTree(storage().db, first.runId);
+    expect(snapshot.map((file) => file.path)).toEqual(["app.js", "index.html", "style.css"]);
+    // Same name, prompt and template: the same bytes, stored once for both runs.
+    expect(await runTree(storage().db, second.latest_run_id!)).toEqual(snapshot);
+    const stored = async () => (await storage().db.select({ sha256: blobs.sha256 }).from(blobs)).map((row) => row.sha256).sort();
+    expect(await stored()).toEqual(snapshot.map((file) => file.sha256).sort());
+
+    await deleteProject(storage().db, first.partition, first.project.id);
+    expect(await purgeUnreferencedBlobs(storage().db)).toBe(0);
+    await deleteProject(storage().db, first.partition, second.id);
+    expect(await purgeUnreferencedBlobs(storage().db)).toBe(3);
+    expect(await stored()).toEqual([]);
   });
 
   describe("test data", () => {
