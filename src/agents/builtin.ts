@@ -61,6 +61,12 @@ ${BODIES[template](page)}
 `;
 }
 
+/** The page's name and prompt, as the dashboard, web-app and api-service templates open. */
+const topbar = (page: Page) => `<header class="topbar">
+<h1>${escapeHtml(page.name)}</h1>
+<p class="lead">${escapeHtml(truncate(page.prompt, SHOWN_PROMPT))}</p>
+</header>`;
+
 const BODIES: Record<SchemaTemplate, (page: Page) => string> = {
   blank: (page) => `<main class="page">
 <h1>${escapeHtml(page.name)}</h1>
@@ -100,10 +106,7 @@ ${features}
         return `<button type="button" class="card"><span class="label">${escapeHtml(capitalize(word))}</span><span class="value">${value}</span></button>`;
       })
       .join("\n");
-    return `<header class="topbar">
-<h1>${escapeHtml(page.name)}</h1>
-<p class="lead">${escapeHtml(truncate(page.prompt, SHOWN_PROMPT))}</p>
-</header>
+    return `${topbar(page)}
 <main>
 <section class="cards" aria-label="Overview">
 ${cards}
@@ -118,10 +121,7 @@ ${cards}
   "web-app": (page) => {
     const items = pick(page.words, 3, ["First item", "Second item"]);
     const list = items.map((word) => `<li><span>${escapeHtml(capitalize(word))}</span> <button type="button" class="remove">Remove</button></li>`).join("\n");
-    return `<header class="topbar">
-<h1>${escapeHtml(page.name)}</h1>
-<p class="lead">${escapeHtml(truncate(page.prompt, SHOWN_PROMPT))}</p>
-</header>
+    return `${topbar(page)}
 <main>
 <section class="panel">
 <h2>Your list</h2>
@@ -148,10 +148,7 @@ ${list}
       ])
       .map(([method, path, text]) => `<li class="endpoint"><code class="method">${method}</code> <code>${path}</code> <span class="muted">${text}</span></li>`)
       .join("\n");
-    return `<header class="topbar">
-<h1>${escapeHtml(page.name)}</h1>
-<p class="lead">${escapeHtml(truncate(page.prompt, SHOWN_PROMPT))}</p>
-</header>
+    return `${topbar(page)}
 <main>
 <section class="panel">
 <h2>Endpoints</h2>

@@ -72,10 +72,6 @@ export class WorkingTree {
     return [...this.#entries.keys()].sort();
   }
 
-  has(path: string): boolean {
-    return this.#entries.has(path);
-  }
-
   /** The file's content, or undefined when the tree has no such path. */
   async read(path: string): Promise<Uint8Array | undefined> {
     const entry = this.#entries.get(path);

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, notExists, sql } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
-import { blobChunks, blobs, deploymentFiles, fileChunks, files, runFiles } from "../storage/schema.ts";
-import { CHUNK_BYTES } from "./files.ts";
+import { blobChunks, blobs, deploymentFiles, fileChunks, runFiles } from "../storage/schema.ts";
+import { chunksOf, committedFiles } from "./files.ts";
 
 /** One entry of a build's tree, its content read on demand. */
 export interface TreeFile {
@@ -17,17 +17,12 @@ export interface TreeFile {
   readonly sizeBytes: number;
 }
 
-const PENDING_PREFIX = "~pending/";
-
 /**
  * Records the project's current files as the run's snapshot. Content not yet in `blobs` is copied
  * there from the files' chunks inside the database; content already there costs one index probe.
  */
 export async function snapshotRun(tx: Queryable, projectId: string, runId: string): Promise<void> {
-  const current = await tx
-    .select({ id: files.id, path: files.path, sha256: files.sha256, contentType: files.contentType, sizeBytes: files.sizeBytes })
-    .from(files)
-    .where(and(eq(files.projectId, projectId), sql`${files.path} not like ${`${PENDING_PREFIX}%`}`));
+  const current = await committedFiles(tx, projectId);
   if (current.length === 0) return;
   for (const file of current) {
     const [created] = await tx
@@ -48,13 +43,7 @@ export async function snapshotRun(tx: Queryable, projectId: string, runId: strin
 export async function putBlob(tx: Queryable, content: Uint8Array): Promise<string> {
   const sha256 = createHash("sha256").update(content).digest("hex");
   const [created] = await tx.insert(blobs).values({ sha256, sizeBytes: content.length }).onConflictDoNothing().returning({ sha256: blobs.sha256 });
-  if (created && content.length > 0) {
-    const chunks = [];
-    for (let seq = 0, offset = 0; offset < content.length; seq++, offset += CHUNK_BYTES) {
-      chunks.push({ sha256, seq, data: Buffer.from(content.subarray(offset, offset + CHUNK_BYTES)) });
-    }
-    for (const chunk of chunks) await tx.insert(blobChunks).values(chunk);
-  }
+  if (created) for (const chunk of chunksOf(content)) await tx.insert(blobChunks).values({ sha256, ...chunk });
   return sha256;
 }
 
@@ -79,10 +68,18 @@ export async function readBlobBytes(db: Queryable, sha256: string, sizeBytes: nu
   return Buffer.concat(parts, sizeBytes);
 }
 
+/** A tree table's entry as a TreeFile. */
+const treeColumns = (table: typeof runFiles | typeof deploymentFiles) => ({
+  path: table.path,
+  sha256: table.sha256,
+  contentType: table.contentType,
+  sizeBytes: table.sizeBytes,
+});
+
 /** The run's snapshot, in path order (empty when the run did not succeed). */
 export async function runTree(db: Queryable, runId: string): Promise<TreeFile[]> {
   return db
-    .select({ path: runFiles.path, sha256: runFiles.sha256, contentType: runFiles.contentType, sizeBytes: runFiles.sizeBytes })
+    .select(treeColumns(runFiles))
     .from(runFiles)
     .where(eq(runFiles.runId, runId))
     .orderBy(asc(runFiles.path));
@@ -91,7 +88,7 @@ export async function runTree(db: Queryable, runId: string): Promise<TreeFile[]>
 /** The deployment's published tree, in path order. */
 export async function deploymentTree(db: Queryable, deploymentId: string): Promise<TreeFile[]> {
   return db
-    .select({ path: deploymentFiles.path, sha256: deploymentFiles.sha256, contentType: deploymentFiles.contentType, sizeBytes: deploymentFiles.sizeBytes })
+    .select(treeColumns(deploymentFiles))
     .from(deploymentFiles)
     .where(eq(deploymentFiles.deploymentId, deploymentId))
     .orderBy(asc(deploymentFiles.path));
@@ -100,7 +97,7 @@ export async function deploymentTree(db: Queryable, deploymentId: string): Promi
 /** One file of a deployment's published tree. */
 export async function deploymentFile(db: Queryable, deploymentId: string, path: string): Promise<TreeFile | undefined> {
   const [row] = await db
-    .select({ path: deploymentFiles.path, sha256: deploymentFiles.sha256, contentType: deploymentFiles.contentType, sizeBytes: deploymentFiles.sizeBytes })
+    .select(treeColumns(deploymentFiles))
     .from(deploymentFiles)
     .where(and(eq(deploymentFiles.deploymentId, deploymentId), eq(deploymentFiles.path, path)));
   return row;

@@ -349,13 +349,26 @@ export interface FileWrite {
   readonly contentType: string;
 }
 
-/** Every committed file of the project, in path order, with a reader of its content. */
-export async function projectFiles(db: Database, projectId: string) {
-  const rows = await db
+/** Content cut into the stored chunks: CHUNK_BYTES each but the last, in order of `seq`. */
+export function* chunksOf(content: Uint8Array): Generator<{ seq: number; data: Buffer }> {
+  for (let seq = 0, offset = 0; offset < content.length; seq++, offset += CHUNK_BYTES) {
+    // A copy: a chunk must not be a view into the larger buffer it was cut from.
+    yield { seq, data: Buffer.from(content.subarray(offset, offset + CHUNK_BYTES)) };
+  }
+}
+
+/** Every committed file row of the project (uploads in progress left out), in path order. */
+export async function committedFiles(db: Queryable, projectId: string): Promise<FileRow[]> {
+  return db
     .select()
     .from(files)
     .where(and(eq(files.projectId, projectId), committed()))
     .orderBy(files.path);
+}
+
+/** Every committed file of the project, in path order, with a reader of its content. */
+export async function projectFiles(db: Database, projectId: string) {
+  const rows = await committedFiles(db, projectId);
   return rows.map((row) => ({
     path: row.path,
     sizeBytes: row.sizeBytes,
@@ -391,8 +404,6 @@ export async function applyFileChanges(
       sizeBytes: write.content.length,
       sha256: createHash("sha256").update(write.content).digest("hex"),
     });
-    for (let seq = 0, offset = 0; offset < write.content.length; seq++, offset += CHUNK_BYTES) {
-      await tx.insert(fileChunks).values({ fileId: id, seq, data: Buffer.from(write.content.subarray(offset, offset + CHUNK_BYTES)) });
-    }
+    for (const chunk of chunksOf(write.content)) await tx.insert(fileChunks).values({ fileId: id, ...chunk });
   }
 }

@@ -5,7 +5,7 @@
 // says why; what was served before stays served.
 import type { Logger } from "pino";
 import { BuildError, buildSite } from "../apps/build.ts";
-import { contentTypeOf } from "../agents/working-tree.ts";
+import { contentTypeFor } from "../apps/static.ts";
 import type { AppAccess } from "../domain/app-access.ts";
 import { deploymentTree, putBlob, readBlobBytes, runTree, type TreeFile } from "../domain/builds.ts";
 import { deploymentSource, failDeployment, publishDeployment, startDeploymentBuild } from "../domain/deployments.ts";
@@ -60,7 +60,7 @@ async function storeTree(tx: Queryable, output: Map<string, Uint8Array>, typeOf:
   const tree: TreeFile[] = [];
   for (const [path, content] of [...output].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const sha256 = await putBlob(tx, content);
-    const byExtension = contentTypeOf(path);
+    const byExtension = contentTypeFor(path);
     const contentType = byExtension !== "application/octet-stream" ? byExtension : (typeOf.get(path) ?? byExtension);
     tree.push({ path, sha256, contentType, sizeBytes: content.length });
   }
