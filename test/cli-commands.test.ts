@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { CommandError, executeCommand, parseCommand, UsageError, type Command, type CommandOutput } from "../src/cli/commands.ts";
 import { authenticate } from "../src/domain/keys.ts";
-import { auditLog } from "../src/storage/schema.ts";
+import { signIn } from "../src/domain/sessions.ts";
+import { apiKeys, auditLog, oauthClients, users } from "../src/storage/schema.ts";
 import { forEachDriver, useStorage } from "./support/database.ts";
 
 describe("parseCommand", () => {
@@ -151,19 +152,81 @@ forEachDriver("pbs commands", (driver) => {
     });
     await storage().db.insert(auditLog).values([entry(1, key.workspace_id), entry(3, key.workspace_id), entry(2, key.workspace_id), entry(4, null)]);
 
-    const limited = await run("audit", "--workspace", "acme", "--limit", "2");
-    expect((limited.json as { request_id: string }[]).map((row) => row.request_id)).toEqual(["req_00000003", "req_00000002"]);
-    expect((limited.json as object[])[0]).toMatchObject({ key_id: key.id, method: "GET", route: "/v1/projects/{project_id}", status: 203, ip: "127.0.0.1", user_agent: "test", latency_ms: 3 });
+    const limited = await run("audit", "--workspace", "acme", "--limit", "3");
+    expect((limited.json as { request_id: string }[]).map((row) => row.request_id)).toEqual([null, "req_00000003", "req_00000002"]);
+    expect((limited.json as object[])[1]).toMatchObject({ key_id: key.id, method: "GET", route: "/v1/projects/{project_id}", status: 203, ip: "127.0.0.1", user_agent: "test", latency_ms: 3 });
 
     const all = await run("audit", "--workspace", "acme");
     const lines = all.text.split("\n");
-    expect(lines).toHaveLength(4); // header and three rows: the request without a workspace is nobody's
-    expect(lines[0]).toMatch(/^TIME\s+METHOD\s+PATH\s+STATUS\s+KEY\s+IP\s+LATENCY\s+REQUEST$/);
-    expect(lines[1]).toMatch(new RegExp(`^2026-11-22T12:00:03.000Z\\s+GET\\s+/v1/projects/prj_00000003\\s+203\\s+${key.id}\\s+127.0.0.1\\s+3ms\\s+req_00000003$`));
+    // Header, the key's creation (an administrative action, now) and three requests: the request
+    // without a workspace is nobody's.
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^TIME\s+METHOD\s+PATH\/ACTION\s+STATUS\s+BY\s+IP\s+LATENCY\s+REQUEST$/);
+    expect(lines[1]).toMatch(new RegExp(`^\\S+\\s+ACTION\\s+api_key.created ${key.id}\\s+-\\s+pbs\\s+-\\s+-\\s+-$`));
+    expect(lines[2]).toMatch(new RegExp(`^2026-11-22T12:00:03.000Z\\s+GET\\s+/v1/projects/prj_00000003\\s+203\\s+${key.id}\\s+127.0.0.1\\s+3ms\\s+req_00000003$`));
 
     await run("workspaces", "create", "--slug", "quiet");
     expect((await run("audit", "--workspace", "quiet")).text).toBe("No requests recorded for workspace quiet.");
     expect((await refusal("audit", "--workspace", "nope")).exitCode).toBe(1);
+  });
+
+  it("keys create and revoke leave administrative audit rows: who, what, when", async () => {
+    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as { id: string; workspace_id: string };
+    await run("keys", "revoke", key.id);
+    await run("keys", "revoke", key.id); // already revoked: nothing happens, nothing recorded
+    const rows = (await run("audit", "--workspace", "acme", "--json")).json as { action: string; actor: string; target: string; occurred_at: string }[];
+    expect(rows.map(({ action, actor, target }) => ({ action, actor, target }))).toEqual([
+      { action: "api_key.revoked", actor: "pbs", target: key.id },
+      { action: "api_key.created", actor: "pbs", target: key.id },
+    ]);
+    const [created] = await storage().db.select().from(apiKeys);
+    expect(created!.createdBy).toBe("pbs");
+  });
+
+  it("members add: the password from standard input, the first owner, audited; refusals", async () => {
+    await run("workspaces", "create", "--slug", "acme");
+    const add = (stdin: string | undefined, ...extra: string[]) =>
+      executeCommand(storage().db, parseCommand(["members", "add", "--workspace", "acme", "--email", "Ana@Example.com", "--role", "owner", "--password-stdin", ...extra]), stdin === undefined ? {} : { stdin });
+    const added = await add("correct horse battery staple\n", "--json");
+    expect(added.json).toMatchObject({ email: "ana@example.com", role: "owner", workspace: "acme", user_created: true });
+    const [user] = await storage().db.select().from(users);
+    expect(user!.passwordHash).toMatch(/^scrypt\$/);
+    expect(user!.passwordHash).not.toContain("correct horse");
+    expect(await signIn(storage().db, { email: "ana@example.com", password: "correct horse battery staple", ip: null })).toMatchObject({ outcome: "signed_in" });
+
+    const again = await add("another long password").catch((error: unknown) => error as CommandError);
+    expect(again).toBeInstanceOf(CommandError);
+    expect((again as CommandError).message).toMatch(/already a member/);
+    const short = await executeCommand(storage().db, parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin", "--password-stdin"]), { stdin: "short" }).catch((error: unknown) => error as CommandError);
+    expect((short as CommandError).exitCode).toBe(2);
+    expect((short as CommandError).message).toMatch(/at least 12 characters/);
+    const none = await executeCommand(storage().db, parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin", "--password-stdin"])).catch((error: unknown) => error as CommandError);
+    expect((none as CommandError).exitCode).toBe(2);
+    expect(() => parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin"])).toThrow(/--password-stdin is required/);
+    expect(() => parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "boss", "--password-stdin"])).toThrow(/--role must be one of owner, admin, member/);
+
+    const rows = (await run("audit", "--workspace", "acme", "--json")).json as { action: string; actor: string; target: string }[];
+    expect(rows).toEqual([expect.objectContaining({ action: "member.added", actor: "pbs", target: user!.id })]);
+  });
+
+  it("oauth-clients create: a confidential client's secret once, a public client none", async () => {
+    const confidential = await run("oauth-clients", "create", "--name", "Zapier", "--redirect-uri", "https://zapier.example/cb", "--redirect-uri", "http://127.0.0.1:9000/cb");
+    const lines = confidential.text.split("\n");
+    expect(lines.at(-1)).toMatch(/^pbs_cs_[0-9A-Za-z]{40}$/);
+    expect(confidential.text).toMatch(/Client id: pbc_\w+/);
+    const [client] = await storage().db.select().from(oauthClients);
+    expect(client!.redirectUris).toEqual(["https://zapier.example/cb", "http://127.0.0.1:9000/cb"]);
+    expect(client!.secretHash).not.toBe(lines.at(-1));
+
+    const pub = (await run("oauth-clients", "create", "--name", "CLI app", "--redirect-uri", "http://localhost:7777/cb", "--public", "--json")).json;
+    expect(pub).toMatchObject({ public: true, client_id: expect.stringMatching(/^pbc_/) });
+    expect(pub).not.toHaveProperty("client_secret");
+
+    for (const uri of ["http://evil.example/cb", "https://x.example/cb#frag", "javascript:alert(1)", "not a uri"]) {
+      const error = await refusal("oauth-clients", "create", "--name", "bad", "--redirect-uri", uri);
+      expect(error.exitCode).toBe(2);
+    }
+    expect(() => parseCommand(["oauth-clients", "create", "--name", "x"])).toThrow(/--redirect-uri is required/);
   });
 
   it("workspaces create: defaults, options, and refusals", async () => {

@@ -7,6 +7,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAdminSocket } from "../src/cli/admin-socket.ts";
 import { authenticate, type Principal } from "../src/domain/keys.ts";
+import { signIn } from "../src/domain/sessions.ts";
 import type { Storage } from "../src/storage/index.ts";
 import { forEachDriver, pgliteDriver, type ProcessDatabase } from "./support/database.ts";
 
@@ -21,8 +22,14 @@ interface Run {
 
 /** Runs `pbs` as operators do: the file itself, executable, under Node's type stripping. */
 function pbs(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return pbsWithInput(env, "", ...args);
+}
+
+/** `pbs` with `input` piped to its standard input (`--password-stdin`). */
+function pbsWithInput(env: Record<string, string>, input: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(pbsPath, args, { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: "silent", ...env } });
+    child.stdin.end(input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -129,6 +136,12 @@ describe("pbs while another process holds the PGlite data directory", () => {
 
       expect((await pbs(database.env, "keys", "revoke", principal.key.id)).code).toBe(0);
       expect(await authenticate(storage!.db, secret)).toMatchObject({ refused: "revoked" });
+
+      // The password travels to the server over the socket, never on a command line.
+      const owner = await pbsWithInput(database.env, "a long enough password\n", "members", "add", "--workspace", "acme", "--email", "ana@example.com", "--role", "owner", "--password-stdin");
+      expect(owner.stderr).toBe("");
+      expect(owner.stdout).toMatch(/^Added ana@example.com \(usr_\w+\) to workspace acme as owner\./);
+      expect(await signIn(storage!.db, { email: "ana@example.com", password: "a long enough password", ip: null })).toMatchObject({ outcome: "signed_in" });
 
       const failed = await pbs(database.env, "keys", "list", "--workspace", "nope");
       expect(failed.code).toBe(1);

@@ -6,13 +6,14 @@
 // manage) and runs the commands `pbs` sends through the same code `pbs` would run itself
 // (commands.ts). With DATABASE_URL no socket is needed: `pbs` connects to PostgreSQL directly.
 //
-// Protocol: one request per connection. The client writes its argv as one JSON line; the server
+// Protocol: one request per connection. The client writes `{ argv, input }` (input: what the command
+// read from pbs's standard input, e.g. a password) as one JSON line; the server
 // answers one JSON line, `{ ok: true, output }` or `{ ok: false, message, exitCode }`, and closes.
 import { chmod, rm } from "node:fs/promises";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { Logger } from "pino";
 import type { Database } from "../storage/index.ts";
-import { CommandError, executeCommand, parseCommand, UsageError, type CommandOutput } from "./commands.ts";
+import { CommandError, executeCommand, parseCommand, UsageError, type CommandInput, type CommandOutput } from "./commands.ts";
 
 export type AdminReply = { readonly ok: true; readonly output: CommandOutput } | { readonly ok: false; readonly message: string; readonly exitCode: number };
 
@@ -56,10 +57,10 @@ async function serve(socket: Socket, db: Database, logger: Logger): Promise<void
   socket.on("error", () => {}); // a client that hangs up early is not the server's problem
   let reply: AdminReply;
   try {
-    const argv = await readRequest(socket);
+    const { argv, input } = await readRequest(socket);
     const command = parseCommand(argv);
     logger.info({ command: command.name }, "admin command");
-    reply = { ok: true, output: await executeCommand(db, command) };
+    reply = { ok: true, output: await executeCommand(db, command, input) };
   } catch (error) {
     if (error instanceof UsageError) reply = { ok: false, message: error.message, exitCode: 2 };
     else if (error instanceof CommandError) reply = { ok: false, message: error.message, exitCode: error.exitCode };
@@ -71,8 +72,13 @@ async function serve(socket: Socket, db: Database, logger: Logger): Promise<void
   socket.end(`${JSON.stringify(reply)}\n`);
 }
 
-/** The first line the client sends, as argv. (Not `for await`: leaving it early would destroy the socket.) */
-function readRequest(socket: Socket): Promise<string[]> {
+interface AdminRequest {
+  argv: string[];
+  input: CommandInput;
+}
+
+/** The first line the client sends. (Not `for await`: leaving it early would destroy the socket.) */
+function readRequest(socket: Socket): Promise<AdminRequest> {
   return new Promise((resolve, reject) => {
     let buffered = "";
     const onData = (chunk: string) => {
@@ -83,18 +89,20 @@ function readRequest(socket: Socket): Promise<string[]> {
         return;
       }
       try {
-        const argv: unknown = JSON.parse(buffered.slice(0, newline));
+        const request = JSON.parse(buffered.slice(0, newline)) as Partial<AdminRequest> | null;
+        const { argv, input } = request ?? {};
         if (!Array.isArray(argv) || !argv.every((arg) => typeof arg === "string")) throw new Error();
-        done(undefined, argv);
+        if (input?.stdin !== undefined && typeof input.stdin !== "string") throw new Error();
+        done(undefined, { argv, input: input?.stdin === undefined ? {} : { stdin: input.stdin } });
       } catch {
         done(new UsageError("malformed request"));
       }
     };
     const onEnd = () => done(new UsageError("request ended early"));
-    const done = (error?: Error, argv?: string[]) => {
+    const done = (error?: Error, request?: AdminRequest) => {
       socket.off("data", onData).off("end", onEnd);
       if (error) reject(error);
-      else resolve(argv!);
+      else resolve(request!);
     };
     socket.on("data", onData).on("end", onEnd);
   });
@@ -104,7 +112,12 @@ function readRequest(socket: Socket): Promise<string[]> {
  * Sends `argv` to the server listening on `socketPath`. Undefined when no server answers there (no
  * socket file, or one left by a server that is gone); then the caller may open storage itself.
  */
-export async function sendToAdminSocket(socketPath: string, argv: readonly string[], timeoutMs = 60_000): Promise<AdminReply | undefined> {
+export async function sendToAdminSocket(
+  socketPath: string,
+  argv: readonly string[],
+  input: CommandInput = {},
+  timeoutMs = 60_000,
+): Promise<AdminReply | undefined> {
   const socket = createConnection({ path: socketPath });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -118,7 +131,7 @@ export async function sendToAdminSocket(socketPath: string, argv: readonly strin
   }
   socket.setEncoding("utf8");
   socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`the server did not answer within ${timeoutMs / 1000} s`)));
-  socket.write(`${JSON.stringify(argv)}\n`);
+  socket.write(`${JSON.stringify({ argv, input })}\n`);
   let response = "";
   for await (const chunk of socket) response += chunk as string;
   return JSON.parse(response) as AdminReply;

@@ -4,9 +4,11 @@
 // renders the outcome both ways — text for people, JSON for scripts — so the two paths print
 // exactly the same thing.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { desc, eq } from "drizzle-orm";
 import type { Database } from "../storage/index.ts";
-import { auditLog, environments, plans, type AuditEntry, type Environment, type Plan } from "../storage/schema.ts";
+import { environments, plans, type AuditEntry, type Environment, type Plan } from "../storage/schema.ts";
+import { listAuditLog, recordAdminAction } from "../domain/audit-log.ts";
+import { addMember, memberRoles, type MemberRole } from "../domain/members.ts";
+import { createOAuthClient } from "../domain/oauth-clients.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import {
   createApiKey,
@@ -31,7 +33,14 @@ Usage:
   pbs keys list --workspace <slug> [--json]
   pbs keys revoke <key id> [--json]
   pbs audit --workspace <slug> [--limit N] [--json]
-      The workspace's most recent API requests, newest first (N: 1–1000, default 50).
+      The workspace's most recent API requests and administrative actions, newest first
+      (N: 1–1000, default 50).
+  pbs members add --workspace <slug> --email <address> --role owner|admin|member --password-stdin [--json]
+      Adds a person to the workspace's settings console (creating their sign-in when the email is
+      new, with the password read from standard input; at least 12 characters).
+  pbs oauth-clients create --name <name> --redirect-uri <uri> [--redirect-uri <uri>…] [--public] [--json]
+      Registers an OAuth application. Prints its client id and, for a confidential client, its
+      secret, once. A public client (--public) has no secret and must use PKCE.
   pbs workspaces create --slug <slug> [--name <name>] [--plan free|pro|team|enterprise] [--json]
   pbs --help
 
@@ -57,7 +66,33 @@ export type Command =
   | { readonly name: "keys.list"; readonly workspace: string; readonly json: boolean }
   | { readonly name: "keys.revoke"; readonly keyId: string; readonly json: boolean }
   | { readonly name: "audit"; readonly workspace: string; readonly limit: number; readonly json: boolean }
-  | { readonly name: "workspaces.create"; readonly slug: string; readonly workspaceName: string | undefined; readonly plan: Plan; readonly json: boolean };
+  | { readonly name: "workspaces.create"; readonly slug: string; readonly workspaceName: string | undefined; readonly plan: Plan; readonly json: boolean }
+  | {
+      readonly name: "members.add";
+      readonly workspace: string;
+      readonly email: string;
+      readonly role: MemberRole;
+      /** The password comes from standard input (never argv, which other users can read in `ps`). */
+      readonly passwordStdin: true;
+      readonly json: boolean;
+    }
+  | {
+      readonly name: "oauth-clients.create";
+      readonly clientName: string;
+      readonly redirectUris: readonly string[];
+      readonly public: boolean;
+      readonly json: boolean;
+    };
+
+/** What a command reads besides its arguments: standard input, for `--password-stdin`. */
+export interface CommandInput {
+  readonly stdin?: string;
+}
+
+/** Whether the command reads standard input (pbs reads it before running the command anywhere). */
+export function readsStdin(command: Command): boolean {
+  return command.name === "members.add";
+}
 
 /** What a command printed: `text` for people, `json` for `--json`. */
 export interface CommandOutput {
@@ -141,6 +176,43 @@ export function parseCommand(argv: readonly string[]): Command {
       json: values.json === true,
     };
   }
+  if (group === "members" && action === "add") {
+    const { values } = parse(argv.slice(2), {
+      workspace: { type: "string" },
+      email: { type: "string" },
+      role: { type: "string" },
+      "password-stdin": { type: "boolean" },
+      ...common,
+    });
+    if (values.help) return { name: "help" };
+    if (values["password-stdin"] !== true) throw new UsageError("--password-stdin is required: pipe the password in (never on the command line)");
+    return {
+      name: "members.add",
+      workspace: required(values.workspace, "--workspace"),
+      email: required(values.email, "--email"),
+      role: oneOf(required(values.role, "--role"), memberRoles, "--role"),
+      passwordStdin: true,
+      json: values.json === true,
+    };
+  }
+  if (group === "oauth-clients" && action === "create") {
+    const { values } = parse(argv.slice(2), {
+      name: { type: "string" },
+      "redirect-uri": { type: "string", multiple: true },
+      public: { type: "boolean" },
+      ...common,
+    });
+    if (values.help) return { name: "help" };
+    const redirectUris = values["redirect-uri"] ?? [];
+    if (redirectUris.length === 0) throw new UsageError("--redirect-uri is required (repeat it for several)");
+    return {
+      name: "oauth-clients.create",
+      clientName: required(values.name, "--name"),
+      redirectUris,
+      public: values.public === true,
+      json: values.json === true,
+    };
+  }
   const words = [group, action].filter((word) => word !== undefined && !word.startsWith("-")).join(" ");
   throw new UsageError(`unknown command "pbs ${words}"; see pbs --help`);
 }
@@ -196,9 +268,9 @@ function limit(raw: string | undefined): number {
  * Carries out a command. Throws CommandError (exit 1 for a missing or conflicting thing, 2 for a
  * value the domain refuses); any other error is a bug.
  */
-export async function executeCommand(db: Database, command: Command): Promise<CommandOutput> {
+export async function executeCommand(db: Database, command: Command, input: CommandInput = {}): Promise<CommandOutput> {
   try {
-    return await execute(db, command);
+    return await execute(db, command, input);
   } catch (error) {
     if (error instanceof InvalidInputError) throw new CommandError(error.message, 2);
     if (error instanceof NotFoundError || error instanceof ConflictError) throw new CommandError(error.message, 1);
@@ -206,7 +278,10 @@ export async function executeCommand(db: Database, command: Command): Promise<Co
   }
 }
 
-async function execute(db: Database, command: Command): Promise<CommandOutput> {
+/** `pbs` as the audit log's actor of the actions it takes. */
+const PBS = "pbs";
+
+async function execute(db: Database, command: Command, input: CommandInput): Promise<CommandOutput> {
   switch (command.name) {
     case "help":
       return { text: USAGE, json: { usage: USAGE } };
@@ -229,7 +304,9 @@ async function execute(db: Database, command: Command): Promise<CommandOutput> {
           environment: command.environment,
           scopes: command.scopes,
           expires,
+          createdBy: PBS,
         });
+        await recordAdminAction(tx, { workspaceId: workspace.id, action: "api_key.created", actor: PBS, target: key.id });
         return { key, secret, workspace, created };
       });
       const lines = [
@@ -267,36 +344,69 @@ async function execute(db: Database, command: Command): Promise<CommandOutput> {
 
     case "keys.revoke": {
       const before = new Date();
-      const key = await revokeApiKey(db, command.keyId, before);
-      if (!key) throw new NotFoundError(`there is no key ${command.keyId}`);
+      const { key, already } = await db.transaction(async (tx) => {
+        const key = await revokeApiKey(tx, command.keyId, before);
+        if (!key) throw new NotFoundError(`there is no key ${command.keyId}`);
+        const already = key.revokedAt!.getTime() < before.getTime();
+        if (!already) await recordAdminAction(tx, { workspaceId: key.workspaceId, action: "api_key.revoked", actor: PBS, target: key.id });
+        return { key, already };
+      });
       const revokedAt = key.revokedAt!;
-      const already = revokedAt.getTime() < before.getTime();
       return {
         text: already ? `Key ${key.id} was already revoked at ${revokedAt.toISOString()}.` : `Revoked key ${key.id} ("${key.name}"); it no longer authenticates.`,
         json: { ...keyJson(key), already_revoked: already },
       };
     }
 
+    case "members.add": {
+      const password = input.stdin?.replace(/\r?\n$/, "");
+      if (!password) throw new CommandError("no password on standard input; pipe it in, e.g. printf '%s' \"$PASSWORD\" | pbs members add …", 2);
+      const workspace = await existingWorkspace(db, command.workspace);
+      const { user, userCreated } = await db.transaction(async (tx) => {
+        const added = await addMember(tx, { workspaceId: workspace.id, email: command.email, role: command.role, password });
+        await recordAdminAction(tx, { workspaceId: workspace.id, action: "member.added", actor: PBS, target: added.user.id });
+        return added;
+      });
+      const note = userCreated ? "" : " (an existing account: its password is unchanged)";
+      return {
+        text: `Added ${user.email} (${user.id}) to workspace ${workspace.slug} as ${command.role}${note}. Sign in at /settings.`,
+        json: { user_id: user.id, email: user.email, workspace: workspace.slug, role: command.role, user_created: userCreated },
+      };
+    }
+
+    case "oauth-clients.create": {
+      const { client, secret } = await db.transaction(async (tx) => {
+        const created = await createOAuthClient(tx, { name: command.clientName, redirectUris: command.redirectUris, public: command.public });
+        await recordAdminAction(tx, { workspaceId: null, action: "oauth_client.created", actor: PBS, target: created.client.id });
+        return created;
+      });
+      const lines = [
+        `Registered OAuth application "${client.name}" (${secret ? "confidential" : "public: PKCE required"}).`,
+        `Redirect URIs: ${client.redirectUris.join(" ")}`,
+        `Client id: ${client.id}`,
+        ...(secret ? ["The client secret is shown this once; store it now:", secret] : []),
+      ];
+      return {
+        text: lines.join("\n"),
+        json: { client_id: client.id, name: client.name, redirect_uris: client.redirectUris, public: !secret, ...(secret ? { client_secret: secret } : {}) },
+      };
+    }
+
     case "audit": {
       const workspace = await existingWorkspace(db, command.workspace);
-      const entries = await db
-        .select()
-        .from(auditLog)
-        .where(eq(auditLog.workspaceId, workspace.id))
-        .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
-        .limit(command.limit);
+      const { entries } = await listAuditLog(db, { workspaceId: workspace.id }, { limit: command.limit });
       const rows = entries.map((entry) => [
         entry.occurredAt.toISOString(),
-        entry.method,
-        entry.path,
-        String(entry.status),
-        entry.keyId ?? "-",
+        entry.action ? "ACTION" : (entry.method ?? "-"),
+        entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-"),
+        entry.status === null ? "-" : String(entry.status),
+        entry.action ? (entry.actor ?? "-") : (entry.keyId ?? entry.clientId ?? "-"),
         entry.ip ?? "-",
-        `${entry.latencyMs}ms`,
-        entry.requestId,
+        entry.latencyMs === null ? "-" : `${entry.latencyMs}ms`,
+        entry.requestId ?? "-",
       ]);
       const text = entries.length
-        ? table(["TIME", "METHOD", "PATH", "STATUS", "KEY", "IP", "LATENCY", "REQUEST"], rows)
+        ? table(["TIME", "METHOD", "PATH/ACTION", "STATUS", "BY", "IP", "LATENCY", "REQUEST"], rows)
         : `No requests recorded for workspace ${workspace.slug}.`;
       return { text, json: entries.map(auditJson) };
     }
@@ -331,6 +441,10 @@ function auditJson(entry: AuditEntry) {
     occurred_at: entry.occurredAt.toISOString(),
     workspace_id: entry.workspaceId,
     key_id: entry.keyId,
+    client_id: entry.clientId,
+    action: entry.action,
+    actor: entry.actor,
+    target: entry.target,
     method: entry.method,
     route: entry.route,
     path: entry.path,

@@ -12,7 +12,9 @@ import { loadConfig, type Config } from "../config.ts";
 import { openStorage } from "../storage/index.ts";
 import { DataDirInUseError } from "../storage/pglite.ts";
 import { sendToAdminSocket, type AdminReply } from "./admin-socket.ts";
-import { CommandError, executeCommand, parseCommand, USAGE, UsageError, type Command } from "./commands.ts";
+import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageError, type Command, type CommandInput } from "./commands.ts";
+
+process.stdin.setEncoding("utf8");
 
 async function main(argv: string[]): Promise<number> {
   let command: Command;
@@ -27,7 +29,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const reply = await run(loadConfig(), argv, command);
+  const input: CommandInput = readsStdin(command) ? { stdin: await readStdin() } : {};
+  const reply = await run(loadConfig(), argv, command, input);
   if (!reply.ok) {
     process.stderr.write(`pbs: ${reply.message}\n`);
     return reply.exitCode;
@@ -37,9 +40,20 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-async function run(config: Config, argv: string[], command: Command): Promise<AdminReply> {
+/** All of standard input (up to 64 KiB): a password piped in. */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write("pbs: reading the password from standard input (end with Ctrl-D)\n");
+  let text = "";
+  for await (const chunk of process.stdin) {
+    text += chunk as string;
+    if (text.length > 64 * 1024) throw new Error("standard input is longer than 64 KiB");
+  }
+  return text;
+}
+
+async function run(config: Config, argv: string[], command: Command, input: CommandInput): Promise<AdminReply> {
   if (!config.databaseUrl) {
-    const reply = await sendToAdminSocket(config.adminSocketPath, argv);
+    const reply = await sendToAdminSocket(config.adminSocketPath, argv, input);
     if (reply) return reply;
   }
   let storage;
@@ -54,7 +68,7 @@ async function run(config: Config, argv: string[], command: Command): Promise<Ad
     };
   }
   try {
-    return { ok: true, output: await executeCommand(storage.db, command) };
+    return { ok: true, output: await executeCommand(storage.db, command, input) };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
     return { ok: false, message: error.message, exitCode: error.exitCode };

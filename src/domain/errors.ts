@@ -30,3 +30,11 @@ export class InvalidInputError extends Error {
     this.param = param;
   }
 }
+
+/** The caller is known but its role does not allow the action (a member creating keys, say). */
+export class ForbiddenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ForbiddenError";
+  }
+}

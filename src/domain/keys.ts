@@ -52,10 +52,15 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 /** A key as everything outside this module sees it: without its hash. */
 export type ApiKeyRecord = Omit<ApiKey, "secretHash">;
 
-/** Who is calling: a valid key and its workspace. */
+/**
+ * Who is calling: a valid key and its workspace. An OAuth access token authenticates as a principal
+ * too ("used exactly like an API key"): its `key` describes the token (its grant's id, live data, the
+ * scopes it may use now) and `client` names the application, whose id the audit log records.
+ */
 export interface Principal {
   readonly key: ApiKeyRecord;
   readonly workspace: Workspace;
+  readonly client?: { readonly id: string; readonly name: string };
 }
 
 /** Why a secret was refused. Callers answer `revoked` like `invalid`; the distinction is for logs. */
@@ -66,6 +71,8 @@ export interface Refusal {
   readonly refused: AuthFailure;
   readonly keyId?: string;
   readonly workspaceId?: string;
+  /** For an OAuth token: its application. */
+  readonly clientId?: string;
 }
 
 export interface NewApiKey {
@@ -76,6 +83,8 @@ export interface NewApiKey {
   readonly scopes?: readonly string[];
   /** Defaults to `none`. */
   readonly expires?: ExpiryChoice | Date;
+  /** Who creates it: a member's user id, or `pbs`. */
+  readonly createdBy?: string;
 }
 
 export interface CreatedApiKey {
@@ -133,6 +142,7 @@ export async function createApiKey(db: Queryable, input: NewApiKey, now = new Da
       last4: secret.slice(-4),
       createdAt: now,
       expiresAt,
+      createdBy: input.createdBy ?? null,
     })
     .returning(keyColumns);
   return { key: key!, secret };

@@ -9,6 +9,7 @@ export interface AuditEntry {
   requestId: string;
   workspaceId: string | null;
   keyId: string | null;
+  clientId: string | null;
   method: string;
   /** The contract's path template; null when no operation matched. */
   route: string | null;

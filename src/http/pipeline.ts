@@ -55,7 +55,8 @@ export function createPipeline(deps: PipelineDeps) {
     const method = request.method ?? "GET";
     let route: string | null = null;
     // Whose key made the request, for the audit log: also known for a revoked or expired key.
-    let caller: { workspaceId: string | null; keyId: string | null } = { workspaceId: null, keyId: null };
+    // An OAuth token's requests are recorded under its application's client id, not a key.
+    let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = { workspaceId: null, keyId: null, clientId: null };
     // Read now: once a response has finished, a socket closed after it (Connection: close) is
     // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
     const ip = request.socket?.remoteAddress ?? null;
@@ -81,9 +82,11 @@ export function createPipeline(deps: PipelineDeps) {
       route = operation.path;
       const operationId = operation.operationId as OperationId;
       const principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
-        caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null };
+        caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null, clientId: refusal.clientId ?? null };
       });
-      caller = { workspaceId: principal.workspace.id, keyId: principal.key.id };
+      caller = principal.client
+        ? { workspaceId: principal.workspace.id, keyId: null, clientId: principal.client.id }
+        : { workspaceId: principal.workspace.id, keyId: principal.key.id, clientId: null };
 
       const limit = await deps.rateLimiter.consume(principal.key.id, principal.workspace.plan);
       for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.setHeader(name, value);

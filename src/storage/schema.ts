@@ -60,6 +60,9 @@ export const webhookEndpointStatuses = ["enabled", "disabled"] as const;
 export const deliveryStatuses = ["pending", "succeeded", "failed"] as const;
 export const invoiceStatuses = ["draft", "open", "paid", "void", "uncollectible"] as const;
 export const idempotencyStates = ["in_progress", "completed"] as const;
+export const memberRoles = ["owner", "admin", "member"] as const;
+export type MemberRole = (typeof memberRoles)[number];
+export const oauthTokenKinds = ["access", "refresh"] as const;
 
 // The lists above restate the contract's enums, because CHECK constraints need their values at run
 // time. The compiler holds each equal to the contract's type: a value added to or dropped from the
@@ -145,6 +148,8 @@ export const apiKeys = pgTable(
     expiresAt: optionalTime("expires_at"),
     revokedAt: optionalTime("revoked_at"),
     lastUsedAt: optionalTime("last_used_at"),
+    /** Who created it: a member's user id (`usr_…`), or `pbs` for the operator CLI; null before this was recorded. */
+    createdBy: text("created_by"),
   },
   (t) => [
     oneOf("api_keys", "environment", environments),
@@ -152,7 +157,15 @@ export const apiKeys = pgTable(
   ],
 );
 
-/** One row per API request, written by the HTTP pipeline; failed authentications included. */
+/**
+ * The audit log. Two kinds of row:
+ * - one per API request, written by the HTTP pipeline (failed authentications included): `action`
+ *   is null; `key_id` names the API key, or `client_id` the OAuth application, that made it;
+ * - one per administrative action taken in the settings console or with `pbs` (a key created or
+ *   revoked, a webhook changed, a member added, an app authorized or revoked): `action` says what,
+ *   `actor` who (a member's user id, or `pbs`), `target` on what. A console action also carries the
+ *   request's method, path, status and IP; a `pbs` action has no request, so those are null.
+ */
 export const auditLog = pgTable(
   "audit_log",
   {
@@ -160,15 +173,21 @@ export const auditLog = pgTable(
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
     workspaceId: text("workspace_id"),
     keyId: text("key_id"),
-    method: text("method").notNull(),
+    /** The OAuth application whose access token made the request. */
+    clientId: text("client_id"),
+    method: text("method"),
     /** The contract's path template (e.g. /v1/projects/{project_id}); null for unknown routes. */
     route: text("route"),
-    path: text("path").notNull(),
-    status: integer("status").notNull(),
+    path: text("path"),
+    status: integer("status"),
     ip: text("ip"),
     userAgent: text("user_agent"),
-    requestId: text("request_id").notNull(),
-    latencyMs: integer("latency_ms").notNull(),
+    requestId: text("request_id"),
+    latencyMs: integer("latency_ms"),
+    /** An administrative action, e.g. `api_key.created`; null for an API request. */
+    action: text("action"),
+    actor: text("actor"),
+    target: text("target"),
   },
   (t) => [index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
@@ -527,6 +546,124 @@ export const serverSecrets = pgTable("server_secrets", {
   createdAt: createdAt(),
 });
 
+/** A person who signs in to the settings console (and consents to OAuth applications). */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  /** Lowercased; unique across the service: one person, one sign-in, several workspaces. */
+  email: text("email").notNull().unique(),
+  /** `scrypt$N$r$p$salt$hash` (see src/domain/passwords.ts). */
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Who belongs to which workspace, and with what role. */
+export const memberships = pgTable(
+  "memberships",
+  {
+    workspaceId: workspaceId(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    role: text("role", { enum: memberRoles }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    oneOf("memberships", "role", memberRoles),
+    index("memberships_user_idx").on(t.userId),
+  ],
+);
+
+/** Sign-in sessions of the console, server-side so every replica sees them. Only the SHA-256 of the cookie's value is kept. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** Failed sign-ins per subject (`email:<address>` or `ip:<address>`), to slow guessing down on every replica. */
+export const signInFailures = pgTable("sign_in_failures", {
+  subject: text("subject").primaryKey(),
+  failures: integer("failures").notNull(),
+  lastFailedAt: timestamp("last_failed_at", { withTimezone: true }).notNull(),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+});
+
+/** Third-party applications, registered by the operator (`pbs oauth-clients create`). */
+export const oauthClients = pgTable("oauth_clients", {
+  /** The public client id, `pbc_…`. */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** SHA-256 of the client secret; null for a public client (which must use PKCE). */
+  secretHash: text("secret_hash"),
+  redirectUris: text("redirect_uris").array().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * One authorization: a member consented to an application acting in one workspace with these
+ * scopes. Every code, access token and refresh token issued from it belongs to it, so revoking the
+ * grant (an app revoked in the console, a reused code or refresh token, RFC 7009) revokes them all.
+ */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id),
+    workspaceId: workspaceId(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    scopes: text("scopes").array().notNull(),
+    createdAt: createdAt(),
+    revokedAt: optionalTime("revoked_at"),
+    lastUsedAt: optionalTime("last_used_at"),
+  },
+  (t) => [index("oauth_grants_workspace_idx").on(t.workspaceId, t.clientId)],
+);
+
+/** Authorization codes (single use, 10 minutes); only their SHA-256 is kept. */
+export const oauthCodes = pgTable("oauth_codes", {
+  codeHash: text("code_hash").primaryKey(),
+  grantId: text("grant_id")
+    .notNull()
+    .references(() => oauthGrants.id),
+  redirectUri: text("redirect_uri").notNull(),
+  codeChallenge: text("code_challenge"),
+  codeChallengeMethod: text("code_challenge_method"),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: optionalTime("used_at"),
+});
+
+/** Access and refresh tokens; only their SHA-256 is kept. A refresh token is used (rotated) once. */
+export const oauthTokens = pgTable(
+  "oauth_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id),
+    kind: text("kind", { enum: oauthTokenKinds }).notNull(),
+    scopes: text("scopes").array().notNull(),
+    /** The start and end of the token in clear, to recognise it (as API keys' prefix and last four). */
+    displayPrefix: text("display_prefix").notNull(),
+    last4: text("last4").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: optionalTime("used_at"),
+  },
+  (t) => [oneOf("oauth_tokens", "kind", oauthTokenKinds), index("oauth_tokens_grant_idx").on(t.grantId), index("oauth_tokens_expires_idx").on(t.expiresAt)],
+);
+
 export type Workspace = typeof workspaces.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
@@ -539,3 +676,7 @@ export type Event = typeof events.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type Invoice = typeof invoices.$inferSelect;
 export type Blob = typeof blobs.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type Membership = typeof memberships.$inferSelect;
+export type OAuthClient = typeof oauthClients.$inferSelect;
+export type OAuthGrant = typeof oauthGrants.$inferSelect;

@@ -1,0 +1,24 @@
+// CSRF protection for every form (OWASP's signed double-submit, plus an Origin check):
+// - the token is an HMAC, under a server secret shared by the replicas, of what identifies the
+//   browser: its session (signed in) or a random pre-session cookie (the sign-in form);
+// - a post must carry it in the `csrf_token` field, and, when the browser sends `Origin`, come
+//   from the console's own origin. A forged or missing token is refused before anything runs.
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+export const CSRF_FIELD = "csrf_token";
+
+export function csrfToken(secret: string, binding: string): string {
+  return createHmac("sha256", secret).update(`csrf:${binding}`).digest("base64url");
+}
+
+export function validCsrfToken(secret: string, binding: string, presented: string | null): boolean {
+  if (!presented) return false;
+  const expected = Buffer.from(csrfToken(secret, binding));
+  const actual = Buffer.from(presented);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether a post's Origin (when sent; old browsers omit it on same-origin posts) is `origin`. */
+export function sameOrigin(originHeader: string | undefined, origin: string): boolean {
+  return originHeader === undefined || originHeader === origin;
+}
