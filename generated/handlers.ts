@@ -483,7 +483,7 @@ export type SendTestWebhookEventResult =
   | { status: 500; body: operations["sendTestWebhookEvent"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["sendTestWebhookEvent"]["responses"][503]["content"]["application/json"] };
 
-/** The server stubs: one handler per operation of the contract. */
+/** The server stubs: one handler per operation of the `/v1` pipeline (not the OAuth endpoints). */
 export interface Handlers<Context> {
   /** GET /v1/billing/invoices: List invoices. Scope: billing:read. */
   listInvoices(input: ListInvoicesInput, context: Context): Promise<ListInvoicesResult>;

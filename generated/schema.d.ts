@@ -4,6 +4,125 @@
  */
 
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the authorization server metadata
+         * @description The authorization server's metadata (RFC 8414): its endpoints, the scopes, grants, client
+         *     authentication methods and PKCE methods it supports. Public: no credentials.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorize an application
+         * @description The authorization endpoint (RFC 6749 §4.1.1), opened in the member's browser. It takes no API key:
+         *     the browser's sign-in session to the settings console is used. A member who is not signed in is
+         *     redirected to the sign-in page. A signed-in member is shown the consent page: the application,
+         *     the scopes asked for, and a choice of one of their workspaces. The access then granted reaches
+         *     that one workspace, live data only, with the scopes asked for narrowed to what the member's role
+         *     allows (owner and admin: all; member: all but `webhooks:write` and `billing:read`).
+         *
+         *     Answers:
+         *     - `302` to `redirect_uri` with `code` (single use, valid for 10 minutes) and `state` when the
+         *     member consents; with `error=access_denied` and `state` when they decline; with another RFC 6749
+         *     §4.1.2.1 error (`invalid_request`, `invalid_scope`…) and `state` when the request is wrong in
+         *     another way;
+         *     - `302` to the sign-in page when the member is not signed in;
+         *     - `200` with the sign-in or consent page;
+         *     - `400` with an error page, never a redirect, when `client_id` is unknown or `redirect_uri` is not
+         *     one registered for it, so that no code or error is ever sent to an unverified address.
+         *
+         *     Public clients (without a secret) must send a PKCE `code_challenge` (method `S256`); confidential
+         *     clients may. `state` should be a random value the application checks on the redirect (CSRF).
+         */
+        get: operations["authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a token
+         * @description Token revocation (RFC 7009). Revoking either token of a grant, access or refresh, revokes the
+         *     whole grant: its access and refresh tokens alike. The answer is `200` with no body whether or not
+         *     the token was known, valid or already revoked (RFC 7009 §2.2), so that it reveals nothing. Client
+         *     authentication as at the token endpoint.
+         */
+        post: operations["revokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request tokens
+         * @description The token endpoint (RFC 6749 §4.1.3 and §6): exchanges an authorization code, or a refresh token,
+         *     for an access token and a new refresh token.
+         *
+         *     - Authorization codes are single use and expire 10 minutes after they are issued. A code used a
+         *     second time is refused (`invalid_grant`) and revokes every token issued from it.
+         *     - Refresh tokens rotate: each use answers a new refresh token and ends the one used. A refresh
+         *     token used a second time is refused (`invalid_grant`) and revokes the whole grant: every access
+         *     and refresh token descended from the same authorization.
+         *     - Access tokens (`pbo_at_…`) are valid for one hour, refresh tokens (`pbo_rt_…`) for 30 days.
+         *
+         *     The access token is used exactly like an API key: `Authorization: Bearer <access_token>` on `/v1`
+         *     operations. Its scopes are those granted intersected with what the consenting member's role
+         *     allows (owner and admin: all; member: all but `webhooks:write` and `billing:read`), checked on
+         *     every request, so a demotion takes effect at once. It reaches the one workspace chosen at consent,
+         *     live data only.
+         *
+         *     Client authentication: HTTP Basic (`Authorization: Basic`) or `client_id` and `client_secret` in
+         *     the body; a public client sends `client_id` alone and must have used PKCE.
+         */
+        post: operations["requestToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing/invoices": {
         parameters: {
             query?: never;
@@ -625,9 +744,16 @@ export interface components {
             /** Format: int64 */
             credits_used: number;
         };
-        /** @description What an API key is. The secret itself is never shown again after creation. */
+        /**
+         * @description What an API key is. The secret itself is never shown again after creation. An OAuth access token
+         *     is used exactly like an API key and is described the same way: its `id` is its grant's
+         *     (`grt_…`), `name` the application's, `environment` always `live`, `scopes` what it may use now
+         *     (the granted scopes within the consenting member's role), and `oauth_application` names the
+         *     application.
+         */
         ApiKey: {
-            id: components["schemas"]["ApiKeyId"];
+            /** @description The key's id, or for an OAuth access token the id of the grant it was issued under. */
+            id: components["schemas"]["ApiKeyId"] | components["schemas"]["OAuthGrantId"];
             /** @description The descriptive name given at creation. */
             name: string;
             workspace: components["schemas"]["Workspace"];
@@ -648,6 +774,8 @@ export interface components {
              * @description Approximate time of last use (updated at most once a minute); null before first use.
              */
             last_used_at: string | null;
+            /** @description For an OAuth access token, the application it was issued to; absent for an API key. */
+            oauth_application?: components["schemas"]["OAuthApplication"];
         };
         /** @description Identifier of an API key: `key_` and 8–64 letters and digits. Not the secret. */
         ApiKeyId: string;
@@ -656,6 +784,34 @@ export interface components {
          * @description An absolute http or https URL of at most 2048 characters where a published app is served.
          */
         AppUrl: string;
+        /**
+         * @description The authorization server's metadata (RFC 8414): where its endpoints are and what it supports.
+         *     Every server of `servers` answers with its own origin as `issuer`.
+         */
+        AuthorizationServerMetadata: {
+            /** @description The authorization server's identifier: the API's origin, e.g. `https://api.project-builder.example`. */
+            issuer: components["schemas"]["OAuthUrl"];
+            /** @description `<issuer>/oauth/authorize`. */
+            authorization_endpoint: components["schemas"]["OAuthUrl"];
+            /** @description `<issuer>/oauth/token`. */
+            token_endpoint: components["schemas"]["OAuthUrl"];
+            /** @description `<issuer>/oauth/revoke` (RFC 7009). */
+            revocation_endpoint: components["schemas"]["OAuthUrl"];
+            /** @description The scopes an application may request (see `Scope`). */
+            scopes_supported: components["schemas"]["Scope"][];
+            /** @description Only the authorization-code flow: `["code"]`. */
+            response_types_supported: "code"[];
+            /** @description `["authorization_code", "refresh_token"]`. */
+            grant_types_supported: components["schemas"]["OAuthGrantType"][];
+            /** @description `["client_secret_basic", "client_secret_post", "none"]`. */
+            token_endpoint_auth_methods_supported: components["schemas"]["OAuthClientAuthMethod"][];
+            /** @description The same methods as the token endpoint. */
+            revocation_endpoint_auth_methods_supported: components["schemas"]["OAuthClientAuthMethod"][];
+            /** @description PKCE methods: only `S256` (`plain` is refused). */
+            code_challenge_methods_supported: "S256"[];
+            /** @description Human-readable documentation for developers of applications. */
+            service_documentation?: components["schemas"]["OAuthUrl"];
+        };
         /**
          * Format: int64
          * @description The length of a download's body in bytes: the whole file's size, or the range's length.
@@ -845,6 +1001,8 @@ export interface components {
         };
         /** @description Identifier of a file: `file_` and 8–64 letters and digits. */
         FileId: string;
+        /** @description A page of HTML for the browser. */
+        HtmlPage: string;
         Invoice: {
             id: components["schemas"]["InvoiceId"];
             /** @description Human-facing invoice number. */
@@ -873,6 +1031,134 @@ export interface components {
          * @enum {string}
          */
         InvoiceStatus: "draft" | "open" | "paid" | "void" | "uncollectible";
+        /** @description A third-party application acting through OAuth 2.0. */
+        OAuthApplication: {
+            id: components["schemas"]["OAuthClientId"];
+            name: string;
+        };
+        /**
+         * @description How a client authenticates to the token and revocation endpoints (RFC 8414 names).
+         * @enum {string}
+         */
+        OAuthClientAuthMethod: "client_secret_basic" | "client_secret_post" | "none";
+        /** @description An OAuth application's public identifier, `pbc_…`, given when the operator registers it. */
+        OAuthClientId: string;
+        /** @description An error of the token or revocation endpoint, as RFC 6749 §5.2 shapes it (not the API's `Error`). */
+        OAuthError: {
+            error: components["schemas"]["OAuthErrorCode"];
+            /** @description Human-readable explanation, for developers; do not match on it. */
+            error_description?: string;
+        };
+        /**
+         * @description RFC 6749 §5.2 error codes. `400`: `invalid_request` (a parameter missing, repeated or
+         *     malformed), `invalid_grant` (the code or refresh token is unknown, expired, used, revoked or issued
+         *     to another client, the `redirect_uri` differs, or the PKCE `code_verifier` does not match),
+         *     `unauthorized_client` (the client may not use this grant), `unsupported_grant_type`,
+         *     `invalid_scope` (a scope unknown, or wider than the grant's). `401`: `invalid_client` (unknown
+         *     client, wrong secret, or a confidential client that did not authenticate).
+         * @enum {string}
+         */
+        OAuthErrorCode: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+        /**
+         * @description Identifier of an OAuth grant: `grt_` and 8–64 letters and digits. A grant is one member's consent
+         *     to one application in one workspace; every token issued under it shares it.
+         */
+        OAuthGrantId: string;
+        /**
+         * @description The grants the token endpoint accepts.
+         * @enum {string}
+         */
+        OAuthGrantType: "authorization_code" | "refresh_token";
+        /**
+         * Format: uri
+         * @description A redirect URI registered for an application: absolute, without fragment, at most 2000
+         *     characters; `https`, `http` only to a loopback host, or a private-use scheme such as
+         *     `com.example.app:/callback` (native apps, RFC 8252).
+         */
+        OAuthRedirectUri: string;
+        /** @description A token revocation request (RFC 7009 §2.1), as JSON or as an `application/x-www-form-urlencoded` form. */
+        OAuthRevocationRequest: {
+            /** @description The access token (`pbo_at_…`) or refresh token (`pbo_rt_…`) to revoke. */
+            token: string;
+            /**
+             * @description Which kind `token` is; a hint only, the server finds the token either way.
+             * @enum {string}
+             */
+            token_type_hint?: "access_token" | "refresh_token";
+            /** @description The client's identifier, when it does not authenticate with HTTP Basic. */
+            client_id?: components["schemas"]["OAuthClientId"];
+            /** @description The client's secret, `pbs_cs_…`, when a confidential client does not authenticate with HTTP Basic. */
+            client_secret?: string;
+        };
+        /** @description The text of a server fault. */
+        OAuthServerFaultText: string;
+        /**
+         * @description A token request (RFC 6749 §4.1.3 and §6), as JSON or as an `application/x-www-form-urlencoded`
+         *     form. Which fields it needs depends on `grant_type`:
+         *
+         *     - `authorization_code`: `code`, `redirect_uri` (exactly as sent to the authorization endpoint),
+         *     and `code_verifier` when the authorization request carried a `code_challenge`.
+         *     - `refresh_token`: `refresh_token`, and optionally `scope` to ask for fewer scopes than the grant
+         *     has (never more).
+         *
+         *     The client authenticates either with HTTP Basic (`Authorization: Basic`, `client_secret_basic`) or
+         *     with `client_id` and `client_secret` in the body (`client_secret_post`), not both; a public client
+         *     sends `client_id` alone. As RFC 6749 §3.2 requires, parameters the server does not know are ignored.
+         */
+        OAuthTokenRequest: {
+            grant_type: components["schemas"]["OAuthGrantType"];
+            /** @description The authorization code received on the redirect URI (`authorization_code`). */
+            code?: string;
+            /** @description The redirect URI the code was sent to, exactly as in the authorization request (`authorization_code`). */
+            redirect_uri?: components["schemas"]["OAuthRedirectUri"];
+            /** @description The PKCE verifier whose S256 challenge was sent with the authorization request (`authorization_code`). */
+            code_verifier?: components["schemas"]["PkceCodeVerifier"];
+            /** @description The refresh token, `pbo_rt_…` (`refresh_token`). */
+            refresh_token?: string;
+            /** @description The client's identifier, when it does not authenticate with HTTP Basic. */
+            client_id?: components["schemas"]["OAuthClientId"];
+            /** @description The client's secret, `pbs_cs_…`, when a confidential client does not authenticate with HTTP Basic. */
+            client_secret?: string;
+            /**
+             * @description With `refresh_token`: the scopes wanted for the new tokens, separated by spaces, no wider than
+             *     the grant's. Absent: the grant's scopes.
+             */
+            scope?: string;
+        };
+        /** @description Tokens issued (RFC 6749 §5.1). */
+        OAuthTokenResponse: {
+            /**
+             * @description The access token, `pbo_at_…`: sent as `Authorization: Bearer <access_token>`, exactly like an API
+             *     key, for one hour.
+             */
+            access_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires: 3600.
+             */
+            expires_in: number;
+            /** @description The scopes granted, separated by spaces. */
+            scope: string;
+            /** @description The refresh token, `pbo_rt_…`: single use, valid for 30 days; each use answers a new one. */
+            refresh_token: string;
+        };
+        /**
+         * Format: uri
+         * @description An absolute URL of at most 2048 characters.
+         */
+        OAuthUrl: string;
+        /**
+         * @description The PKCE code challenge (RFC 7636 §4.2): with `S256`, the unpadded base64url SHA-256 of the
+         *     verifier, 43 characters.
+         */
+        PkceCodeChallenge: string;
+        /**
+         * @description The PKCE code verifier (RFC 7636 §4.1): 43–128 characters of letters, digits, `-`, `.`, `_` and
+         *     `~`, fresh and random for each authorization request.
+         */
+        PkceCodeVerifier: string;
         /**
          * @description Billing plan of a workspace. Plans above Pro raise the rate limit.
          * @enum {string}
@@ -1292,6 +1578,7 @@ export type SchemaAgentUsage = components['schemas']['AgentUsage'];
 export type SchemaApiKey = components['schemas']['ApiKey'];
 export type SchemaApiKeyId = components['schemas']['ApiKeyId'];
 export type SchemaAppUrl = components['schemas']['AppUrl'];
+export type SchemaAuthorizationServerMetadata = components['schemas']['AuthorizationServerMetadata'];
 export type SchemaContentLengthBytes = components['schemas']['ContentLengthBytes'];
 export type SchemaContentRangeField = components['schemas']['ContentRangeField'];
 export type SchemaCreateDeploymentRequest = components['schemas']['CreateDeploymentRequest'];
@@ -1312,9 +1599,25 @@ export type SchemaEventId = components['schemas']['EventId'];
 export type SchemaEventType = components['schemas']['EventType'];
 export type SchemaFileEvent = components['schemas']['FileEvent'];
 export type SchemaFileId = components['schemas']['FileId'];
+export type SchemaHtmlPage = components['schemas']['HtmlPage'];
 export type SchemaInvoice = components['schemas']['Invoice'];
 export type SchemaInvoiceId = components['schemas']['InvoiceId'];
 export type SchemaInvoiceStatus = components['schemas']['InvoiceStatus'];
+export type SchemaOAuthApplication = components['schemas']['OAuthApplication'];
+export type SchemaOAuthClientAuthMethod = components['schemas']['OAuthClientAuthMethod'];
+export type SchemaOAuthClientId = components['schemas']['OAuthClientId'];
+export type SchemaOAuthError = components['schemas']['OAuthError'];
+export type SchemaOAuthErrorCode = components['schemas']['OAuthErrorCode'];
+export type SchemaOAuthGrantId = components['schemas']['OAuthGrantId'];
+export type SchemaOAuthGrantType = components['schemas']['OAuthGrantType'];
+export type SchemaOAuthRedirectUri = components['schemas']['OAuthRedirectUri'];
+export type SchemaOAuthRevocationRequest = components['schemas']['OAuthRevocationRequest'];
+export type SchemaOAuthServerFaultText = components['schemas']['OAuthServerFaultText'];
+export type SchemaOAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
+export type SchemaOAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
+export type SchemaOAuthUrl = components['schemas']['OAuthUrl'];
+export type SchemaPkceCodeChallenge = components['schemas']['PkceCodeChallenge'];
+export type SchemaPkceCodeVerifier = components['schemas']['PkceCodeVerifier'];
 export type SchemaPlan = components['schemas']['Plan'];
 export type SchemaPlanRateLimit = components['schemas']['PlanRateLimit'];
 export type SchemaProject = components['schemas']['Project'];
@@ -1377,6 +1680,228 @@ export type ParameterWebhookDeliveryPathWebhookEndpointId = components['paramete
 export type ParameterWebhookEndpointPath = components['parameters']['WebhookEndpointPath'];
 export type $defs = Record<string, never>;
 export interface operations {
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /**
+             * @description A fault on our side, answered as plain text (`Something went wrong on our side.`) rather than in
+             *     an OAuth error shape: RFC 6749 defines none for it. The request may be retried.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["OAuthServerFaultText"];
+                };
+            };
+        };
+    };
+    authorize: {
+        parameters: {
+            query: {
+                /** @description The application's identifier, `pbc_…`. */
+                client_id: components["schemas"]["OAuthClientId"];
+                /** @description Where to send the member back: exactly one of the URIs registered for the application. */
+                redirect_uri: components["schemas"]["OAuthRedirectUri"];
+                /** @description Always `code` (authorization-code flow). */
+                response_type: "code";
+                /**
+                 * @description The scopes asked for, separated by spaces (`+` in a query string), e.g.
+                 *     `projects:read+deployments:write`.
+                 */
+                scope?: string;
+                /** @description A random value, returned unchanged on the redirect; recommended, to tie the answer to the request (CSRF). */
+                state?: string;
+                /** @description PKCE (RFC 7636): the S256 challenge of a fresh code verifier. Required for public clients. */
+                code_challenge?: components["schemas"]["PkceCodeChallenge"];
+                /** @description The PKCE method: only `S256`. */
+                code_challenge_method?: "S256";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in page, or the consent page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /**
+             * @description The browser is sent on: to `redirect_uri` with `code` and `state` (or `error` and `state`), or to
+             *     the sign-in page.
+             */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description An error page, never a redirect: `client_id` is unknown, or `redirect_uri` is not registered for
+             *     it.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /**
+             * @description A fault on our side, answered as plain text (`Something went wrong on our side.`) rather than in
+             *     an OAuth error shape: RFC 6749 defines none for it. The request may be retried.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["OAuthServerFaultText"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthRevocationRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthRevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description Revoked, or there was nothing to revoke: the answer is the same (RFC 7009 §2.2). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or refused; `error` says why (RFC 6749 §5.2). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Client authentication failed (`invalid_client`). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate the client with, e.g. `Basic realm="oauth"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /**
+             * @description A fault on our side, answered as plain text (`Something went wrong on our side.`) rather than in
+             *     an OAuth error shape: RFC 6749 defines none for it. The request may be retried.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["OAuthServerFaultText"];
+                };
+            };
+        };
+    };
+    requestToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The tokens, with the caching headers RFC 6749 §5.1 requires. */
+            200: {
+                headers: {
+                    /** @description Tokens must not be stored by caches. */
+                    "Cache-Control": "no-store";
+                    /** @description For HTTP/1.0 caches. */
+                    Pragma: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
+                };
+            };
+            /** @description The request is malformed or refused; `error` says why (RFC 6749 §5.2). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Client authentication failed (`invalid_client`). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate the client with, e.g. `Basic realm="oauth"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /**
+             * @description A fault on our side, answered as plain text (`Something went wrong on our side.`) rather than in
+             *     an OAuth error shape: RFC 6749 defines none for it. The request may be retried.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["OAuthServerFaultText"];
+                };
+            };
+        };
+    };
     listInvoices: {
         parameters: {
             query?: {

@@ -1,6 +1,7 @@
-// Renders generated/handlers.ts: the typed server stubs. One entry per operationId, whose input is
-// the operation's path, query, header and body parameters and whose result is the union of the
-// statuses the contract declares, each with its body and the headers the handler must supply. A
+// Renders generated/handlers.ts: the typed server stubs of the `/v1` pipeline. One entry per
+// operationId it serves (see `servedByPipeline`), whose input is the operation's path, query,
+// header and body parameters and whose result is the union of the statuses the contract declares,
+// each with its body and the headers the handler must supply. A
 // server that implements `Handlers` gets a compile error for every operation it lacks and for every
 // answer the contract does not allow. Types are indexed from schema.d.ts, never restated.
 import { parse } from "yaml";
@@ -21,6 +22,22 @@ const pipelineHeaders = new Set([
 
 const methods = ["get", "put", "post", "patch", "delete", "head", "options"] as const;
 
+/**
+ * Who serves an operation is said by its `x-served-by` extension; absent, it is the `/v1` pipeline
+ * (src/http/), which these stubs are for. `oauth` marks the OAuth 2.0 authorization server's
+ * operations (spec/oauth.tsp): served by src/oauth/ before the pipeline, without API keys, rate
+ * limits or the API's error shape, so they get no handler and no `operationMeta` entry here. Any other
+ * value fails the build rather than silently dropping an operation from the stubs.
+ */
+const servedElsewhere = new Set(["oauth"]);
+
+function servedByPipeline(op: { operationId: string; "x-served-by"?: unknown }): boolean {
+  const servedBy = op["x-served-by"];
+  if (servedBy === undefined) return true;
+  if (typeof servedBy === "string" && servedElsewhere.has(servedBy)) return false;
+  throw new Error(`${op.operationId}: unknown x-served-by ${JSON.stringify(servedBy)} (known: ${[...servedElsewhere].join(", ")})`);
+}
+
 interface Parameter {
   name: string;
   in: "path" | "query" | "header" | "cookie";
@@ -40,6 +57,7 @@ interface Operation {
   requestBody?: { required?: boolean; content: MediaTypes };
   responses: Record<string, Response>;
   "x-required-scopes"?: string[];
+  "x-served-by"?: string;
 }
 
 const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
@@ -113,7 +131,7 @@ export function renderHandlers(openapiYaml: string): string {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const op = item[method];
-      if (op) operations.push({ method, path, op: { ...op, parameters: (op.parameters ?? []).map((p) => resolveParameter(document, p)) } });
+      if (op && servedByPipeline(op)) operations.push({ method, path, op: { ...op, parameters: (op.parameters ?? []).map((p) => resolveParameter(document, p)) } });
     }
   }
 
@@ -143,7 +161,7 @@ export type BinaryBody = Uint8Array | Readable;
 
 ${types.join("\n\n")}
 
-/** The server stubs: one handler per operation of the contract. */
+/** The server stubs: one handler per operation of the \`/v1\` pipeline (not the OAuth endpoints). */
 export interface Handlers<Context> {
 ${entries.join("\n")}
 }

@@ -9,7 +9,16 @@ type Schema = { $ref?: string; properties?: Record<string, Schema>; type?: strin
 type Content = Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }>;
 type Response = { content?: Content; headers?: Record<string, { required?: boolean }> };
 
-const ops = await operations();
+const allOps = await operations();
+// The OAuth 2.0 authorization server's operations (spec/oauth.tsp), marked `x-served-by: oauth`: on
+// the API's origin but outside the /v1 pipeline, so without API keys, scopes, rate-limit headers or
+// the API's error shape. They are named here, and checked by their own tests below; every other
+// operation keeps every invariant.
+const oauthOperationIds = ["getAuthorizationServerMetadata", "authorize", "requestToken", "revokeToken"];
+const servedBy = (op: Operation) => (op as Record<string, unknown>)["x-served-by"];
+const oauthOps = allOps.filter((op) => oauthOperationIds.includes(op.operationId!));
+/** The /v1 API's operations: everything but the named OAuth ones. */
+const ops = allOps.filter((op) => !oauthOperationIds.includes(op.operationId!));
 const rawResponses = (op: Operation) =>
   (document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>)[op.path][op.method]
     .responses;
@@ -17,9 +26,13 @@ const securitySchemes = document.components?.securitySchemes as Record<string, {
 const oauthScopes = Object.keys(securitySchemes.OAuth2.flows.authorizationCode.scopes);
 
 describe("the contract", () => {
-  it("has the operation groups the description names, each operation once in the server stubs", () => {
+  it("has the operation groups the description names, each /v1 operation once in the server stubs", () => {
     const ids = ops.map((op) => op.operationId).sort();
     expect(ids).toEqual(Object.keys(operationMeta).sort());
+    // Exactly the OAuth operations are served elsewhere, and have no stub.
+    expect(oauthOps.map((op) => op.operationId).sort()).toEqual([...oauthOperationIds].sort());
+    expect(allOps.filter((op) => servedBy(op) !== undefined).map((op) => op.operationId).sort()).toEqual([...oauthOperationIds].sort());
+    for (const op of oauthOps) expect(servedBy(op), op.operationId).toBe("oauth");
     for (const id of [
       "createProject", "listProjects", "getProject", "updateProject", "deleteProject",
       "triggerAgentRun", "listAgentRuns", "getAgentRun", "cancelAgentRun",
@@ -37,6 +50,71 @@ describe("the contract", () => {
   it("declares production and staging servers and a /v1 path on every operation", () => {
     expect(document.servers?.map((s) => s.description)).toEqual([expect.stringMatching(/^Production/), expect.stringMatching(/^Staging/)]);
     for (const op of ops) expect(op.path).toMatch(/^\/v1\//);
+  });
+
+  it("serves the OAuth endpoints on the API's origin, outside /v1, with the security they take", () => {
+    const byId = Object.fromEntries(oauthOps.map((op) => [op.operationId!, op]));
+    expect(Object.fromEntries(oauthOps.map((op) => [op.operationId, `${op.method.toUpperCase()} ${op.path}`]))).toEqual({
+      getAuthorizationServerMetadata: "GET /.well-known/oauth-authorization-server",
+      authorize: "GET /oauth/authorize",
+      requestToken: "POST /oauth/token",
+      revokeToken: "POST /oauth/revoke",
+    });
+    // No API key: public (metadata), the browser's session (authorize), or client credentials.
+    expect(byId.getAuthorizationServerMetadata.security).toEqual([{}]);
+    expect(byId.authorize.security).toEqual([{}]);
+    expect(byId.requestToken.security).toEqual([{}, { BasicAuth: [] }]);
+    expect(byId.revokeToken.security).toEqual([{}, { BasicAuth: [] }]);
+    expect(securitySchemes.BasicAuth).toMatchObject({ type: "http", scheme: "Basic" });
+    for (const op of oauthOps) {
+      expect(op.tags).toEqual(["OAuth"]);
+      expect(op.summary).toBeTruthy();
+      expect((op as Record<string, unknown>)["x-required-scopes"]).toBeUndefined();
+    }
+    expect((document.tags ?? []).map((tag) => tag.name)).toContain("OAuth");
+
+    // The OAuth2 scheme's flow points at them, on the production server's origin.
+    const production = document.servers![0].url;
+    expect(securitySchemes.OAuth2.flows.authorizationCode).toMatchObject({
+      authorizationUrl: `${production}/oauth/authorize`,
+      tokenUrl: `${production}/oauth/token`,
+      refreshUrl: `${production}/oauth/token`,
+    });
+  });
+
+  it("answers OAuth errors as RFC 6749 says: OAuthError from the token and revocation endpoints, HTML pages from authorize", () => {
+    const schemas = document.components?.schemas as any;
+    expect(schemas.OAuthError.required).toEqual(["error"]);
+    expect(schemas.OAuthErrorCode.enum.sort()).toEqual(
+      ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"].sort(),
+    );
+    for (const id of ["requestToken", "revokeToken"]) {
+      const op = oauthOps.find((o) => o.operationId === id)!;
+      const responses = rawResponses(op);
+      expect(Object.keys(responses).sort(), id).toEqual(["200", "400", "401", "500"]);
+      for (const status of ["400", "401"]) {
+        expect(responses[status].content, `${id} ${status}`).toEqual({ "application/json": expect.objectContaining({ schema: { $ref: "#/components/schemas/OAuthError" } }) });
+      }
+      expect(responses["401"].headers?.["WWW-Authenticate"]?.required).toBe(true);
+      // Both encodings of the body, one model.
+      const body = (op.requestBody as any).content;
+      expect(Object.keys(body).sort()).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+      expect(body["application/x-www-form-urlencoded"].schema).toEqual(body["application/json"].schema);
+    }
+    const token = rawResponses(oauthOps.find((o) => o.operationId === "requestToken")!)["200"];
+    expect(token.headers?.["Cache-Control"]?.required).toBe(true);
+    expect(token.headers?.["Pragma"]?.required).toBe(true);
+    expect(token.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/OAuthTokenResponse" });
+    expect(rawResponses(oauthOps.find((o) => o.operationId === "revokeToken")!)["200"].content).toBeUndefined();
+
+    const authorize = rawResponses(oauthOps.find((o) => o.operationId === "authorize")!);
+    expect(Object.keys(authorize).sort()).toEqual(["200", "302", "400", "500"]);
+    expect(authorize["302"].headers?.Location?.required).toBe(true);
+    expect(Object.keys(authorize["200"].content ?? {})).toEqual(["text/html"]);
+    expect(Object.keys(authorize["400"].content ?? {})).toEqual(["text/html"]);
+
+    // A fault is plain text (the server's page-failure answer), at every OAuth endpoint.
+    for (const op of oauthOps) expect(Object.keys(rawResponses(op)["500"]?.content ?? {}), op.operationId).toEqual(["text/plain"]);
   });
 
   it.each(ops.map((op) => [op.operationId!, op] as const))("%s is secured by bearer key or OAuth2 with its declared scopes", (_, op) => {
@@ -85,7 +163,7 @@ describe("the contract", () => {
     const creating = ops.filter((op) => op.method === "post" && Object.keys(op.responses ?? {}).some((s) => s === "201" || s === "202"));
     // Not creating, but a retry must not rotate twice (the first new secret would be lost).
     const rotating = ops.filter((op) => op.operationId === "rotateWebhookSecret");
-    const withKey = ops.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
+    const withKey = allOps.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
     expect(withKey.map((op) => op.operationId).sort()).toEqual([...creating, ...rotating].map((op) => op.operationId).sort());
     for (const id of ["createProject", "createDeployment", "triggerAgentRun"]) {
       expect(withKey.map((op) => op.operationId)).toContain(id);
@@ -130,13 +208,13 @@ describe("the contract", () => {
   });
 
   it("has at least one titled example per operation, and every example is valid", async () => {
-    for (const op of ops) {
+    for (const op of allOps) {
       const responses = rawResponses(op);
       const examples = Object.entries(responses).flatMap(([status, response]) =>
         Object.entries(response.content?.["application/json"]?.examples ?? {}).map(([title, example]) => ({ status, title, example })),
       );
       const successHasJson = Object.entries(responses).some(([status, r]) => status.startsWith("2") && r.content?.["application/json"]);
-      if (!successHasJson) continue; // 204s and the binary download have no JSON example
+      if (!successHasJson) continue; // 204s, the binary download, revokeToken and authorize have no JSON example
       expect(examples.length, op.operationId).toBeGreaterThan(0);
       for (const { status, title, example } of examples) {
         expect(title.length).toBeLessThanOrEqual(24);

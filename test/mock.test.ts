@@ -39,10 +39,20 @@ afterAll(() => {
 type RawOperation = {
   requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
   responses: Record<string, unknown>;
+  security?: Record<string, string[]>[];
 };
 const raw = (path: string, method: string) => (document.paths as any)[path][method] as RawOperation;
 
+/**
+ * The API key, for the operations that take one. The OAuth endpoints take none (public, the
+ * browser's session, or client credentials in the example bodies), and Prism refuses an
+ * `Authorization` header that matches none of an operation's schemes.
+ */
+const credentials = (path: string, method: string): Record<string, string> =>
+  (raw(path, method).security ?? []).some((requirement) => "BearerAuth" in requirement) ? auth : {};
+
 function exampleRequest(path: string, method: string): RequestInit {
+  const auth = credentials(path, method);
   const body = raw(path, method).requestBody?.content;
   if (!body) return { method: method.toUpperCase(), headers: auth };
   if (body["multipart/form-data"]) {
@@ -57,9 +67,25 @@ function exampleRequest(path: string, method: string): RequestInit {
 
 const ops = await operations();
 
+/**
+ * Required query parameters, where an operation has some: only the OAuth authorization endpoint,
+ * which the browser opens with the application's request. Prism refuses it without them.
+ */
+const sampleQuery: Record<string, string> = {
+  authorize: new URLSearchParams({
+    client_id: "pbc_4Rm8Tq2Wx6Zc9Vb3Nk7Lp5Hd",
+    redirect_uri: "https://integrations.acme.example/oauth/callback",
+    response_type: "code",
+    scope: "projects:read deployments:write",
+    state: "Zq3xV8nK2pL7wR4t",
+  }).toString(),
+};
+const requestPath = (op: { operationId?: string; path: string }) =>
+  samplePath(op.path) + (sampleQuery[op.operationId!] ? `?${sampleQuery[op.operationId!]}` : "");
+
 describe("npm run mock", () => {
   it.each(ops.map((op) => [op.operationId!, op] as const))("answers %s with its example, valid against the contract", async (id, op) => {
-    const response = await fetch(base + samplePath(op.path), exampleRequest(op.path, op.method));
+    const response = await fetch(base + requestPath(op), { ...exampleRequest(op.path, op.method), redirect: "manual" });
     const expected = Number(Object.keys(raw(op.path, op.method).responses).find((s) => s.startsWith("2")));
     expect(response.status, await response.clone().text()).toBe(expected);
     if (response.headers.get("content-type")?.includes("application/json")) {
@@ -85,6 +111,29 @@ describe("npm run mock", () => {
     expect(badId.status).toBe(400);
     const noKey = await fetch(`${base}/v1/projects`);
     expect(noKey.status).toBe(401);
+  });
+
+  it("takes an OAuth token request as a form too, and answers its errors in the RFC 6749 shape", async () => {
+    const form = new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: "pbo_rt_2Xc7Vb4Nm9Qa1Sd6Fg3Hj8Kl5Zx0Cv7Bn2Mq4We",
+      client_id: "pbc_4Rm8Tq2Wx6Zc9Vb3Nk7Lp5Hd",
+    });
+    const issued = await fetch(`${base}/oauth/token`, { method: "POST", body: form });
+    expect(issued.status, await issued.clone().text()).toBe(200);
+    expect(issued.headers.get("cache-control")).toBe("no-store");
+    expect(await responseErrors("requestToken", 200, await issued.json())).toEqual([]);
+
+    const reused = await fetch(`${base}/oauth/token`, { method: "POST", body: form, headers: { Prefer: "code=400" } });
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+    const badClient = await fetch(`${base}/oauth/token`, { method: "POST", body: form, headers: { Prefer: "code=401" } });
+    expect(badClient.status).toBe(401);
+    expect(badClient.headers.get("www-authenticate")).toBeTruthy();
+    expect(await badClient.json()).toMatchObject({ error: "invalid_client" });
+
+    const missingGrant = await fetch(`${base}/oauth/token`, { method: "POST", body: new URLSearchParams({ code: "x" }) });
+    expect(missingGrant.status).toBe(400);
   });
 
   it("answers the example or status a frontend asks for with Prefer", async () => {

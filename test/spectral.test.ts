@@ -4,6 +4,8 @@
 // and must lint clean under the WHOLE ruleset (spectral:oas all, OWASP, ours).
 // Each case below breaks it in one place and expects our rule to say so.
 // All documents are linted in one Spectral run, through scripts/lint.ts.
+// Last, the overrides of .spectral.yaml that exempt the OAuth endpoints are checked to reach them
+// and nothing else.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -207,5 +209,48 @@ describe("custom rules", () => {
       // ...and none of our other rules does: each rule checks one thing.
       expect(ours.filter((f) => f.code !== testCase.rule).map((f) => f.code)).toEqual([]);
     });
+  });
+});
+
+describe("the overrides exempting the OAuth endpoints", () => {
+  // The operations served by the OAuth authorization server (x-served-by: oauth), outside /v1: the
+  // only ones our pb-* rules and the rate-limit rules may be switched off for.
+  const oauthOperations = ["getAuthorizationServerMetadata", "authorize", "requestToken", "revokeToken"];
+  const exemptable = /^pb-|^owasp:api4:2023-rate-limit|^owasp:api8:2023-define-error/;
+  const ruleset = parse(readFileSync(join(root, ".spectral.yaml"), "utf8")) as { overrides: { files: string[]; rules: Record<string, string> }[] };
+  const generated = (file: string): Doc => parse(readFileSync(join(root, "generated", file), "utf8"));
+  const documents: Record<string, Doc> = { "openapi.yaml": generated("openapi.yaml"), "openapi.3.1.yaml": generated("openapi.3.1.yaml") };
+
+  /** The operation a `generated/<file>#/paths/<path>/<method>[/...]` override points into. */
+  function operationAt(target: string): { file: string; operation: Doc | undefined } {
+    const [file, pointer = ""] = target.replace(/^generated\//, "").split("#");
+    const [, section, path, method] = pointer.split("/");
+    expect(section, target).toBe("paths");
+    const decoded = decodeURIComponent(path!).replace(/~1/g, "/").replace(/~0/g, "~");
+    return { file: file!, operation: documents[file!]?.paths?.[decoded]?.[method!] };
+  }
+
+  const exempting = ruleset.overrides.filter((override) => Object.keys(override.rules).some((rule) => exemptable.test(rule)));
+
+  it("switch rules off only for the named OAuth operations, in both documents", () => {
+    expect(exempting.length).toBeGreaterThan(0);
+    for (const override of exempting) {
+      const reached = override.files.map(operationAt);
+      for (const { operation } of reached) {
+        expect(oauthOperations).toContain(operation?.operationId);
+        expect(operation?.["x-served-by"]).toBe("oauth");
+      }
+      const ids = (file: string) => reached.filter((r) => r.file === file).map((r) => r.operation?.operationId).sort();
+      expect(ids("openapi.3.1.yaml")).toEqual(ids("openapi.yaml"));
+    }
+  });
+
+  it("cover every OAuth operation for our own rules", () => {
+    for (const rule of ["pb-operation-scopes", "pb-error-responses", "pb-response-headers"]) {
+      const covered = exempting
+        .filter((override) => override.rules[rule] === "off")
+        .flatMap((override) => override.files.map((target) => operationAt(target).operation?.operationId));
+      expect([...new Set(covered)].sort(), rule).toEqual([...oauthOperations].sort());
+    }
   });
 });

@@ -40,8 +40,21 @@ export async function openApiBackend(definition: Document): Promise<OpenAPIBacke
   return api;
 }
 
+/**
+ * The contract's operations this pipeline serves: those without `x-served-by` (the OAuth endpoints
+ * carry `x-served-by: oauth` and are served by src/oauth/, before requests reach the pipeline).
+ */
+export function pipelineOperations(document: Document): Document {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const kept = Object.fromEntries(Object.entries(item ?? {}).filter(([, operation]) => !(operation as { "x-served-by"?: string })?.["x-served-by"]));
+    if (Object.keys(kept).some((key) => !["parameters", "summary", "description"].includes(key))) paths[path] = kept;
+  }
+  return { ...document, paths } as Document;
+}
+
 export async function loadContract(path = contractPath): Promise<Contract> {
-  const api = await openApiBackend(parse(readFileSync(path, "utf8")) as Document);
+  const api = await openApiBackend(pipelineOperations(parse(readFileSync(path, "utf8")) as Document));
   const operations = api.getOperations();
 
   return {
