@@ -5,5 +5,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "src/**/*.test.ts", "scripts/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    setupFiles: ["test/support/setup.ts"],
   },
 });

@@ -2,11 +2,15 @@
 // audit, health probes and a graceful stop. (Published apps have a listener of their own:
 // src/apps/server.ts; work after a request returns runs in src/jobs/.) `main.ts` builds one from the environment; tests build one on
 // a throwaway database.
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { listen } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
+import { createConsole } from "./console/index.ts";
 import { authenticate } from "./domain/keys.ts";
+import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
+import { createOAuthServer } from "./oauth/index.ts";
+import { webDeps } from "./web/visitor.ts";
 import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
@@ -44,6 +48,10 @@ export interface AppOptions {
   rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
   /** How long a stop waits for requests in flight before cutting connections. */
   drainTimeoutMs?: number;
+  /** Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin. */
+  publicUrl: string;
+  /** Signs the console's CSRF tokens; every replica must share it. */
+  csrfSecret: string;
 }
 
 export interface App {
@@ -70,7 +78,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     contract,
     handlers,
     rateLimiter,
-    authenticate: (secret) => authenticate(db, secret),
+    // An OAuth access token is used exactly like an API key; its prefix says which it is.
+    authenticate: (secret) => (secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
     context: (principal, requestId, log): Context => ({
       db,
       principal,
@@ -87,6 +96,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
   });
 
+  // The settings console and the OAuth endpoints: pages for people and protocol for applications,
+  // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
+  const web = webDeps(db, options.publicUrl, options.csrfSecret);
+  const settings = createConsole({ web, db, logger, webhookTargets: options.webhookTargets });
+  const oauth = createOAuthServer({ web, db, logger, issuer: web.origin });
+  const pageFailed = (response: ServerResponse) => (error: unknown) => {
+    logger.error({ err: error }, "page failed");
+    if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
+    else response.destroy();
+  };
+
   const server = createServer({ requestTimeout: 300_000 }, (request, response) => {
     // Probes for orchestrators: outside the contract, unauthenticated, not audited.
     if (request.url === "/healthz") return void response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
@@ -102,6 +122,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     response.once("finish", () => {
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
+    const path = request.url?.split("?")[0] ?? "";
+    if (path === "/settings" || path.startsWith("/settings/")) return void settings(request, response).catch(pageFailed(response));
+    if (path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server") {
+      return void oauth(request, response).catch(pageFailed(response));
+    }
     pipeline(request, response).catch((error: unknown) => {
       logger.error({ err: error }, "pipeline failed");
       if (!response.headersSent) response.writeHead(500).end();

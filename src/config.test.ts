@@ -21,7 +21,23 @@ describe("loadConfig", () => {
       webhookConcurrency: 10,
       webhookAllowPrivateNetworks: false,
       webhookRetrySchedule: undefined,
+      publicUrl: "http://localhost:8080",
+      passwordHashCost: { N: 32768, r: 8, p: 3 },
     });
+  });
+
+  it("reads PASSWORD_HASH_COST as scrypt's N,r,p", () => {
+    expect(loadConfig({ PASSWORD_HASH_COST: "65536, 8, 2" }).passwordHashCost).toEqual({ N: 65536, r: 8, p: 2 });
+    for (const bad of ["30000,8,1", "32768,8", "512,8,1", "32768,0,1", "x"]) {
+      expect(() => loadConfig({ PASSWORD_HASH_COST: bad })).toThrow(/PASSWORD_HASH_COST/);
+    }
+  });
+
+  it("reads PUBLIC_URL as an origin, defaulting to localhost on PORT", () => {
+    expect(loadConfig({ PORT: "9000" }).publicUrl).toBe("http://localhost:9000");
+    expect(loadConfig({ PUBLIC_URL: "https://API.example.com/" }).publicUrl).toBe("https://api.example.com");
+    expect(() => loadConfig({ PUBLIC_URL: "https://api.example.com/v1" })).toThrow(/PUBLIC_URL must be an origin/);
+    expect(() => loadConfig({ PUBLIC_URL: "ftp://api.example.com" })).toThrow(/PUBLIC_URL/);
   });
 
   it("reads the webhook delivery settings", () => {

@@ -1,6 +1,7 @@
 // The process's configuration: environment variables read and validated once, at start, so a typo
 // fails loudly before anything listens, and the rest of the code gets typed values.
 import { join, resolve } from "node:path";
+import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -36,6 +37,13 @@ export interface Config {
   readonly webhookAllowPrivateNetworks: boolean;
   /** The waits between a delivery's attempts; undefined: the contract's schedule. */
   readonly webhookRetrySchedule: readonly number[] | undefined;
+  /**
+   * Where people and OAuth clients reach this server (scheme, host, port; no path): the OAuth
+   * issuer, the console's origin for CSRF checks, and https here makes its cookies Secure.
+   */
+  readonly publicUrl: string;
+  /** scrypt's cost for passwords hashed from now on. */
+  readonly passwordHashCost: ScryptCost;
 }
 
 export class ConfigError extends Error {
@@ -55,8 +63,9 @@ export function loadConfig(env: Env = process.env): Config {
     return value ? value : undefined;
   };
   const dataDir = resolve(read("DATA_DIR") ?? "./data");
+  const port = integer("PORT", read("PORT"), 8080, 0, 65535);
   return Object.freeze({
-    port: integer("PORT", read("PORT"), 8080, 0, 65535),
+    port,
     host: read("HOST") ?? "0.0.0.0",
     dataDir,
     databaseUrl: url("DATABASE_URL", read("DATABASE_URL"), ["postgres:", "postgresql:"]),
@@ -73,6 +82,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: integer("WEBHOOK_CONCURRENCY", read("WEBHOOK_CONCURRENCY"), 10, 1, 1000),
     webhookAllowPrivateNetworks: boolean("WEBHOOK_ALLOW_PRIVATE_NETWORKS", read("WEBHOOK_ALLOW_PRIVATE_NETWORKS")),
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", read("WEBHOOK_RETRY_SCHEDULE")),
+    publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
+    passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
   });
 }
 
@@ -115,6 +126,28 @@ function duration(name: string, raw: string | undefined, fallback: number, min: 
     throw new ConfigError(`${name} must be a duration from ${min / 1000}s to ${max / 3_600_000}h (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/** An origin (`https://api.example.com`, `http://localhost:8080`): no path, query or credentials. */
+function origin(name: string, raw: string | undefined): string | undefined {
+  const value = url(name, raw, ["http:", "https:"]);
+  if (value === undefined) return undefined;
+  const parsed = new URL(value);
+  if (parsed.username || parsed.password || parsed.search || parsed.hash || parsed.pathname !== "/") {
+    throw new ConfigError(`${name} must be an origin such as https://api.example.com (no path), got ${JSON.stringify(raw)}`);
+  }
+  return parsed.origin;
+}
+
+/** `N,r,p` for scrypt: N a power of two from 2^10 to 2^20, r 1–32, p 1–16. */
+function scryptCost(name: string, raw: string | undefined): ScryptCost {
+  if (raw === undefined) return DEFAULT_SCRYPT_COST;
+  const [N, r, p] = raw.split(",").map((part) => Number(part.trim()));
+  const valid = (value: number | undefined, min: number, max: number) => Number.isInteger(value) && value! >= min && value! <= max;
+  if (!valid(N, 1024, 2 ** 20) || (N! & (N! - 1)) !== 0 || !valid(r, 1, 32) || !valid(p, 1, 16)) {
+    throw new ConfigError(`${name} must be N,r,p with N a power of two from 1024 to 1048576 (e.g. 32768,8,3), got ${JSON.stringify(raw)}`);
+  }
+  return { N: N!, r: r!, p: p! };
 }
 
 function domain(name: string, raw: string | undefined): string | undefined {

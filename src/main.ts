@@ -7,6 +7,7 @@ import { createAppsServer } from "./apps/server.ts";
 import { startAdminSocket } from "./cli/admin-socket.ts";
 import { loadConfig } from "./config.ts";
 import { createAppAccess } from "./domain/app-access.ts";
+import { setPasswordHashCost } from "./domain/passwords.ts";
 import { createWebhookTargets } from "./domain/webhook-targets.ts";
 import { selectRateLimitStore } from "./http/rate-limit.ts";
 import { openJobQueue } from "./jobs/queue.ts";
@@ -17,6 +18,7 @@ import { openStorage } from "./storage/index.ts";
 import { sharedSecret } from "./storage/secrets.ts";
 
 const config = loadConfig();
+setPasswordHashCost(config.passwordHashCost);
 const logger = createLogger({ level: config.logLevel });
 const storage = await openStorage(config);
 const rateLimitStore = await selectRateLimitStore({
@@ -35,6 +37,8 @@ const app = await createApp({
   apps,
   webhookTargets,
   cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
+  publicUrl: config.publicUrl,
+  csrfSecret: await sharedSecret(storage.db, "csrf"),
 });
 const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.

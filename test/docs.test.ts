@@ -1,7 +1,7 @@
 // The API reference (npm run docs) in a real headless Chromium: it shows every
 // operation of generated/openapi.yaml, and requests nothing outside localhost.
 //
-// Needs Debian's Chromium: apt-get install -y chromium
+// Needs Debian's Chromium (apt-get install -y chromium); says it is skipped without it.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildDocs, root } from "../scripts/docs.ts";
+import { chromiumPath, describeWithBrowser } from "./support/browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -41,16 +41,13 @@ function isLocal(url: string): boolean {
   return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
 }
 
-describe("npm run docs", () => {
+describeWithBrowser("npm run docs", () => {
   let site = "";
   let browser: Browser | undefined;
   let server: ReturnType<typeof createServer> | undefined;
   let baseUrl = "";
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} not found: this test needs Debian's Chromium. Install it with: apt-get install -y chromium`);
-    }
     site = mkdtempSync(join(tmpdir(), "docs-site-"));
     buildDocs(site);
 
@@ -69,7 +66,7 @@ describe("npm run docs", () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: chromiumPath!,
       args: [
         "--headless",
         "--no-sandbox",

@@ -207,6 +207,8 @@ describe.skipIf(!TEST_REDIS_URL)(`rate limits in Redis${TEST_REDIS_URL ? "" : " 
       work: server.jobs,
       apps: server.apps,
       webhookTargets: server.webhookTargets,
+      publicUrl: server.url,
+      csrfSecret: "test-csrf-secret-0123456789",
     });
     replicaUrl = await replica.listen(0, "127.0.0.1");
   });

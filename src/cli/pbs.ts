@@ -9,6 +9,7 @@
 //     takes the directory's lock, so a server starting meanwhile waits for nothing and fails clearly.
 // Either way the command is parsed and executed by commands.ts, so output is identical.
 import { loadConfig, type Config } from "../config.ts";
+import { setPasswordHashCost } from "../domain/passwords.ts";
 import { openStorage } from "../storage/index.ts";
 import { DataDirInUseError } from "../storage/pglite.ts";
 import { sendToAdminSocket, type AdminReply } from "./admin-socket.ts";
@@ -30,7 +31,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const input: CommandInput = readsStdin(command) ? { stdin: await readStdin() } : {};
-  const reply = await run(loadConfig(), argv, command, input);
+  const config = loadConfig();
+  setPasswordHashCost(config.passwordHashCost);
+  const reply = await run(config, argv, command, input);
   if (!reply.ok) {
     process.stderr.write(`pbs: ${reply.message}\n`);
     return reply.exitCode;

@@ -105,7 +105,11 @@ forEachDriver("api keys", (driver) => {
   it("refuses a revoked key on the very next call, and keeps the first revocation time", async () => {
     const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
     expect(await authenticate(storage().db, secret, T0)).toHaveProperty("key");
-    const revoked = await revokeApiKey(storage().db, key.id, seconds(1));
+    // Within a workspace (as the console revokes), another workspace's key is not there.
+    const other = await createWorkspace(storage().db, { slug: "other" });
+    expect(await revokeApiKey(storage().db, key.id, seconds(1), other.id)).toBeUndefined();
+    expect(await authenticate(storage().db, secret, seconds(1))).toHaveProperty("key");
+    const revoked = await revokeApiKey(storage().db, key.id, seconds(1), workspaceId);
     expect(revoked?.revokedAt?.toISOString()).toBe(seconds(1).toISOString());
     expect(await authenticate(storage().db, secret, seconds(2))).toEqual({ refused: "revoked", keyId: key.id, workspaceId });
     expect(keyStatus(revoked!)).toBe("revoked");

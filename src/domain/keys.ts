@@ -195,16 +195,18 @@ async function touch(db: Queryable, key: ApiKeyRecord, now: Date): Promise<Date 
 
 /**
  * Revokes a key at once (the next request with it is refused). Revoking a revoked key keeps the
- * first revocation time. Undefined when there is no such key.
+ * first revocation time. Undefined when there is no such key (in `workspaceId`, when given: the
+ * console revokes only its own workspace's keys; the operator any).
  */
-export async function revokeApiKey(db: Queryable, keyId: string, now = new Date()): Promise<ApiKeyRecord | undefined> {
+export async function revokeApiKey(db: Queryable, keyId: string, now = new Date(), workspaceId?: string): Promise<ApiKeyRecord | undefined> {
+  const which = and(eq(apiKeys.id, keyId), workspaceId === undefined ? undefined : eq(apiKeys.workspaceId, workspaceId));
   const [revoked] = await db
     .update(apiKeys)
     .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .where(and(which, isNull(apiKeys.revokedAt)))
     .returning(keyColumns);
   if (revoked) return revoked;
-  const [existing] = await db.select(keyColumns).from(apiKeys).where(eq(apiKeys.id, keyId)).limit(1);
+  const [existing] = await db.select(keyColumns).from(apiKeys).where(which).limit(1);
   return existing;
 }
 
@@ -225,7 +227,7 @@ export function keyStatus(key: ApiKeyRecord, now = new Date()): "active" | "revo
 }
 
 /** The key as the contract shows it: never its secret or hash. */
-export function toApiKey({ key, workspace }: Principal): SchemaApiKey {
+export function toApiKey({ key, workspace, client }: Principal): SchemaApiKey {
   return {
     id: key.id,
     name: key.name,
@@ -237,5 +239,6 @@ export function toApiKey({ key, workspace }: Principal): SchemaApiKey {
     created_at: iso(key.createdAt),
     expires_at: isoOrNull(key.expiresAt),
     last_used_at: isoOrNull(key.lastUsedAt),
+    ...(client ? { oauth_application: { id: client.id, name: client.name } } : {}),
   };
 }

@@ -2,14 +2,26 @@ import { describe, expect, it } from "vitest";
 import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { ConflictError, ForbiddenError, InvalidInputError } from "./errors.ts";
 import { addMember, changeRole, effectiveScopes, listMembers, membershipBySlug, membershipsOf, roleScopes } from "./members.ts";
-import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
+import { DEFAULT_SCRYPT_COST, hashPassword, passwordProblem, setPasswordHashCost, verifyPassword } from "./passwords.ts";
 import { createWorkspace } from "./workspaces.ts";
 
 describe("passwords", () => {
   it("hash with a random salt and verify; a wrong password or a malformed hash does not verify", async () => {
     const first = await hashPassword("correct horse battery");
     const second = await hashPassword("correct horse battery");
-    expect(first).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    // The cost the suites set (test/support/setup.ts), stored with the hash; the default is OWASP's.
+    expect(first).toMatch(/^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(DEFAULT_SCRYPT_COST).toEqual({ N: 32768, r: 8, p: 3 });
+    const owaspCost = await (async () => {
+      setPasswordHashCost(DEFAULT_SCRYPT_COST);
+      try {
+        return await hashPassword("correct horse battery");
+      } finally {
+        setPasswordHashCost({ N: 1024, r: 8, p: 1 });
+      }
+    })();
+    expect(owaspCost).toMatch(/^scrypt\$32768\$8\$3\$/);
+    expect(await verifyPassword("correct horse battery", owaspCost)).toBe(true);
     expect(first).not.toBe(second);
     expect(await verifyPassword("correct horse battery", first)).toBe(true);
     expect(await verifyPassword("correct horse batterY", first)).toBe(false);
@@ -62,6 +74,10 @@ forEachDriver("members", (driver) => {
     await expect(addMember(db, { workspaceId: acme.id, email: "ana@example.com", role: "admin" })).rejects.toThrow(ConflictError);
     await expect(addMember(db, { workspaceId: acme.id, email: "new@example.com", role: "admin" })).rejects.toThrow(/give a password/);
     await expect(addMember(db, { workspaceId: acme.id, email: "not an email", role: "admin", password })).rejects.toThrow(InvalidInputError);
+    // In the console the adder's role counts: admins add admins and members, only owners add owners.
+    await expect(addMember(db, { workspaceId: acme.id, email: "o2@example.com", role: "owner", password, actorRole: "admin" })).rejects.toThrow(/Only an owner/);
+    await expect(addMember(db, { workspaceId: acme.id, email: "m2@example.com", role: "member", password, actorRole: "member" })).rejects.toThrow(ForbiddenError);
+    expect(await addMember(db, { workspaceId: acme.id, email: "a2@example.com", role: "admin", password, actorRole: "admin" })).toMatchObject({ role: "admin" });
   });
 
   it("role changes: admins manage members, only owners make owners, the last owner stays", async () => {

@@ -54,6 +54,8 @@ export interface NewMember {
   readonly role: MemberRole;
   /** Required when the email has no user yet; ignored (the person keeps their password) when it has. */
   readonly password?: string;
+  /** The role of the member adding them; only owners add owners. Absent for the operator (`pbs`). */
+  readonly actorRole?: MemberRole;
 }
 
 /**
@@ -63,6 +65,10 @@ export interface NewMember {
 export async function addMember(db: Queryable, input: NewMember): Promise<{ user: User; role: MemberRole; userCreated: boolean }> {
   const email = normalEmail(input.email);
   if (!memberRoles.includes(input.role)) throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
+  if (input.actorRole !== undefined) {
+    requireAdministrator(input.actorRole, "add members");
+    if (input.role === "owner" && input.actorRole !== "owner") throw new ForbiddenError("Only an owner can make or change an owner.");
+  }
   let user = await findUserByEmail(db, email);
   let userCreated = false;
   if (!user) {

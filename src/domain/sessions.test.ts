@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { signInFailures } from "../storage/schema.ts";
 import { addMember } from "./members.ts";
-import { FAILURE_MEMORY_MS, FREE_FAILURES, findSession, purgeExpiredSessions, SESSION_LIFETIME_MS, signIn, signOut } from "./sessions.ts";
+import { FAILURE_MEMORY_MS, FREE_FAILURES, findSession, openSession, purgeExpiredSessions, SESSION_LIFETIME_MS, signIn, signOut } from "./sessions.ts";
 import { createWorkspace } from "./workspaces.ts";
 
 const T0 = new Date("2026-11-23T12:00:00.000Z");
@@ -25,12 +25,14 @@ forEachDriver("sign-in sessions", (driver) => {
     expect(await signIn(db, { email: "nobody@example.com", password, ip: null }, T0)).toEqual({ outcome: "invalid" });
     const result = await signIn(db, { email: "ANA@example.com", password, ip: "203.0.113.9" }, T0);
     if (result.outcome !== "signed_in") throw new Error(result.outcome);
-    expect(result.token).toMatch(/^[\w-]{43}$/);
-    expect((await findSession(db, result.token, at(SESSION_LIFETIME_MS - 1)))?.user.id).toBe(user.id);
-    expect(await findSession(db, result.token, at(SESSION_LIFETIME_MS))).toBeUndefined();
+    expect(result.user.id).toBe(user.id);
+    const token = await openSession(db, user.id, T0);
+    expect(token).toMatch(/^[\w-]{43}$/);
+    expect((await findSession(db, token, at(SESSION_LIFETIME_MS - 1)))?.user.id).toBe(user.id);
+    expect(await findSession(db, token, at(SESSION_LIFETIME_MS))).toBeUndefined();
     expect(await findSession(db, "forged", T0)).toBeUndefined();
-    await signOut(db, result.token);
-    expect(await findSession(db, result.token, T0)).toBeUndefined();
+    await signOut(db, token);
+    expect(await findSession(db, token, T0)).toBeUndefined();
   });
 
   it("slows guessing per account: free failures, then doubling blocks (even for the right password), forgotten after success", async () => {

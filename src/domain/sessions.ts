@@ -1,7 +1,7 @@
 // Console sign-in: password check, sessions, and slowing down guessing.
 //
 // - A session is a random 256-bit token in an HttpOnly cookie; the database keeps only its SHA-256,
-//   so every replica sees it and a leaked table holds nothing usable. Sign-in always creates a new
+//   so every replica sees it and a leaked table holds nothing usable. Every sign-in opens a new
 //   session (no token from before sign-in is ever promoted: no session fixation).
 // - Sessions last 12 hours from sign-in; sign-out deletes the row.
 // - Failed sign-ins are counted per account and per client address, in the database (so guessing
@@ -13,7 +13,7 @@ import { and, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { sessions, signInFailures, users, type User } from "../storage/schema.ts";
 import { findUserByEmail } from "./members.ts";
-import { DUMMY_PASSWORD_HASH, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords.ts";
+import { dummyPasswordHash, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords.ts";
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
 /** Failures a subject may have before each further one blocks it. */
@@ -23,7 +23,7 @@ export const MAX_BLOCK_MS = 15 * 60_000;
 export const FAILURE_MEMORY_MS = 15 * 60_000;
 
 export type SignInResult =
-  | { readonly outcome: "signed_in"; readonly user: User; readonly token: string }
+  | { readonly outcome: "signed_in"; readonly user: User }
   | { readonly outcome: "invalid" }
   | { readonly outcome: "throttled"; readonly retryAfterSeconds: number };
 
@@ -31,7 +31,10 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-/** Checks the password and opens a session; throttled subjects are refused before the password is checked. */
+/**
+ * Checks the password; throttled subjects are refused before it is checked. The caller opens the
+ * session (`openSession`) where it sets the cookie.
+ */
 export async function signIn(db: Queryable, input: { email: string; password: string; ip: string | null }, now = new Date()): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(input.ip ? [`ip:${input.ip}`] : [])];
@@ -45,14 +48,14 @@ export async function signIn(db: Queryable, input: { email: string; password: st
   }
   const user = email.length <= 320 ? await findUserByEmail(db, email) : undefined;
   // An unknown email costs the same hash as a known one: timing does not tell which accounts exist.
-  const valid = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH));
+  const valid = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(input.password, user?.passwordHash ?? dummyPasswordHash()));
   if (!user || !valid) {
     await recordFailure(db, `email:${email}`, FREE_FAILURES.account, now);
     if (input.ip) await recordFailure(db, `ip:${input.ip}`, FREE_FAILURES.address, now);
     return { outcome: "invalid" };
   }
   await db.delete(signInFailures).where(eq(signInFailures.subject, `email:${email}`));
-  return { outcome: "signed_in", user, token: await openSession(db, user.id, now) };
+  return { outcome: "signed_in", user };
 }
 
 /** A new session for the user; returns the token for the cookie. */

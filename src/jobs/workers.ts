@@ -9,6 +9,8 @@ import { closeBillingPeriod } from "../domain/billing.ts";
 import { failDeployment } from "../domain/deployments.ts";
 import { purgeUnreferencedBlobs } from "../domain/builds.ts";
 import { purgeAbandonedUploads } from "../domain/files.ts";
+import { purgeExpiredOAuth } from "../domain/oauth.ts";
+import { purgeExpiredSessions } from "../domain/sessions.ts";
 import { purgeExpired } from "../http/idempotency.ts";
 import type { Database } from "../storage/index.ts";
 import { createAgentRunWorker } from "./agent-run-worker.ts";
@@ -62,6 +64,8 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     // Far older than any upload in progress: only a process that died leaves these.
     const uploads = await purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000));
     const blobs = await purgeUnreferencedBlobs(db);
+    await purgeExpiredSessions(db);
+    await purgeExpiredOAuth(db);
     logger.debug({ idempotencyKeys, uploads, blobs }, "housekeeping done");
   });
   await boss.schedule(queues.housekeeping, "*/10 * * * *");

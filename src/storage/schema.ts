@@ -170,7 +170,8 @@ export const auditLog = pgTable(
   "audit_log",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    // Milliseconds, as JavaScript dates: a page of the log ends at its last row's time, read back as a Date.
+    occurredAt: timestamp("occurred_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     workspaceId: text("workspace_id"),
     keyId: text("key_id"),
     /** The OAuth application whose access token made the request. */

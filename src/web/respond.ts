@@ -26,7 +26,9 @@ function secureHeaders(response: ServerResponse, options: PageOptions): void {
   response.setHeader("Content-Security-Policy", contentSecurityPolicy(options));
   response.setHeader("X-Content-Type-Options", "nosniff");
   response.setHeader("X-Frame-Options", "DENY");
-  response.setHeader("Referrer-Policy", "no-referrer");
+  // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on form posts,
+  // which the CSRF check refuses. Other sites (an OAuth client's redirect) still learn nothing.
+  response.setHeader("Referrer-Policy", "same-origin");
   response.setHeader("Cache-Control", "no-store");
   response.setHeader("Cross-Origin-Opener-Policy", "same-origin");
 }

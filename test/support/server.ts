@@ -84,6 +84,8 @@ export async function startTestServer(
     allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
     ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
   });
+  // Known before listening: the console and the OAuth issuer are told where they are reached.
+  const port = await freePort();
   const app = await createApp({
     storage,
     logger,
@@ -95,8 +97,10 @@ export async function startTestServer(
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
     drainTimeoutMs: 1000,
+    publicUrl: `http://127.0.0.1:${port}`,
+    csrfSecret: "test-csrf-secret-0123456789",
   });
-  const url = await app.listen(0, "127.0.0.1");
+  const url = await app.listen(port, "127.0.0.1");
   const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger });
   const appsUrl = await appsServer.listen(Number(new URL(apps.origin("x")).port), "127.0.0.1");
   const deliveries = options.webhooks?.deliver

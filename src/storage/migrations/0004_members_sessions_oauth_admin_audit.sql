@@ -71,6 +71,8 @@ CREATE TABLE "users" (
 	CONSTRAINT "users_email_unique" UNIQUE("email")
 );
 --> statement-breakpoint
+ALTER TABLE "audit_log" ALTER COLUMN "occurred_at" SET DATA TYPE timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "audit_log" ALTER COLUMN "occurred_at" SET DEFAULT now();--> statement-breakpoint
 ALTER TABLE "audit_log" ALTER COLUMN "method" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "audit_log" ALTER COLUMN "path" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "audit_log" ALTER COLUMN "status" DROP NOT NULL;--> statement-breakpoint

@@ -1,0 +1,198 @@
+// The workspace settings console: server-rendered pages under /settings on the API's origin, for
+// the people of a workspace (API keys, webhooks, audit log, usage, connected apps, members).
+//
+// - Works without JavaScript; the one script only adds a Copy button to secrets shown once. Every
+//   page has the strict CSP of src/web/respond.ts: the stylesheet and script are files served here.
+// - One router (below) does what every page needs, in this order: the session (src/web/visitor.ts),
+//   membership of the workspace in the path (404 otherwise), and for a post: the form read within
+//   its limits, the CSRF token, and the role for administrative actions. A refused post changes
+//   nothing and leaves a `console.refused` row in the audit log.
+// - Handlers (one module per page group) are thin: the rules are in src/domain, whose errors become
+//   pages here (400, 403, 404, 409); anything else propagates to src/app.ts (500, logged).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import { administers, membershipBySlug } from "../domain/members.ts";
+import type { WebhookTargets } from "../domain/webhook-targets.ts";
+import { newId } from "../storage/ids.ts";
+import type { Database } from "../storage/index.ts";
+import { FormError, readForm } from "../web/forms.ts";
+import { redirect } from "../web/respond.ts";
+import { requireCsrf, visitor, type WebDeps } from "../web/visitor.ts";
+import { serveAsset } from "./assets.ts";
+import { recordRefusal, sendErrorPage, withWorkspace, type Ctx, type UserCtx, type WorkspaceCtx } from "./context.ts";
+import { CursorError } from "./cursor.ts";
+import { sentence } from "./layout.ts";
+import { appRoutes } from "./apps.ts";
+import { auditRoutes } from "./audit.ts";
+import { keyRoutes } from "./keys.ts";
+import { memberRoutes } from "./members.ts";
+import { accountRoutes, signInPath } from "./sign-in.ts";
+import { usageRoutes } from "./usage.ts";
+import { webhookRoutes } from "./webhooks.ts";
+
+export interface ConsoleDeps {
+  readonly web: WebDeps;
+  readonly db: Database;
+  readonly logger: Logger;
+  readonly webhookTargets: WebhookTargets;
+}
+
+/** A page or action outside any workspace (sign-in, the workspace chooser). */
+export interface AccountRoute {
+  readonly method: "GET" | "POST";
+  readonly path: RegExp;
+  /** `public`: answered signed out too (the handler sees `ctx.visitor.user`). */
+  readonly access: "public" | "signed-in";
+  handle(ctx: Ctx, params: string[], form: URLSearchParams): Promise<void>;
+}
+
+/** A page or action of one workspace: `path` matches what follows `/settings/w/<slug>`. */
+export interface WorkspaceRoute {
+  readonly method: "GET" | "POST";
+  readonly path: RegExp;
+  /** Set on administrative actions: what a member is refused, as in "Only a workspace owner or admin can <admin>." */
+  readonly admin?: string;
+  handle(ctx: WorkspaceCtx, params: string[], form: URLSearchParams): Promise<void>;
+}
+
+const WORKSPACE_PATH = /^\/settings\/w\/([a-z0-9][a-z0-9-]{0,63})(\/.*)?$/;
+
+export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const workspaceRoutes: WorkspaceRoute[] = [...keyRoutes, ...webhookRoutes, ...auditRoutes, ...usageRoutes, ...appRoutes, ...memberRoutes];
+  const accountRoutesList: AccountRoute[] = accountRoutes;
+
+  return async function handle(request, response) {
+    const target = request.url?.startsWith("/") ? request.url : "/";
+    // Parsed against the console's origin: a target such as `//evil.example/x` stays a path here.
+    const url = new URL(deps.web.origin + target);
+    const method = request.method === "HEAD" ? "GET" : (request.method ?? "GET");
+    let path = url.pathname;
+    if (path.length > "/settings".length && path.endsWith("/")) path = path.replace(/\/+$/, "");
+
+    const asset = /^\/settings\/assets\/([a-z.]+)$/.exec(path);
+    if (asset && method === "GET" && serveAsset(request, response, asset[1]!)) return;
+
+    const requestId = newId("req");
+    response.setHeader("X-Request-Id", requestId);
+    const ctx: Ctx = {
+      deps,
+      request,
+      response,
+      url,
+      method,
+      requestId,
+      ip: request.socket?.remoteAddress ?? null,
+      userAgent: request.headers["user-agent"] ?? null,
+      visitor: await visitor(deps.web, request, response),
+    };
+
+    try {
+      const inWorkspace = WORKSPACE_PATH.exec(path);
+      if (inWorkspace) return await handleWorkspace(ctx, workspaceRoutes, inWorkspace[1]!, inWorkspace[2] ?? "");
+      const [route, params, allowed] = match(accountRoutesList, method, path);
+      if (!route) return notFoundOrNotAllowed(ctx, allowed);
+      if (route.access === "signed-in" && !ctx.visitor.user) {
+        // Nothing to do signed out: a post (sign-out after the session ended) changes nothing.
+        return redirect(response, method === "GET" ? signInPath(`${url.pathname}${url.search}`) : "/settings/sign-in");
+      }
+      const form = method === "POST" ? await readCheckedForm(ctx, null) : new URLSearchParams();
+      if (!form) return;
+      await route.handle(ctx, params, form);
+    } catch (error) {
+      if (!(await answerError(ctx, error))) throw error;
+    }
+  };
+}
+
+async function handleWorkspace(ctx: Ctx, routes: WorkspaceRoute[], slug: string, rest: string): Promise<void> {
+  const user = ctx.visitor.user;
+  if (!user) {
+    // Signed out (or the session ended): sign in first; a post is not carried out.
+    return redirect(ctx.response, signInPath(ctx.method === "GET" ? `${ctx.url.pathname}${ctx.url.search}` : `/settings/w/${slug}`));
+  }
+  const userCtx: UserCtx = { ...ctx, user };
+  const membership = await membershipBySlug(ctx.deps.db, user.id, slug);
+  if (!membership) {
+    if (ctx.method === "POST") await recordRefusal(ctx, 404, null);
+    return sendErrorPage(userCtx, 404, "There is no such workspace, or you are not a member of it.");
+  }
+  const wsCtx = withWorkspace(userCtx, membership.workspace, membership.role);
+  if (rest === "") return redirect(ctx.response, `${wsCtx.base}/keys`);
+  const [route, params, allowed] = match(routes, ctx.method, rest);
+  if (!route) return notFoundOrNotAllowed(wsCtx, allowed);
+  let form = new URLSearchParams();
+  if (ctx.method === "POST") {
+    const checked = await readCheckedForm(wsCtx, wsCtx.workspace.id);
+    if (!checked) return;
+    form = checked;
+    if (route.admin && !administers(wsCtx.role)) {
+      await recordRefusal(wsCtx, 403, wsCtx.workspace.id);
+      return sendErrorPage(wsCtx, 403, `Only a workspace owner or admin can ${route.admin}. Your role is ${wsCtx.role}; nothing was changed.`);
+    }
+  }
+  try {
+    await route.handle(wsCtx, params, form);
+  } catch (error) {
+    if (error instanceof ForbiddenError && ctx.method === "POST") await recordRefusal(wsCtx, 403, wsCtx.workspace.id);
+    // Answered here, so the error page keeps the workspace's nav.
+    if (!(await answerError(wsCtx, error))) throw error;
+  }
+}
+
+/** The posted form, within its limits and with this browser's CSRF token; undefined when refused (the error page is sent). */
+async function readCheckedForm(ctx: Ctx, workspaceId: string | null): Promise<URLSearchParams | undefined> {
+  try {
+    const form = await readForm(ctx.request);
+    requireCsrf(ctx.deps.web, ctx.request, ctx.visitor, form);
+    return form;
+  } catch (error) {
+    if (!(error instanceof FormError)) throw error;
+    // The rest of an oversize body is not read: the connection closes after the answer.
+    if (!ctx.request.readableEnded) ctx.response.setHeader("Connection", "close");
+    await recordRefusal(ctx, error.status, workspaceId);
+    sendErrorPage(ctx, error.status, error.message, { title: error.status === 413 ? "The form is too large" : "The form was refused" });
+    return undefined;
+  }
+}
+
+function match<R extends { method: string; path: RegExp }>(routes: readonly R[], method: string, path: string): [R | undefined, string[], string[]] {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const found = route.path.exec(path);
+    if (!found) continue;
+    const params = found.slice(1).map((part) => decoded(part ?? ""));
+    if (params.includes(undefined)) continue;
+    if (route.method === method) return [route, params as string[], []];
+    allowed.push(route.method);
+  }
+  return [undefined, [], allowed];
+}
+
+function decoded(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined; // a malformed escape: no page has it
+  }
+}
+
+function notFoundOrNotAllowed(ctx: Ctx, allowed: string[]): void {
+  if (allowed.length === 0) return sendErrorPage(ctx, 404, "There is no page at this address.");
+  ctx.response.setHeader("Allow", [...new Set(allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])))].join(", "));
+  sendErrorPage(ctx, 405, `This address does not answer ${ctx.method}.`);
+}
+
+/** Answers the domain's errors as pages; false for anything else (it propagates: 500, logged). */
+async function answerError(ctx: Ctx, error: unknown): Promise<boolean> {
+  if (ctx.response.headersSent) return false;
+  if (error instanceof InvalidInputError) sendErrorPage(ctx, 400, sentence(error.message));
+  else if (error instanceof ConflictError) sendErrorPage(ctx, 409, sentence(error.message));
+  else if (error instanceof NotFoundError) sendErrorPage(ctx, 404, sentence(error.message));
+  else if (error instanceof ForbiddenError) sendErrorPage(ctx, 403, `${sentence(error.message)} Nothing was changed.`);
+  else if (error instanceof CursorError) sendErrorPage(ctx, 400, error.message);
+  else if (error instanceof FormError) sendErrorPage(ctx, error.status, error.message);
+  else return false;
+  return true;
+}
+

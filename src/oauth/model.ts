@@ -1,0 +1,186 @@
+// The model @node-oauth/oauth2-server calls at the token endpoint: a thin adapter over
+// src/domain/oauth.ts, which holds the rules (single use, replay revokes the grant, membership).
+//
+// The library's objects: a `client` is `{ id, grants, redirectUris }`; a `user` is what the grant
+// needs to issue tokens — `{ id: <user id>, grantId, workspaceId }` — opaque to the library.
+import { createRequire } from "node:module";
+import OAuth2Server from "@node-oauth/oauth2-server";
+import type { Logger } from "pino";
+import type { Queryable } from "../storage/index.ts";
+import type { OAuthClient } from "../storage/schema.ts";
+import {
+  authenticateAccessToken,
+  authenticateOAuthClient,
+  consumeAuthorizationCode,
+  consumeRefreshToken,
+  findAuthorizationCode,
+  findRefreshToken,
+  newAccessToken,
+  newRefreshToken,
+  saveTokens,
+  type GrantFacts,
+} from "../domain/oauth.ts";
+
+/** The grants every client may use; the library refuses others with `unauthorized_client`. */
+export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+
+type Model = OAuth2Server.RefreshTokenModel &
+  Pick<OAuth2Server.AuthorizationCodeModel, "getAuthorizationCode" | "revokeAuthorizationCode" | "generateRefreshToken">;
+
+interface GrantUser extends OAuth2Server.User {
+  readonly id: string;
+  readonly grantId: string;
+  readonly workspaceId: string;
+}
+
+function libraryClient(client: Pick<OAuthClient, "id" | "redirectUris">): OAuth2Server.Client {
+  return { id: client.id, grants: [...GRANT_TYPES], redirectUris: client.redirectUris };
+}
+
+function grantUser(grant: GrantFacts): GrantUser {
+  return { id: grant.userId, grantId: grant.grantId, workspaceId: grant.workspaceId };
+}
+
+export function createModel(db: Queryable, logger: Logger): Model {
+  return {
+    /**
+     * Client authentication. The library passes the secret from HTTP Basic or the body, or none (a
+     * PKCE exchange or a refresh without one): the domain accepts a confidential client only with its
+     * secret and a public client only without one.
+     */
+    async getClient(clientId, clientSecret) {
+      const client = await authenticateOAuthClient(db, clientId, clientSecret);
+      return client ? libraryClient(client) : false;
+    },
+
+    async getAuthorizationCode(code) {
+      const found = await findAuthorizationCode(db, code);
+      if ("refused" in found) {
+        if (found.refused === "reused") logger.warn("an authorization code was used twice: its grant is revoked");
+        return false;
+      }
+      return {
+        authorizationCode: code,
+        expiresAt: found.expiresAt,
+        redirectUri: found.redirectUri,
+        scope: found.scopes,
+        client: { id: found.clientId, grants: [...GRANT_TYPES] },
+        user: grantUser(found),
+        ...(found.codeChallenge ? { codeChallenge: found.codeChallenge, codeChallengeMethod: found.codeChallengeMethod ?? "S256" } : {}),
+      };
+    },
+
+    /** Single use: false (→ invalid_grant) when a concurrent exchange used the code first; that revoked the grant. */
+    async revokeAuthorizationCode(code) {
+      const consumed = await consumeAuthorizationCode(db, code.authorizationCode);
+      if (!consumed) logger.warn("an authorization code was exchanged twice at once: its grant is revoked");
+      return consumed;
+    },
+
+    async getRefreshToken(refreshToken) {
+      const found = await findRefreshToken(db, refreshToken);
+      if ("refused" in found) {
+        if (found.refused === "reused") logger.warn("a refresh token was used twice: its grant (the token family) is revoked");
+        return false;
+      }
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: found.expiresAt,
+        scope: found.scopes,
+        client: { id: found.clientId, grants: [...GRANT_TYPES] },
+        user: grantUser(found),
+      };
+    },
+
+    /** Rotation: the used refresh token ends here; false when a concurrent refresh used it first (grant revoked). */
+    async revokeToken(token) {
+      const consumed = await consumeRefreshToken(db, token.refreshToken);
+      if (!consumed) logger.warn("a refresh token was used twice at once: its grant (the token family) is revoked");
+      return consumed;
+    },
+
+    generateAccessToken: async () => newAccessToken(),
+    generateRefreshToken: async () => newRefreshToken(),
+
+    async saveToken(token, client, user) {
+      const grant = user as GrantUser;
+      if (!token.refreshToken || !token.accessTokenExpiresAt || !token.refreshTokenExpiresAt) {
+        throw new Error("the token endpoint always issues a refresh token with expiries");
+      }
+      const saved = await saveTokens(db, {
+        grantId: grant.grantId,
+        accessToken: token.accessToken,
+        accessTokenExpiresAt: token.accessTokenExpiresAt,
+        scopes: token.scope ?? [],
+        refreshToken: token.refreshToken,
+        refreshTokenExpiresAt: token.refreshTokenExpiresAt,
+      });
+      // Revoked while the request ran (a replay on another replica, the app revoked in the console).
+      if (!saved) throw new OAuth2Server.InvalidGrantError("Invalid grant: the authorization was revoked");
+      return { ...token, client, user };
+    },
+
+    /** Not used by this server (the API pipeline authenticates tokens itself); answers as it would. */
+    async getAccessToken(accessToken) {
+      const principal = await authenticateAccessToken(db, accessToken);
+      if ("refused" in principal) return false;
+      return {
+        accessToken,
+        accessTokenExpiresAt: principal.key.expiresAt ?? undefined,
+        scope: [...principal.key.scopes],
+        client: { id: principal.client!.id, grants: [...GRANT_TYPES] },
+        user: { id: principal.key.createdBy, grantId: principal.key.id, workspaceId: principal.workspace.id },
+      };
+    },
+  };
+}
+
+// The library's grant types, each with one change. (Deep imports: the package exports only
+// AbstractGrantType; package.json pins the 5.x line these paths belong to.)
+//
+// The authorization-code grant: a `redirect_uri` that differs from the
+// authorization request's is `invalid_grant` (RFC 6749 §5.2), where the library says
+// `invalid_request`. Everything else — expiry, single use before PKCE is checked (a wrong verifier
+// burns the code), S256 verification in constant time — is the library's.
+interface GrantTypeInstance {
+  handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token>;
+  validateRedirectUri(request: OAuth2Server.Request, code: OAuth2Server.AuthorizationCode): void;
+}
+const require = createRequire(import.meta.url);
+const AuthorizationCodeGrantType = require("@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js") as new (
+  options: object,
+) => GrantTypeInstance;
+
+interface RefreshGrantTypeInstance {
+  handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token>;
+  getRefreshToken(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.RefreshToken>;
+  getScope(request: OAuth2Server.Request, token: OAuth2Server.RefreshToken): string[] | undefined;
+  revokeToken(token: OAuth2Server.RefreshToken): Promise<OAuth2Server.RefreshToken>;
+  saveToken(user: OAuth2Server.User, client: OAuth2Server.Client, scope: string[] | undefined): Promise<OAuth2Server.Token>;
+}
+const RefreshTokenGrantType = require("@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js") as new (
+  options: object,
+) => RefreshGrantTypeInstance;
+
+/**
+ * The refresh-token grant, checking the requested scope before the refresh token is used up (the
+ * library checks it after): a request for wider scopes is refused and leaves the token usable, rather
+ * than burning it so that the client's retry looks like a replay and revokes the grant.
+ */
+export class RefreshTokenGrant extends RefreshTokenGrantType {
+  override async handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token> {
+    const token = await this.getRefreshToken(request, client);
+    const scope = this.getScope(request, token);
+    await this.revokeToken(token);
+    return this.saveToken(token.user, client, scope);
+  }
+}
+
+export class AuthorizationCodeGrant extends AuthorizationCodeGrantType {
+  override validateRedirectUri(request: OAuth2Server.Request, code: OAuth2Server.AuthorizationCode): void {
+    const given: unknown = request.body?.redirect_uri;
+    if (typeof given !== "string" || given !== code.redirectUri) {
+      throw new OAuth2Server.InvalidGrantError("Invalid grant: `redirect_uri` must be the one of the authorization request");
+    }
+  }
+}

@@ -1,0 +1,193 @@
+// The authorization pages in a real headless Chromium: a member signs in on the console's page and
+// comes back to the consent page; consents (by keyboard) and lands on the application's redirect
+// URI — a local server standing in for the application — with code and state; denies and lands
+// there with access_denied; chooses among workspaces; an unknown client stays on an error page. The
+// strict CSP must let the consent form end on the application's origin (Chromium enforces
+// form-action on the redirect), and no page may break it. Screenshots of each page go to
+// test-results/screenshots.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { addMember } from "../src/domain/members.ts";
+import { createOAuthClient } from "../src/domain/oauth-clients.ts";
+import { openSession } from "../src/domain/sessions.ts";
+import { ensureWorkspace } from "../src/domain/workspaces.ts";
+import { describeWithBrowser, launchBrowser, screenshot } from "./support/browser.ts";
+import { pgliteDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const PASSWORD = "correct horse battery staple";
+
+/** The application's side: records the query of every request to its callback. */
+async function startApplication(): Promise<{ server: Server; redirectUri: string; received: URLSearchParams[] }> {
+  const received: URLSearchParams[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    if (url.pathname === "/callback") received.push(url.searchParams); // not /favicon.ico
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>Integration</title><h1>Back at the application</h1>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, received };
+}
+
+describeWithBrowser("OAuth consent in a browser", () => {
+  let server: TestServer;
+  let application: Awaited<ReturnType<typeof startApplication>>;
+  let clientId: string;
+  const userIds = new Map<string, string>();
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(pgliteDriver);
+    application = await startApplication();
+    const db = server.storage.db;
+    const acme = (await ensureWorkspace(db, { slug: "acme", plan: "pro" })).workspace;
+    const globex = (await ensureWorkspace(db, { slug: "globex", name: "Globex Corporation", plan: "team" })).workspace;
+    for (const [email, role] of [
+      ["olivia@acme.example", "owner"],
+      ["mo@acme.example", "member"],
+    ] as const) {
+      userIds.set(email, (await addMember(db, { workspaceId: acme.id, email, role, password: PASSWORD })).user.id);
+    }
+    await addMember(db, { workspaceId: globex.id, email: "mo@acme.example", role: "admin" });
+    clientId = (await createOAuthClient(db, { name: "Acme Integrations", redirectUris: [application.redirectUri] })).client.id;
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    application?.server.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    await context?.close();
+    context = await browser.newContext();
+    page = await context.newPage();
+    cspViolations.length = 0;
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    application.received.length = 0;
+  });
+
+  function authorizeUrl(state: string, scope = "projects:read deployments:write agents:run", client = clientId): string {
+    const url = new URL("/oauth/authorize", server.url);
+    url.searchParams.set("client_id", client);
+    url.searchParams.set("redirect_uri", application.redirectUri);
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("scope", scope);
+    url.searchParams.set("state", state);
+    return url.href;
+  }
+
+  /** Signed in without the sign-in page (its own test is the first below): a session in the cookie. */
+  async function withSession(email: string): Promise<void> {
+    const token = await openSession(server.storage.db, userIds.get(email)!);
+    await context.addCookies([{ name: "pb_session", value: token, url: server.url, httpOnly: true, sameSite: "Lax" }]);
+  }
+
+  /** Moves focus with Tab until the named button has it: the page must be usable by keyboard. */
+  async function tabTo(name: string): Promise<void> {
+    for (let presses = 0; presses < 20; presses++) {
+      await page.keyboard.press("Tab");
+      if ((await page.evaluate<string | undefined>("document.activeElement?.textContent?.trim()")) === name) return;
+    }
+    throw new Error(`"${name}" cannot be reached with Tab`);
+  }
+
+  async function heading(): Promise<string | null> {
+    return page.getByRole("heading", { level: 1 }).textContent();
+  }
+
+  it("sends a signed-out member through the console's sign-in page and back to the consent page", async () => {
+    await page.goto(authorizeUrl("state-sign-in-1"));
+    expect(new URL(page.url()).pathname).toBe("/settings/sign-in");
+    await page.getByLabel("Email address").fill("olivia@acme.example");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForLoadState();
+    // A refusal here is the CSRF origin check meeting `Origin: null`, which Chromium sends with
+    // posts from a page whose referrer policy is no-referrer.
+    await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
+    expect(new URL(page.url()).pathname).toBe("/oauth/authorize");
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Allow access" }).click()]);
+    expect(application.received[0]!.get("code")).toMatch(/^pbo_ac_/);
+    expect(application.received[0]!.get("state")).toBe("state-sign-in-1");
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("consents by keyboard and lands on the redirect URI with code and state", async () => {
+    await withSession("olivia@acme.example");
+    await page.goto(authorizeUrl("state-allow-1"));
+    await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
+    const granted = page.getByRole("region", { name: "If you allow it, Acme Integrations will be able to" });
+    await expect.poll(() => granted.getByRole("listitem").allTextContents()).toEqual([
+      "See your projects and their agent runs projects:read",
+      "Deploy projects and roll deployments back deployments:write",
+      "Start and cancel agent runs, which use your credits agents:run",
+    ]);
+    await screenshot(page, "oauth-consent");
+    await tabTo("Allow access");
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.keyboard.press("Enter")]);
+    expect(application.received).toHaveLength(1);
+    const answer = application.received[0]!;
+    expect(answer.get("code")).toMatch(/^pbo_ac_/);
+    expect(answer.get("state")).toBe("state-allow-1");
+    expect(answer.get("iss")).toBe(server.url);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("lands on the redirect URI with access_denied when the member denies", async () => {
+    await withSession("olivia@acme.example");
+    await page.goto(authorizeUrl("state-deny-1"));
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Deny" }).click()]);
+    const answer = application.received[0]!;
+    expect(answer.get("error")).toBe("access_denied");
+    expect(answer.get("state")).toBe("state-deny-1");
+    expect(answer.get("code")).toBeNull();
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("lets a member of several workspaces choose one, and shows what their role withholds", async () => {
+    await withSession("mo@acme.example");
+    await page.goto(authorizeUrl("state-choose-1", "*"));
+    await expect.poll(heading).toBe("Choose a workspace for Acme Integrations");
+    await screenshot(page, "oauth-chooser");
+    await page.getByLabel(/^acme/).check();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
+    const withheld = page.getByRole("region", { name: "It asked for, but will not get" });
+    await expect.poll(() => withheld.getByRole("listitem").allTextContents()).toEqual([
+      "See usage and invoices billing:read",
+      "Create, change and delete webhooks webhooks:write",
+    ]);
+    await screenshot(page, "oauth-consent-member");
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Allow access" }).click()]);
+    expect(application.received[0]!.get("code")).toMatch(/^pbo_ac_/);
+    expect(application.received[0]!.get("state")).toBe("state-choose-1");
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("cancels from the workspace chooser with access_denied", async () => {
+    await withSession("mo@acme.example");
+    await page.goto(authorizeUrl("state-cancel-1"));
+    await expect.poll(heading).toBe("Choose a workspace for Acme Integrations");
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Cancel" }).click()]);
+    expect(application.received[0]!.get("error")).toBe("access_denied");
+    expect(application.received[0]!.get("state")).toBe("state-cancel-1");
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("keeps an unknown client on an error page", async () => {
+    const response = await page.goto(authorizeUrl("state-error-1", "projects:read", "pbc_unknown000000000000000"));
+    expect(response?.status()).toBe(400);
+    await expect.poll(heading).toBe("This authorization request cannot be used");
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("not registered here");
+    await screenshot(page, "oauth-error");
+    expect(page.url().startsWith(server.url)).toBe(true);
+    expect(application.received).toHaveLength(0);
+  });
+});
