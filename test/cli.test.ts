@@ -1,6 +1,5 @@
 // `pbs` end to end: the real executable in a child process, against a temp DATA_DIR (PGlite) or a
 // fresh PostgreSQL database, and through the admin socket of a process holding the data directory.
-import { spawn } from "node:child_process";
 import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -10,33 +9,18 @@ import { authenticate, type Principal } from "../src/domain/keys.ts";
 import { signIn } from "../src/domain/sessions.ts";
 import type { Storage } from "../src/storage/index.ts";
 import { forEachDriver, pgliteDriver, type ProcessDatabase } from "./support/database.ts";
+import { runPbs } from "./support/process.ts";
 
-const repoRoot = join(import.meta.dirname, "..");
-const pbsPath = join(repoRoot, "src", "cli", "pbs.ts");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = Awaited<ReturnType<typeof runPbs>>;
 
 /** Runs `pbs` as operators do: the file itself, executable, under Node's type stripping. */
 function pbs(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return pbsWithInput(env, "", ...args);
+  return runPbs(args, { LOG_LEVEL: "silent", ...env });
 }
 
 /** `pbs` with `input` piped to its standard input (`--password-stdin`). */
 function pbsWithInput(env: Record<string, string>, input: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(pbsPath, args, { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: "silent", ...env } });
-    child.stdin.end(input);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runPbs(args, { LOG_LEVEL: "silent", ...env }, input);
 }
 
 const lastLine = (text: string) => text.trimEnd().split("\n").at(-1)!;

@@ -4,7 +4,6 @@
 // `pbs oauth-clients create`, connected through the consent page, and calling the API within its
 // scopes. (Each step's rules are tested in console.test.ts and oauth.test.ts; this checks they
 // compose, through the real processes and the admin socket.)
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,23 +12,12 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieBrowser, formFields } from "./support/cookie-browser.ts";
 import { freePort } from "./support/net.ts";
-import { repoRoot, startServer } from "./support/process.ts";
+import { runPbs, startServer } from "./support/process.ts";
 
 const PASSWORD = "a password long enough";
 
 /** `npx pbs …` with `input` on its standard input. */
-function pbs(env: Record<string, string>, input: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, "src/cli/pbs.ts"), args, { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const pbs = (env: Record<string, string>, input: string, ...args: string[]) => runPbs(args, env, input);
 
 describe("README walk-through: settings console and OAuth, with the real server and pbs", () => {
   let dataDir: string;

@@ -13,7 +13,7 @@
 // - An access token is used like an API key; what it may do is decided on every request: the
 //   token's scopes narrowed to what the consenting member's role allows now, in the grant's
 //   workspace, live data only. A removed member's tokens are refused. Nothing is cached.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
@@ -21,7 +21,7 @@ import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users,
 import type { Principal, Refusal, Scope } from "./keys.ts";
 import { LAST_USED_RESOLUTION_MS } from "./keys.ts";
 import { effectiveScopes, type MemberRole } from "./members.ts";
-import { hashClientSecret } from "./oauth-clients.ts";
+import { clientSecretMatches, hashClientSecret } from "./oauth-clients.ts";
 
 export const ACCESS_TOKEN_PREFIX = "pbo_at_";
 export const REFRESH_TOKEN_PREFIX = "pbo_rt_";
@@ -67,9 +67,7 @@ export async function authenticateOAuthClient(db: Queryable, clientId: string, s
   }
   if (client.secretHash === null) return secret ? undefined : client;
   if (!secret || secret.length > 200) return undefined;
-  const expected = Buffer.from(client.secretHash, "hex");
-  const actual = Buffer.from(hashClientSecret(secret), "hex");
-  return timingSafeEqual(expected, actual) ? client : undefined;
+  return clientSecretMatches(client, secret) ? client : undefined;
 }
 
 // --- Consent ---------------------------------------------------------------------------------------

@@ -5,14 +5,23 @@ import { join } from "node:path";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
 
-export function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+/** Runs a command to its end, with `input` on its standard input; answers its exit code and output. */
+export function run(command: string, args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } });
     let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
   });
+}
+
+/** `pbs` as operators run it (the file itself, executable), with `input` piped to it (`--password-stdin`). */
+export function runPbs(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return run(join(repoRoot, "src/cli/pbs.ts"), args, env, input);
 }
 
 /** Starts the server and resolves with its base URL once it logs that it listens. */
@@ -39,7 +48,7 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
 
 /** Runs `pbs` and answers what it printed; fails unless it exits 0. */
 export async function pbs(args: string[], env: Record<string, string>): Promise<string> {
-  const { code, stdout } = await run(join(repoRoot, "src/cli/pbs.ts"), args, env);
+  const { code, stdout } = await runPbs(args, env);
   if (code !== 0) throw new Error(`pbs ${args.join(" ")} exited with ${code}`);
   return stdout;
 }
