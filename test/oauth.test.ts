@@ -494,6 +494,8 @@ describe("OAuth 2.0 authorization server", () => {
       const repeated = await browser.fetch(started.url.pathname + started.url.search);
       expect(repeated.status).toBe(400);
       expect(repeated.headers.get("location")).toBeNull();
+      const refused = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.target, "pbc_unknown000000000000000")));
+      expect(refused).toContainEqual(expect.objectContaining({ method: "GET", status: 400, actor: "anonymous" }));
     });
 
     it("redirects other errors to the client with state, keeping the registered URI's query", async () => {
@@ -553,6 +555,10 @@ describe("OAuth 2.0 authorization server", () => {
       const notMember = await browser.post("/oauth/authorize", [...foreign, ["decision", "allow"]]);
       expect(notMember.status).toBe(400);
       expect(notMember.headers.get("location")).toBeNull();
+      // Each refusal is in the audit log (nobody's workspace yet), with who tried, and nothing was granted.
+      const olivia = (await findUserByEmail(server.storage.db, "olivia@acme.example"))!;
+      const refusals = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.actor, olivia.id)));
+      expect(refusals.filter((row) => row.method === "POST" && row.status === 400 && row.workspaceId === null).length).toBeGreaterThanOrEqual(4);
     });
 
     it("tells a person without a workspace, and one whose role allows none of the scopes, and only lets them go back", async () => {

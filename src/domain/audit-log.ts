@@ -22,7 +22,8 @@ export type AdminAction =
   | "oauth_app.authorized"
   | "oauth_app.revoked"
   | "oauth_client.created"
-  | "console.refused";
+  | "console.refused"
+  | "oauth_authorize.refused";
 
 export interface AdminActionEntry {
   readonly workspaceId: string | null;

@@ -144,13 +144,42 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     sendPage(response, status, body, request ? { formTargets: [formTarget(request.redirectUri)] } : {});
   }
 
+  /**
+   * An error page for a request refused before anything happened (an unknown client or redirect URI,
+   * a forged or stale form, a workspace not the member's), and its audit row: nobody's workspace
+   * when none is known yet, so operators still see the attempts.
+   */
+  async function refuse(
+    request: IncomingMessage,
+    response: ServerResponse,
+    refusal: { status: number; body: Html; requestId: string; clientId?: string | null; userId?: string },
+  ): Promise<void> {
+    page(response, refusal.status, refusal.body);
+    await recordAdminAction(deps.db, {
+      workspaceId: null,
+      action: "oauth_authorize.refused",
+      actor: refusal.userId ?? "anonymous",
+      target: refusal.clientId ?? "/oauth/authorize",
+      request: {
+        requestId: refusal.requestId,
+        method: request.method ?? "GET",
+        path: "/oauth/authorize",
+        status: refusal.status,
+        ip: request.socket?.remoteAddress ?? null,
+        userAgent: request.headers["user-agent"] ?? null,
+      },
+    });
+  }
+
   function signInLocation(target: string): string {
     return `/settings/sign-in?next=${encodeURIComponent(target)}`;
   }
 
-  async function show(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+  async function show(request: IncomingMessage, response: ServerResponse, url: URL, requestId: string): Promise<void> {
     const parsed = await parseAuthorizationRequest(deps.db, url.searchParams);
-    if (parsed.outcome === "page") return page(response, 400, errorPage(parsed.reason));
+    if (parsed.outcome === "page") {
+      return refuse(request, response, { status: 400, body: errorPage(parsed.reason), requestId, clientId: url.searchParams.get("client_id")?.slice(0, 100) });
+    }
     if (parsed.outcome === "redirect") {
       return answer(response, parsed.redirectUri, { error: parsed.error, error_description: parsed.description, state: parsed.state }, 302);
     }
@@ -190,16 +219,19 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     try {
       form = await readForm(request);
     } catch (error) {
-      if (error instanceof FormError) return page(response, error.status, errorPage(error.message, "form"));
+      if (error instanceof FormError) return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId });
       throw error;
     }
+    const who = await visitor(deps.web, request, response);
     const parsed = await parseAuthorizationRequest(deps.db, form);
-    if (parsed.outcome === "page") return page(response, 400, errorPage(parsed.reason));
+    if (parsed.outcome === "page") {
+      const clientId = form.get("client_id")?.slice(0, 100);
+      return refuse(request, response, { status: 400, body: errorPage(parsed.reason), requestId, clientId, ...(who.user ? { userId: who.user.id } : {}) });
+    }
     if (parsed.outcome === "redirect") {
       return answer(response, parsed.redirectUri, { error: parsed.error, error_description: parsed.description, state: parsed.state }, 303);
     }
     const authorization = parsed.request;
-    const who = await visitor(deps.web, request, response);
     if (!who.user) {
       // Signed out meanwhile (the session ended): sign in again, then the request is shown afresh.
       return redirect(response, signInLocation(`/oauth/authorize?${new URLSearchParams(authorization.parameters.map(([name, given]) => [name, given] as [string, string])).toString()}`), 303);
@@ -207,7 +239,9 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     try {
       requireCsrf(deps.web, request, who, form);
     } catch (error) {
-      if (error instanceof FormError) return page(response, error.status, errorPage(error.message, "form"));
+      if (error instanceof FormError) {
+        return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId, clientId: authorization.client.id, userId: who.user.id });
+      }
       throw error;
     }
     const state = authorization.state;
@@ -217,7 +251,8 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     }
     const membership = await membershipBySlug(deps.db, who.user.id, form.get("workspace") ?? "");
     if (!membership) {
-      return page(response, 400, errorPage("You are not a member of the workspace this form names.", "form"));
+      const body = errorPage("You are not a member of the workspace this form names.", "form");
+      return refuse(request, response, { status: 400, body, requestId, clientId: authorization.client.id, userId: who.user.id });
     }
     const granted = grantableScopes(authorization.scopes, membership.role);
     if (granted.length === 0) {
@@ -254,7 +289,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
   }
 
   return async function authorize(request: IncomingMessage, response: ServerResponse, url: URL, requestId: string): Promise<void> {
-    if (request.method === "GET" || request.method === "HEAD") return show(request, response, url);
+    if (request.method === "GET" || request.method === "HEAD") return show(request, response, url, requestId);
     if (request.method === "POST") return decide(request, response, requestId);
     response.writeHead(405, { Allow: "GET, POST", "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed.");
   };
