@@ -35,13 +35,22 @@ function expectLimited(response: ApiResponse, limit: number): void {
   expect(Number(response.headers.get("x-ratelimit-reset"))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
 }
 
-/** Sends `count` requests one after the other, within a second of the first. */
-async function burst(client: ApiClient, count: number): Promise<ApiResponse[]> {
-  const started = Date.now();
-  const responses: ApiResponse[] = [];
-  for (let i = 0; i < count; i++) responses.push(await client.get("/v1/key"));
-  expect(Date.now() - started, "the burst took longer than its one-second window").toBeLessThan(1000);
-  return responses;
+/**
+ * Sends `count` requests one after the other, within a second of the first, with a fresh key. On a
+ * machine too loaded to send them within the second (the window under test), it starts again with
+ * another fresh key, up to three times, rather than judging the limiter by the machine's speed.
+ */
+async function burst(newClient: () => Promise<ApiClient>, count: number): Promise<{ client: ApiClient; responses: ApiResponse[] }> {
+  let elapsed = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const client = await newClient();
+    const started = Date.now();
+    const responses: ApiResponse[] = [];
+    for (let i = 0; i < count; i++) responses.push(await client.get("/v1/key"));
+    elapsed = Date.now() - started;
+    if (elapsed < 1000) return { client, responses };
+  }
+  throw new Error(`three bursts of ${count} requests each took longer than their one-second window (the last ${elapsed} ms): the machine is too loaded to test this`);
 }
 
 describe("rate limits with the plan figures", () => {
@@ -52,8 +61,7 @@ describe("rate limits with the plan figures", () => {
   afterAll(() => server?.stop());
 
   it("lets 10 quick requests through and answers the 11th in the same second with 429 and Retry-After", async () => {
-    const client = server.as(await server.createKey({ workspace: "burst", plan: "pro" }));
-    const responses = await burst(client, 11);
+    const { client, responses } = await burst(async () => server.as(await server.createKey({ workspace: "burst", plan: "pro" })), 11);
     const passed = responses.slice(0, 10);
     for (const [i, response] of passed.entries()) {
       expect(response.status).toBe(200);
@@ -76,10 +84,9 @@ describe("rate limits with the plan figures", () => {
   });
 
   it("keeps each key's counters apart, in one workspace and across workspaces", async () => {
-    const exhausted = server.as(await server.createKey({ workspace: "apart" }));
     const sibling = server.as(await server.createKey({ workspace: "apart" }));
     const stranger = server.as(await server.createKey({ workspace: "elsewhere" }));
-    const responses = await burst(exhausted, 11);
+    const { responses } = await burst(async () => server.as(await server.createKey({ workspace: "apart" })), 11);
     expectLimited(responses[10]!, 10);
     for (const client of [sibling, stranger]) {
       const response = await client.get("/v1/key");
