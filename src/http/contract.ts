@@ -56,15 +56,15 @@ export function pipelineOperations(document: Document): Document {
 export async function loadContract(path = contractPath): Promise<Contract> {
   const api = await openApiBackend(pipelineOperations(parse(readFileSync(path, "utf8")) as Document));
   const operations = api.getOperations();
+  const routes = compileRoutes(operations);
 
   return {
     match(method, path) {
-      const request = { method: method.toLowerCase(), path, headers: {} };
-      const operation = api.matchOperation(request);
+      const candidates = routes.matching(normalizePath(path));
+      const wanted = method.toLowerCase();
+      const operation = candidates.find((route) => route.method === wanted);
       if (operation) return operation;
-      const allowed = operations
-        .filter((op) => api.matchOperation({ ...request, method: op.method })?.operationId === op.operationId)
-        .map((op) => op.method.toUpperCase());
+      const allowed = [...new Set(operations.filter((op) => candidates.includes(op)).map((op) => op.method.toUpperCase()))];
       if (allowed.length > 0) {
         throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, null, {
           Allow: allowed.join(", "),
@@ -96,6 +96,38 @@ export async function loadContract(path = contractPath): Promise<Contract> {
       };
     },
   };
+}
+
+/**
+ * The contract's routes, compiled once at start. openapi-backend's own matchOperation rebuilds its
+ * operation list and a RegExp per operation on every request; the order here is the one it applies
+ * (an exact path first, then templates with more literal characters first), so the contract stays
+ * the single source of routes and the answers are the same.
+ */
+export function compileRoutes(operations: readonly Operation[]): { matching(path: string): Operation[] } {
+  const compiled = operations.map((operation, index) => ({
+    operation,
+    index,
+    exact: !operation.path.includes("{"),
+    pattern: new RegExp(`^${operation.path.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+")}$`),
+    literal: operation.path.replace(/\{.*?\}/g, "").length,
+  }));
+  const byPrecedence = [...compiled].sort((a, b) => Number(b.exact) - Number(a.exact) || b.literal - a.literal || a.index - b.index);
+  return {
+    matching: (path) => byPrecedence.filter((route) => (route.exact ? route.operation.path === path : route.pattern.test(path))).map((route) => route.operation),
+  };
+}
+
+/** As openapi-backend normalises a request path: trimmed, with a leading slash and no trailing ones. */
+function normalizePath(path: string): string {
+  let normalized = path.trim().split("?")[0]!;
+  if (!normalized.startsWith("/")) normalized = `/${normalized}`;
+  while (normalized.length > 1 && normalized.endsWith("/")) normalized = normalized.slice(0, -1);
+  return normalized;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function isAboutBody(error: ErrorObject): boolean {
