@@ -234,6 +234,9 @@ forEachDriver("settings console", (driver) => {
         headers: { origin: "https://evil.example" },
       });
       expect(answer.status).toBe(400);
+      // The page says which origin the server expects (PUBLIC_URL): the usual cause is opening the
+      // console at another address of the same server.
+      expect(answer.text).toContain(`This form was sent from https://evil.example, not from ${server.url}`);
       expect((await keysOf()).some((key) => key.name === "cross-site")).toBe(false);
     });
 

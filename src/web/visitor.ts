@@ -55,7 +55,10 @@ function withCsrf(deps: WebDeps, user: User | undefined, binding: string): Visit
 /** Refuses a post whose CSRF token or Origin is not this browser's and this console's. */
 export function requireCsrf(deps: WebDeps, request: IncomingMessage, visitor: Visitor, form: URLSearchParams): void {
   if (!sameOrigin(request.headers.origin, deps.origin)) {
-    throw new FormError("This form was sent from another site; it was refused and nothing was changed.", 400);
+    throw new FormError(
+      `This form was sent from ${request.headers.origin}, not from ${deps.origin} where this server is reached (PUBLIC_URL); it was refused and nothing was changed.`,
+      400,
+    );
   }
   if (!validCsrfToken(deps.csrfSecret, visitor.csrfBinding, form.get(CSRF_FIELD))) {
     throw new FormError("This form has expired or was not sent from this page; reload the page and try again. Nothing was changed.", 400);
