@@ -14,19 +14,6 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 const example = (name: string) => join(repoRoot, "examples", name);
 
-/** Runs a node script to its end, with stdout and stderr apart. */
-function runScript(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 // One server for the file: deliveries on, to receivers on this machine.
 let server: TestServer;
 beforeAll(async () => {
@@ -56,7 +43,7 @@ describe("examples/create-project.ts", () => {
   });
 
   it("reports an API error by status, code and request id", async () => {
-    const { code, stderr, stdout } = await runScript(example("create-project.ts"), { PB_API_KEY: "svc_live_not_a_key", PB_BASE_URL: server.url });
+    const { code, stderr, stdout } = await run(process.execPath, [example("create-project.ts")], { PB_API_KEY: "svc_live_not_a_key", PB_BASE_URL: server.url });
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toMatch(/^401 invalid_api_key: .+ \(param: Authorization, request: req_[0-9A-Za-z]+\)\n$/);

@@ -1,12 +1,13 @@
 // OAuth applications: registered by the operator (`pbs oauth-clients create`), each with the exact
 // redirect URIs it may use. Confidential clients get a secret (shown once; only its SHA-256 is
 // kept); public clients (apps that cannot keep a secret) get none and must use PKCE.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { oauthClients, type OAuthClient } from "../storage/schema.ts";
 import { InvalidInputError } from "./errors.ts";
+import { hashSecret } from "./keys.ts";
 
 export type { OAuthClient };
 
@@ -17,10 +18,6 @@ export interface NewOAuthClient {
   readonly redirectUris: readonly string[];
   /** A public client has no secret and must use PKCE. */
   readonly public?: boolean;
-}
-
-export function hashClientSecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
 /**
@@ -53,7 +50,7 @@ export async function createOAuthClient(db: Queryable, input: NewOAuthClient): P
   const secret = input.public ? undefined : CLIENT_SECRET_PREFIX + randomBase62(40);
   const [client] = await db
     .insert(oauthClients)
-    .values({ id: newId("pbc"), name, redirectUris, secretHash: secret ? hashClientSecret(secret) : null })
+    .values({ id: newId("pbc"), name, redirectUris, secretHash: secret ? hashSecret(secret) : null })
     .returning();
   return { client: client!, secret };
 }
@@ -68,7 +65,7 @@ export async function findOAuthClient(db: Queryable, clientId: string): Promise<
 export function clientSecretMatches(client: OAuthClient, secret: string): boolean {
   if (!client.secretHash) return false;
   const expected = Buffer.from(client.secretHash, "hex");
-  const actual = Buffer.from(hashClientSecret(secret), "hex");
+  const actual = Buffer.from(hashSecret(secret), "hex");
   return timingSafeEqual(expected, actual);
 }
 

@@ -13,15 +13,14 @@
 // - An access token is used like an API key; what it may do is decided on every request: the
 //   token's scopes narrowed to what the consenting member's role allows now, in the grant's
 //   workspace, live data only. A removed member's tokens are refused. Nothing is cached.
-import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces, type OAuthClient, type OAuthGrant } from "../storage/schema.ts";
 import type { Principal, Refusal, Scope } from "./keys.ts";
-import { LAST_USED_RESOLUTION_MS } from "./keys.ts";
+import { hashSecret, LAST_USED_RESOLUTION_MS } from "./keys.ts";
 import { effectiveScopes, type MemberRole } from "./members.ts";
-import { clientSecretMatches, hashClientSecret } from "./oauth-clients.ts";
+import { clientSecretMatches } from "./oauth-clients.ts";
 
 export const ACCESS_TOKEN_PREFIX = "pbo_at_";
 export const REFRESH_TOKEN_PREFIX = "pbo_rt_";
@@ -41,9 +40,8 @@ const DISPLAY_RANDOM_CHARS = 4;
 /** Used codes and tokens are kept this long past their expiry, so that a late reuse is still recognised. */
 const PURGE_GRACE_MS = 24 * 3600_000;
 
-export function hashOAuthSecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
-}
+/** Codes and tokens are hashed as API keys are (random secrets: SHA-256 is enough). */
+export const hashOAuthSecret = hashSecret;
 
 export function newAccessToken(): string {
   return ACCESS_TOKEN_PREFIX + randomBase62(RANDOM_LENGTH);
@@ -62,7 +60,7 @@ export async function authenticateOAuthClient(db: Queryable, clientId: string, s
   if (clientId.length > 100) return undefined;
   const [client] = await db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
   if (!client) {
-    if (secret) hashClientSecret(secret); // the same work as for a known client
+    if (secret) hashSecret(secret); // the same work as for a known client
     return undefined;
   }
   if (client.secretHash === null) return secret ? undefined : client;

@@ -8,10 +8,11 @@
 //   across replicas is counted once). The first few failures are free; after them each failure
 //   blocks the subject for twice as long as the previous one, up to 15 minutes. An account's count
 //   clears on a successful sign-in; an address's after a quiet quarter of an hour.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { sessions, signInFailures, users, type User } from "../storage/schema.ts";
+import { hashSecret } from "./keys.ts";
 import { findUserByEmail } from "./members.ts";
 import { dummyPasswordHash, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords.ts";
 
@@ -26,10 +27,6 @@ export type SignInResult =
   | { readonly outcome: "signed_in"; readonly user: User }
   | { readonly outcome: "invalid" }
   | { readonly outcome: "throttled"; readonly retryAfterSeconds: number };
-
-function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
-}
 
 /**
  * Checks the password; throttled subjects are refused before it is checked. The caller opens the
@@ -61,7 +58,7 @@ export async function signIn(db: Queryable, input: { email: string; password: st
 /** A new session for the user; returns the token for the cookie. */
 export async function openSession(db: Queryable, userId: string, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db.insert(sessions).values({ idHash: hashToken(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) });
+  await db.insert(sessions).values({ idHash: hashSecret(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) });
   return token;
 }
 
@@ -83,7 +80,7 @@ async function recordFailure(db: Queryable, subject: string, free: number, now: 
 /** The user a session token belongs to, while the session lasts. */
 export async function findSession(db: Queryable, token: string, now = new Date()): Promise<{ user: User; idHash: string; createdAt: Date } | undefined> {
   if (token.length > 128) return undefined;
-  const idHash = hashToken(token);
+  const idHash = hashSecret(token);
   const [row] = await db
     .select({ user: users, createdAt: sessions.createdAt })
     .from(sessions)
@@ -94,7 +91,7 @@ export async function findSession(db: Queryable, token: string, now = new Date()
 }
 
 export async function signOut(db: Queryable, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.idHash, hashToken(token)));
+  await db.delete(sessions).where(eq(sessions.idHash, hashSecret(token)));
 }
 
 /** Housekeeping: expired sessions and failure counters nobody needs any more. */

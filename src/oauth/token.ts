@@ -4,6 +4,7 @@
 // service description shows) is parsed here and handed over as the same fields; HTTP Basic
 // credentials are form-urldecoded here first (RFC 6749 §2.3.1), which the library does not do.
 // Revocation is not in the library: it is written here, with the same client authentication rules.
+import { mediaTypeOf } from "../http/body.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { Logger } from "pino";
@@ -55,7 +56,7 @@ function basicCredentials(authorization: string | undefined): { id: string; secr
  * that is not a string, is `invalid_request` (RFC 6749 §3.2); unknown parameters are ignored.
  */
 async function readParameters(request: IncomingMessage, known: readonly string[]): Promise<Map<string, string>> {
-  const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(request);
   const parameters = new Map<string, string>();
   if (mediaType === "application/x-www-form-urlencoded") {
     let form: URLSearchParams;

@@ -1,5 +1,6 @@
 // Reading HTML form posts (application/x-www-form-urlencoded): bounded while they stream, every
 // field bounded, NUL refused. A post that breaks a bound is refused with a message, never stored.
+import { mediaTypeOf } from "../http/body.ts";
 import type { IncomingMessage } from "node:http";
 
 export const FORM_BODY_LIMIT = 64 * 1024;
@@ -16,7 +17,7 @@ export class FormError extends Error {
 
 /** The posted fields; a field sent several times keeps all its values (`getAll`). */
 export async function readForm(request: IncomingMessage, limit = FORM_BODY_LIMIT): Promise<URLSearchParams> {
-  const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(request);
   if (mediaType !== "application/x-www-form-urlencoded") {
     throw new FormError("This form must be sent as application/x-www-form-urlencoded.", 415);
   }
