@@ -19,6 +19,7 @@ import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
 import { createPipeline } from "./http/pipeline.ts";
+import { createPrincipalCache } from "./http/principal-cache.ts";
 import {
   createKeyRateLimiter,
   createMemoryStore,
@@ -72,14 +73,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const cursors = createCursorCodec({ secret: options.cursorSecret });
   const audit = createAuditWriter(db, logger);
+  const principals = createPrincipalCache({
+    // An OAuth access token is used exactly like an API key; its prefix says which it is.
+    authenticate: (secret) => (secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
+    changes: storage.changes,
+  });
   let draining = false;
 
   const pipeline = createPipeline({
     contract,
     handlers,
     rateLimiter,
-    // An OAuth access token is used exactly like an API key; its prefix says which it is.
-    authenticate: (secret) => (secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
+    authenticate: principals.authenticate,
     context: (principal, requestId, log): Context => ({
       db,
       principal,
@@ -145,6 +150,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         const timeout = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
         await closed;
         clearTimeout(timeout);
+        principals.close();
         await audit.flush();
         await rateLimiter.close();
       })();

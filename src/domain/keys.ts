@@ -6,8 +6,8 @@
 //   is one indexed lookup.
 // - authenticate() hashes and looks up every presented string, whatever its shape: no early return
 //   on a malformed prefix tells a caller how far its guess got.
-// - Nothing is cached: several replicas share one database, and a revocation must hold on the very
-//   next request on any of them.
+// - Lookups here always read the database; the HTTP pipeline caches their results
+//   (http/principal-cache.ts) and forgets them the moment the database announces a change.
 // - last_used_at is approximate: written at most once a minute per key, not on every request.
 import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lt, or } from "drizzle-orm";

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Pool } from "pg";
 import type { Config } from "../config.ts";
 import type * as schema from "./schema.ts";
+import type { ChangeFeed } from "./notifications.ts";
 
 /**
  * What `db.execute(sql…)` resolves to on either driver: both node-postgres' QueryResult and PGlite's
@@ -31,6 +32,8 @@ export type Queryable = Database | Transaction;
 
 interface StorageBase {
   readonly db: Database;
+  /** Changes to credentials, announced by the database (see notifications.ts). */
+  readonly changes: ChangeFeed;
   /** Resolves when the database answers a trivial query; for readiness probes. */
   ping(): Promise<void>;
   /** Closes the connections (and releases the data directory). Safe to call twice. */

@@ -17,6 +17,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import type { Database, PgliteStorage } from "./index.ts";
 import { migrationsFolder } from "./index.ts";
 import * as schema from "./schema.ts";
+import { pgliteChangeFeed, type ChangeFeed } from "./notifications.ts";
 
 export const PGDATA_DIR = "pgdata";
 export const LOCK_FILE = "pbs.lock";
@@ -57,8 +58,10 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
     }
   }
   const db: Database = drizzle({ client, schema });
+  let changes: ChangeFeed;
   try {
     await migrate(drizzle({ client, schema }), { migrationsFolder });
+    changes = await pgliteChangeFeed(client);
   } catch (error) {
     await client.close();
     await releaseLock();
@@ -70,11 +73,12 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
     db,
     client,
     dataDir,
+    changes,
     async ping() {
       await client.query("select 1");
     },
     close() {
-      closed ??= client.close().finally(releaseLock);
+      closed ??= changes.close().then(() => client.close()).finally(releaseLock);
       return closed;
     },
   };

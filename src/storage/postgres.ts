@@ -6,6 +6,7 @@ import pg from "pg";
 import type { Database, PostgresStorage } from "./index.ts";
 import { migrationsFolder } from "./index.ts";
 import * as schema from "./schema.ts";
+import { postgresChangeFeed } from "./notifications.ts";
 
 // Any constant unique to this application: replicas starting together take turns migrating.
 const MIGRATION_LOCK_ID = 0x7062_7301;
@@ -16,7 +17,8 @@ export interface PostgresOptions {
 }
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<PostgresStorage> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  const changes = postgresChangeFeed(options.url);
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, onConnect: changes.listenOn });
   // An idle client losing its connection (server restart) must not crash the process; the pool
   // replaces it and the next query reports any lasting problem.
   pool.on("error", () => {});
@@ -32,11 +34,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
     driver: "postgres",
     db,
     pool,
+    changes,
     async ping() {
       await pool.query("select 1");
     },
     close() {
-      closed ??= pool.end();
+      closed ??= changes.close().then(() => pool.end());
       return closed;
     },
   };
