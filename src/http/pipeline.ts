@@ -47,6 +47,9 @@ export function newRequestId(): string {
 
 export function createPipeline(deps: PipelineDeps) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // Under a flood the audit queue is full: wait for room rather than let it grow.
+    const room = deps.audit.admit();
+    if (room) await room;
     const started = performance.now();
     const requestId = newRequestId();
     const log = deps.logger.child({ request_id: requestId });

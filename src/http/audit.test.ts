@@ -1,0 +1,113 @@
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { forEachDriver, useStorage } from "../../test/support/database.ts";
+import { createLogger } from "../logger.ts";
+import type { Database } from "../storage/index.ts";
+import { auditLog } from "../storage/schema.ts";
+import { createAuditWriter, type AuditEntry } from "./audit.ts";
+
+const silent = createLogger({ level: "silent" });
+
+function entry(i: number): AuditEntry {
+  return {
+    occurredAt: new Date(Date.UTC(2026, 10, 24, 12, 0, 0, i)),
+    requestId: `req_${String(i).padStart(8, "0")}`,
+    workspaceId: i % 2 ? `ws_${i}` : null,
+    keyId: null,
+    clientId: null,
+    method: "GET",
+    route: null,
+    path: `/v1/nowhere/${i}`,
+    status: 404,
+    ip: "127.0.0.1",
+    userAgent: null,
+    latencyMs: 1,
+  };
+}
+
+const noDatabase = {} as Database;
+
+forEachDriver("audit writer", (driver) => {
+  const storage = useStorage(driver);
+
+  it("writes every row, many per statement, and flush waits for them", async () => {
+    const { db } = storage();
+    let inserts = 0;
+    const counting = new Proxy(db, {
+      get: (target, name) => (name === "execute" ? (...args: unknown[]) => (inserts++, (target.execute as (...a: unknown[]) => unknown)(...args)) : Reflect.get(target, name)),
+    });
+    const audit = createAuditWriter(counting, silent, { batchSize: 100 });
+    for (let i = 0; i < 1050; i++) audit.record(entry(i));
+    await audit.flush();
+    const [{ rows }] = (await db.select({ rows: count() }).from(auditLog)) as [{ rows: number }];
+    expect(rows).toBe(1050);
+    expect(inserts).toBe(11);
+    // Every column arrives, nulls and the time of the request included.
+    const [first] = await db.select().from(auditLog).where(eq(auditLog.requestId, entry(7).requestId));
+    const { occurredAt, ...expected } = entry(7);
+    expect(first).toMatchObject(expected);
+    expect(first!.occurredAt.getTime()).toBe(occurredAt!.getTime());
+  });
+
+  it("a lone row is written within moments, without a flush", async () => {
+    const { db } = storage();
+    const audit = createAuditWriter(db, silent);
+    audit.record(entry(1));
+    const deadline = Date.now() + 2000;
+    while ((await db.select().from(auditLog)).length === 0) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+});
+
+describe("audit writer under pressure", () => {
+  it("makes new requests wait while the queue is full, and lets them in as it drains", async () => {
+    const written: AuditEntry[] = [];
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const audit = createAuditWriter(
+      noDatabase,
+      silent,
+      {
+        batchSize: 5,
+        maxQueued: 10,
+        async write(rows) {
+          await blocked;
+          written.push(...rows);
+        },
+      },
+    );
+    for (let i = 0; i < 15; i++) audit.record(entry(i)); // 5 being written, 10 queued
+    const room = audit.admit();
+    expect(room).toBeInstanceOf(Promise);
+    let admitted = false;
+    void room!.then(() => (admitted = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(admitted).toBe(false);
+    release();
+    await room;
+    await audit.flush();
+    expect(written.map((row) => row.requestId)).toEqual(Array.from({ length: 15 }, (_, i) => entry(i).requestId));
+    expect(audit.admit()).toBeUndefined();
+  });
+
+  it("retries a batch that failed, keeping every row and their order", async () => {
+    const written: AuditEntry[] = [];
+    let failures = 2;
+    const audit = createAuditWriter(
+      noDatabase,
+      silent,
+      {
+        batchSize: 3,
+        async write(rows) {
+          if (failures-- > 0) throw new Error("connection reset");
+          written.push(...rows);
+        },
+      },
+    );
+    for (let i = 0; i < 7; i++) audit.record(entry(i));
+    await audit.flush();
+    expect(written.map((row) => row.requestId)).toEqual(Array.from({ length: 7 }, (_, i) => entry(i).requestId));
+  });
+});
