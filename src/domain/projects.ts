@@ -10,6 +10,7 @@ import type {
 } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
+import { placeholder, prepared } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
@@ -90,11 +91,26 @@ export const projectNotFound = (id: string) => new NotFoundError(`No project ${i
  * ends, so that changes to the project's runs or deployments queue up behind each other.
  */
 export async function findProject(db: Queryable, partition: Partition, id: string, { lock = false } = {}): Promise<ProjectRow> {
-  const query = db.select().from(projects).where(and(inPartition(projects, partition), eq(projects.id, id)));
-  const [row] = lock ? await query.for("update") : await query;
+  const [row] = lock
+    ? await db.select().from(projects).where(and(inPartition(projects, partition), eq(projects.id, id))).for("update")
+    : await projectById(db).execute({ ...partition, id });
   if (!row) throw projectNotFound(id);
   return row;
 }
+
+const projectById = prepared((db) =>
+  db
+    .select()
+    .from(projects)
+    .where(
+      and(
+        eq(projects.workspaceId, placeholder("workspaceId")),
+        eq(projects.environment, placeholder("environment")),
+        eq(projects.id, placeholder("id")),
+      ),
+    )
+    .prepare("project_by_id"),
+);
 
 /** Who may see the project's published app. */
 export async function projectVisibility(db: Queryable, partition: Partition, id: string): Promise<SchemaVisibility> {
