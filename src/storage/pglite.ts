@@ -11,7 +11,7 @@
 // owner through its admin socket instead.
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import type { Database, PgliteStorage } from "./index.ts";
@@ -20,6 +20,22 @@ import * as schema from "./schema.ts";
 import { pgliteChangeFeed, type ChangeFeed } from "./notifications.ts";
 
 export const PGDATA_DIR = "pgdata";
+
+const BYTEA_OID = 17;
+
+/**
+ * Options for every PGlite of this server. PGlite converts bytea to and from its hex text form one
+ * byte at a time in JavaScript (~0.5 s of CPU per MiB uploaded, ~0.1 s per MiB downloaded); Node's
+ * hex codec does the same natively.
+ */
+export const pgliteOptions = {
+  serializers: {
+    [BYTEA_OID]: (value: Uint8Array) => `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`,
+  },
+  parsers: {
+    [BYTEA_OID]: (text: string) => Buffer.from(text.slice(2), "hex"),
+  },
+} satisfies PGliteOptions;
 export const LOCK_FILE = "pbs.lock";
 
 /** Another live process has this data directory open. */
@@ -51,7 +67,7 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     releaseLock = await lockDataDir(dataDir);
     try {
-      client = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR) });
+      client = await PGlite.create({ ...pgliteOptions, dataDir: join(dataDir, PGDATA_DIR) });
     } catch (error) {
       await releaseLock();
       throw error;

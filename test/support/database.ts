@@ -25,7 +25,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { migrationsFolder, type Storage, type StorageDriver } from "../../src/storage/index.ts";
-import { openPgliteStorage, PGDATA_DIR } from "../../src/storage/pglite.ts";
+import { openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
 
 export interface TestDriver {
@@ -57,7 +57,7 @@ export const pgliteDriver: TestDriver = {
   name: "pglite",
   skipReason: undefined,
   async open() {
-    const client = await PGlite.create({ loadDataDir: await pgliteTemplate() });
+    const client = await PGlite.create({ ...pgliteOptions, loadDataDir: await pgliteTemplate() });
     return openPgliteStorage({ client });
   },
   async forProcess() {
