@@ -103,19 +103,59 @@ export async function loadContract(path = contractPath): Promise<Contract> {
  * operation list and a RegExp per operation on every request; the order here is the one it applies
  * (an exact path first, then templates with more literal characters first), so the contract stays
  * the single source of routes and the answers are the same.
+ *
+ * Routes are kept in a tree of path segments (literal segments by name, templated ones by pattern),
+ * so matching a path walks its own segments: its cost does not grow with the number of operations.
  */
 export function compileRoutes(operations: readonly Operation[]): { matching(path: string): Operation[] } {
-  const compiled = operations.map((operation, index) => ({
-    operation,
-    index,
-    exact: !operation.path.includes("{"),
-    pattern: new RegExp(`^${operation.path.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+")}$`),
-    literal: operation.path.replace(/\{.*?\}/g, "").length,
-  }));
-  const byPrecedence = [...compiled].sort((a, b) => Number(b.exact) - Number(a.exact) || b.literal - a.literal || a.index - b.index);
+  const root = new SegmentNode();
+  const ranked = operations
+    .map((operation, index) => ({ operation, index, exact: !operation.path.includes("{"), literal: operation.path.replace(/\{.*?\}/g, "").length }))
+    .sort((a, b) => Number(b.exact) - Number(a.exact) || b.literal - a.literal || a.index - b.index);
+  const rank = new Map(ranked.map((route, position) => [route.operation, position]));
+  for (const { operation } of ranked) {
+    operation.path
+      .split("/")
+      .reduce((node, segment) => node.child(segment), root)
+      .operations.push(operation);
+  }
   return {
-    matching: (path) => byPrecedence.filter((route) => (route.exact ? route.operation.path === path : route.pattern.test(path))).map((route) => route.operation),
+    matching(path) {
+      const found: Operation[] = [];
+      root.collect(path.split("/"), 0, found);
+      return found.length > 1 ? found.sort((a, b) => rank.get(a)! - rank.get(b)!) : found;
+    },
   };
+}
+
+class SegmentNode {
+  readonly operations: Operation[] = [];
+  readonly #literals = new Map<string, SegmentNode>();
+  readonly #templated: Array<{ source: string; pattern: RegExp; node: SegmentNode }> = [];
+
+  /** The node below this one for a segment of a route's path, made on first use. */
+  child(segment: string): SegmentNode {
+    if (!segment.includes("{")) {
+      let node = this.#literals.get(segment);
+      if (!node) this.#literals.set(segment, (node = new SegmentNode()));
+      return node;
+    }
+    // A parameter matches what openapi-backend's `[^/]+` does: one segment's worth, not empty.
+    const source = `^${segment.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+")}$`;
+    let entry = this.#templated.find((candidate) => candidate.source === source);
+    if (!entry) this.#templated.push((entry = { source, pattern: new RegExp(source), node: new SegmentNode() }));
+    return entry.node;
+  }
+
+  collect(segments: readonly string[], at: number, found: Operation[]): void {
+    if (at === segments.length) {
+      found.push(...this.operations);
+      return;
+    }
+    const segment = segments[at]!;
+    this.#literals.get(segment)?.collect(segments, at + 1, found);
+    for (const { pattern, node } of this.#templated) if (pattern.test(segment)) node.collect(segments, at + 1, found);
+  }
 }
 
 /** As openapi-backend normalises a request path: trimmed, with a leading slash and no trailing ones. */
