@@ -42,6 +42,7 @@ const allTables = [
   "oauth_grants",
   "oauth_tokens",
   "projects",
+  "rate_limit_counters",
   "run_files",
   "server_secrets",
   "sessions",

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { postgresDriver } from "../../test/support/database.ts";
+import type { PostgresStorage } from "../storage/index.ts";
 import {
   PLAN_LIMITS,
   createKeyRateLimiter,
@@ -243,11 +245,20 @@ describe.skipIf(!TEST_REDIS_URL)("rate limiter on Redis (TEST_REDIS_URL)", () =>
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("rate limiter on Postgres (TEST_DATABASE_URL)", () => {
+  // A database migrated by this server: the counters and their function come from migration 0006.
+  let storage: PostgresStorage;
+  beforeAll(async () => {
+    storage = (await postgresDriver.open()) as PostgresStorage;
+  });
+  afterAll(async () => {
+    await storage?.close();
+  });
+
   it("two limiter instances share state through the database", async () => {
     const prefix = `pbs:test:${randomUUID()}`;
     const plans = { ...PLAN_LIMITS, free: { perMinute: 4, burst: 4 } };
-    const sa = await createPostgresStore({ connectionString: TEST_DATABASE_URL! });
-    const sb = await createPostgresStore({ connectionString: TEST_DATABASE_URL! });
+    const sa = await createPostgresStore({ pool: storage.pool });
+    const sb = await createPostgresStore({ pool: storage.pool });
     const a = createKeyRateLimiter({ store: sa, keyPrefix: prefix, plans });
     const b = createKeyRateLimiter({ store: sb, keyPrefix: prefix, plans });
     try {
@@ -260,6 +271,66 @@ describe.skipIf(!TEST_DATABASE_URL)("rate limiter on Postgres (TEST_DATABASE_URL
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("one statement per request, allowed or refused", async () => {
+    const statements: string[] = [];
+    const query = storage.pool.query.bind(storage.pool);
+    const counting = Object.create(storage.pool, {
+      query: { value: (...args: Parameters<typeof query>) => (statements.push(String((args[0] as { text?: string }).text ?? args[0])), query(...args)) },
+    }) as typeof storage.pool;
+    const limiter = createKeyRateLimiter({ store: await createPostgresStore({ pool: counting }), keyPrefix: `pbs:test:${randomUUID()}` });
+    const results = await fire(limiter, "k", 11);
+    expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
+    expect(statements).toHaveLength(11);
+    await limiter.close();
+  });
+
+  it("many concurrent requests of one key never let more than the quota through, and refusals cost nothing", async () => {
+    const plans = { ...PLAN_LIMITS, free: { perMinute: 25, burst: 1000 } };
+    const limiter = createKeyRateLimiter({ store: await createPostgresStore({ pool: storage.pool }), keyPrefix: `pbs:test:${randomUUID()}`, plans });
+    const results = await Promise.all(Array.from({ length: 80 }, () => limiter.consume("busy")));
+    expect(results.filter((r) => r.allowed)).toHaveLength(25);
+    // The refused 55 were not counted in the burst window either.
+    const burst = (await limiter.consume("busy")).windows.find((w) => w.policy === "burst")!;
+    expect(burst.limit - burst.remaining).toBe(25);
+    await limiter.close();
+  });
+
+  it("counts in memory while the database cannot answer, and says so once", async () => {
+    const errors: Error[] = [];
+    const store = await createPostgresStore({ connectionString: "postgres://postgres@127.0.0.1:1/none", onError: (e) => errors.push(e) });
+    const limiter = createKeyRateLimiter({ store });
+    try {
+      const results = await fire(limiter, "k", 11);
+      expect(results.filter((r) => r.allowed)).toHaveLength(10);
+      expect(results[10]!.allowed).toBe(false);
+      expect(errors).toHaveLength(1);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
+
+describe.skipIf(!TEST_REDIS_URL)("rate limiter on Redis: round trips and concurrency", () => {
+  it("one script call per request, and concurrent requests never pass the quota", async () => {
+    const { Redis } = await import("ioredis");
+    const client = new Redis(TEST_REDIS_URL!);
+    const calls: string[] = [];
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = ((command: { name: string }) => (calls.push(command.name), send(command as never))) as typeof client.sendCommand;
+    const plans = { ...PLAN_LIMITS, free: { perMinute: 25, burst: 1000 } };
+    const limiter = createKeyRateLimiter({ store: await createRedisStore({ client }), keyPrefix: `pbs:test:${randomUUID()}`, plans });
+    try {
+      calls.length = 0;
+      const results = await Promise.all(Array.from({ length: 80 }, () => limiter.consume("busy")));
+      expect(results.filter((r) => r.allowed)).toHaveLength(25);
+      expect(calls.filter((name) => name !== "evalsha" && name !== "eval")).toEqual([]);
+      expect(calls.filter((name) => name === "evalsha")).toHaveLength(80);
+    } finally {
+      await limiter.close();
+      await client.quit();
     }
   });
 });

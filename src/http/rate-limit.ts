@@ -1,32 +1,29 @@
-// Per-API-key rate limiting: a sustained quota per minute AND a burst cap per second,
-// enforced together as a rate-limiter-flexible RateLimiterUnion of two fixed windows.
+// Per-API-key rate limiting: a sustained quota per minute AND a burst cap per second, two fixed
+// windows counted together.
 //
 // Framework-agnostic: `consume(keyId, plan)` returns a plain result and `rateLimitHeaders(result)`
 // the response headers; the HTTP pipeline decides what to do with them (429 key_rate_limited).
 //
 // Decisions:
-// - Two fixed windows per key, one RateLimiterUnion per plan. The counters are keyed by the API
-//   key id only (not by plan), so a plan change keeps the counts already spent in the window.
-// - A refused request does not use up quota in the windows that would have let it through: the
-//   union charges every window, so we refund (reward) the windows that accepted. Without this a
-//   client hammering at 100 req/s would burn its whole minute in the first second and get 10
-//   answers instead of 60. The refusing window keeps its over-count, which is harmless in a fixed
-//   window (the expiry is not extended).
+// - All or nothing: a request is counted in both windows only when both have room. A refused
+//   request uses up no quota, so a client hammering at 100 req/s still gets its 60 answers a minute,
+//   not 10 (charging the minute for refused requests would spend it in the first second).
+// - One round trip per request whatever the store: one statement on PostgreSQL (the function
+//   `rate_limit_consume` of migration 0006, which locks both counters, counts, and undoes the count
+//   when a window is full), one script on Redis (both counters share a hash slot), in memory on the
+//   embedded default. Windows run on the store's clock (PostgreSQL's `clock_timestamp()`, Redis's
+//   expiries), so replicas agree.
+// - Counters are keyed by the API key id only (not by plan): a plan change keeps the counts already
+//   spent in the window. The window length is part of the counter's name, so limiters configured
+//   with other windows never share counts.
 // - The numbers reported in X-RateLimit-* / result.limit/remaining/resetSeconds come from the
 //   "binding" window: the one with the fewest requests left (ties: the later reset); when refused,
-//   the refusing window with the latest reset, so Retry-After and X-RateLimit-Reset agree. The IETF
+//   the full window with the latest reset, so Retry-After and X-RateLimit-Reset agree. The IETF
 //   `RateLimit` / `RateLimit-Policy` fields list both policies, each with its own figures.
-// - Shared stores (Redis, Postgres) get an in-memory insurance limiter: if the store is down the
-//   process falls back to per-process counting rather than refusing or erroring every request.
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  RateLimiterUnion,
-} from "rate-limiter-flexible";
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { Redis } from "ioredis";
+// - Shared stores (Redis, PostgreSQL) are insured: while the store cannot answer, the process counts
+//   in memory instead of refusing or failing every request (limits then hold per process, not
+//   globally), and goes back to the store as soon as it answers again.
+import type { Redis } from "ioredis";
 import type { Pool } from "pg";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../domain/plans.ts";
 
@@ -91,40 +88,117 @@ export interface RateLimitResult {
 // ---------------------------------------------------------------------------------------------
 // Stores
 
-export interface LimiterSpec {
-  readonly keyPrefix: string;
-  readonly points: number;
-  readonly durationSeconds: number;
+/** One window of a limiter: its counters' namespace, quota and length. */
+export interface WindowSpec {
+  readonly name: string;
+  readonly limit: number;
+  readonly durationMs: number;
+}
+
+/** A window's count after the request (before it, when refused) and the time until it resets. */
+export interface WindowCount {
+  readonly count: number;
+  readonly resetInMs: number;
+}
+
+export interface ConsumeResult {
+  readonly allowed: boolean;
+  /** In the order of the windows asked about. */
+  readonly windows: readonly WindowCount[];
 }
 
 /** Where the counters live. One store serves every plan and both windows. */
 export interface RateLimitStore {
   readonly kind: "memory" | "redis" | "postgres";
-  createLimiter(spec: LimiterSpec): RateLimiterAbstract;
+  /** Counts one request of `key` in every window if every window has room (all or nothing). */
+  consume(key: string, windows: readonly WindowSpec[]): Promise<ConsumeResult>;
   /** Releases what the store owns (a Redis connection it opened, a pool it created). */
   close(): Promise<void>;
 }
 
 /** Per-process counters. The default on the embedded (single-process) server. */
 export function createMemoryStore(): RateLimitStore {
+  const counters = new Map<string, { count: number; resetsAt: number }>();
+  // Expired counters are dropped now and then, so keys seen once do not stay forever.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [name, counter] of counters) if (counter.resetsAt <= now) counters.delete(name);
+  }, 60_000);
+  sweep.unref();
   return {
     kind: "memory",
-    createLimiter: (spec) =>
-      new RateLimiterMemory({ keyPrefix: spec.keyPrefix, points: spec.points, duration: spec.durationSeconds }),
-    close: async () => {},
+    async consume(key, windows) {
+      const now = Date.now();
+      const current = windows.map((window) => {
+        const name = `${window.name}:${key}`;
+        let counter = counters.get(name);
+        if (!counter || counter.resetsAt <= now) counters.set(name, (counter = { count: 0, resetsAt: now + window.durationMs }));
+        return counter;
+      });
+      const allowed = current.every((counter, i) => counter.count < windows[i]!.limit);
+      if (allowed) for (const counter of current) counter.count++;
+      return { allowed, windows: current.map((counter) => ({ count: counter.count, resetInMs: counter.resetsAt - now })) };
+    },
+    async close() {
+      clearInterval(sweep);
+    },
   };
 }
 
-function insurance(spec: LimiterSpec): RateLimiterMemory {
-  return new RateLimiterMemory({ keyPrefix: spec.keyPrefix, points: spec.points, duration: spec.durationSeconds });
+/**
+ * A shared store insured by per-process memory counting: used while `ready()` is false, and for a
+ * request the shared store failed. `onError` hears the first failure of each outage.
+ */
+function insured(store: RateLimitStore, ready: () => boolean, onError: (error: Error) => void): RateLimitStore {
+  const memory = createMemoryStore();
+  let failing = false;
+  return {
+    kind: store.kind,
+    async consume(key, windows) {
+      if (!ready()) return memory.consume(key, windows);
+      try {
+        const result = await store.consume(key, windows);
+        failing = false;
+        return result;
+      } catch (error) {
+        if (!failing) onError(error instanceof Error ? error : new Error(String(error)));
+        failing = true;
+        return memory.consume(key, windows);
+      }
+    },
+    async close() {
+      await memory.close();
+      await store.close();
+    },
+  };
 }
 
-function requireWholeSeconds(spec: LimiterSpec, store: string): void {
-  // The Redis script sets expiries in whole seconds; a 0-second window would never expire.
-  if (!Number.isInteger(spec.durationSeconds) || spec.durationSeconds < 1) {
-    throw new Error(`${store} rate-limit store needs whole-second windows ≥ 1, got ${spec.durationSeconds}`);
-  }
-}
+// Both counters of a key in one hash slot (`{key}`), so the script also runs on Redis Cluster.
+const REDIS_CONSUME = `
+local counts, resets, allowed = {}, {}, 1
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then
+    ttl = tonumber(ARGV[2 * i])
+    redis.call('PEXPIRE', key, ttl)
+  end
+  counts[i] = count
+  resets[i] = ttl
+  if count > tonumber(ARGV[2 * i - 1]) then allowed = 0 end
+end
+if allowed == 0 then
+  for i, key in ipairs(KEYS) do
+    redis.call('DECR', key)
+    counts[i] = counts[i] - 1
+  end
+end
+return {allowed, counts, resets}
+`;
+
+type RedisWithConsume = Redis & {
+  rateLimitConsume(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[number, number[], number[]]>;
+};
 
 export interface RedisStoreOptions {
   /** An ioredis client to use (not closed by the store), or */
@@ -142,9 +216,10 @@ export interface RedisStoreOptions {
 /**
  * Counters shared by every replica through Redis (REDIS_URL). Resolves once the connection is
  * ready (or after `readyTimeoutMs`). While Redis is not ready each request is counted by the
- * in-memory insurance limiter at once, so an outage costs no latency, only precision.
+ * in-memory insurance at once, so an outage costs no latency, only precision.
  */
 export async function createRedisStore(options: RedisStoreOptions): Promise<RateLimitStore> {
+  const { Redis } = await import("ioredis");
   const owned = options.client === undefined;
   let client: Redis;
   if (options.client !== undefined) client = options.client;
@@ -152,7 +227,6 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
   else throw new Error("createRedisStore needs a client or a url");
   const onError = options.onError ?? (() => {});
   client.on("error", onError);
-  const insured = options.insurance ?? true;
   if (client.status !== "ready") {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, options.readyTimeoutMs ?? 2000);
@@ -165,41 +239,42 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
       }
     });
   }
-  return {
+  client.defineCommand("rateLimitConsume", { lua: REDIS_CONSUME });
+  const redis = client as RedisWithConsume;
+  const store: RateLimitStore = {
     kind: "redis",
-    createLimiter(spec) {
-      requireWholeSeconds(spec, "Redis");
-      return new RateLimiterRedis({
-        storeClient: client,
-        keyPrefix: spec.keyPrefix,
-        points: spec.points,
-        duration: spec.durationSeconds,
-        ...(insured ? { rejectIfRedisNotReady: true, insuranceLimiter: insurance(spec) } : {}),
-      });
+    async consume(key, windows) {
+      const keys = windows.map((window) => `${window.name}:{${key}}`);
+      const args = windows.flatMap((window) => [window.limit, Math.ceil(window.durationMs)]);
+      const [allowed, counts, resets] = await redis.rateLimitConsume(keys.length, ...keys, ...args);
+      return { allowed: allowed === 1, windows: counts.map((count, i) => ({ count, resetInMs: resets[i]! })) };
     },
     async close() {
       client.off("error", onError);
       if (owned) await client.quit().catch(() => client.disconnect());
     },
   };
+  return options.insurance === false ? store : insured(store, () => client.status === "ready", onError);
 }
 
 export interface PostgresStoreOptions {
-  /** A node-postgres Pool on the shared database (not closed by the store), or */
+  /** A node-postgres Pool on a database migrated by this server (not closed by the store), or */
   readonly pool?: Pool;
   /** a connection string (DATABASE_URL) for a small pool the store opens and closes. */
   readonly connectionString?: string;
-  /** Counter table, created if absent (default "rate_limits"). */
-  readonly tableName?: string;
-  /** Fall back to per-process memory counting when the database is unreachable (default true). */
+  /** Fall back to per-process memory counting when the database cannot answer (default true). */
   readonly insurance?: boolean;
+  /** The first failure of each outage; default: ignored. */
+  readonly onError?: (err: Error) => void;
 }
 
+/** How often a store deletes counters whose window has passed (every replica does; harmless). */
+const SWEEP_INTERVAL_MS = 5 * 60_000;
+
 /**
- * Counters shared by every replica through the PostgreSQL database, for deployments that have
- * DATABASE_URL but no Redis. rate-limiter-flexible owns its table (key, points, expire) and
- * creates it with CREATE TABLE IF NOT EXISTS before the store is returned; expired rows are
- * swept by the library every five minutes.
+ * Counters shared by every replica through the PostgreSQL database (table `rate_limit_counters` and
+ * function `rate_limit_consume`, migration 0006), for deployments that have DATABASE_URL but no
+ * Redis. One prepared statement per request.
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<RateLimitStore> {
   let pool: Pool;
@@ -208,34 +283,29 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   else if (options.connectionString !== undefined) {
     const pg = await import("pg");
     pool = new pg.default.Pool({ connectionString: options.connectionString, max: 4 });
+    pool.on("error", () => {});
   } else throw new Error("createPostgresStore needs a pool or a connectionString");
-  const tableName = options.tableName ?? "rate_limits";
-  const insured = options.insurance ?? true;
-  const make = (spec: LimiterSpec, tableCreated: boolean, cb?: (err?: Error) => void) =>
-    new RateLimiterPostgres(
-      {
-        storeClient: pool,
-        storeType: "pool",
-        tableName,
-        tableCreated,
-        keyPrefix: spec.keyPrefix,
-        points: spec.points,
-        duration: spec.durationSeconds,
-        ...(insured ? { insuranceLimiter: insurance(spec) } : {}),
-      },
-      cb,
-    );
-  // Create the table once, through a throwaway limiter, so every real limiter can skip it.
-  await new Promise<void>((resolve, reject) => {
-    make({ keyPrefix: "init", points: 1, durationSeconds: 1 }, false, (err) => (err ? reject(err) : resolve()));
-  });
-  return {
+  const sweep = setInterval(() => {
+    pool.query("delete from rate_limit_counters where resets_at < clock_timestamp()").catch(() => {});
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+  const store: RateLimitStore = {
     kind: "postgres",
-    createLimiter: (spec) => make(spec, true),
+    async consume(key, windows) {
+      const { rows } = await pool.query<{ allowed: boolean; counts: number[]; reset_in_ms: number[] }>({
+        name: "rate_limit_consume",
+        text: "select allowed, counts, reset_in_ms from rate_limit_consume($1::text[], $2::integer[], $3::integer[])",
+        values: [windows.map((window) => `${window.name}:${key}`), windows.map((window) => window.limit), windows.map((window) => Math.ceil(window.durationMs))],
+      });
+      const [{ allowed, counts, reset_in_ms }] = rows as [(typeof rows)[number]];
+      return { allowed, windows: counts.map((count, i) => ({ count, resetInMs: reset_in_ms[i]! })) };
+    },
     async close() {
+      clearInterval(sweep);
       if (owned) await pool.end();
     },
   };
+  return options.insurance === false ? store : insured(store, () => true, options.onError ?? (() => {}));
 }
 
 export interface StoreSelection {
@@ -245,15 +315,16 @@ export interface StoreSelection {
   readonly pgPool?: Pool | undefined;
   /** DATABASE_URL, when no pool is at hand. */
   readonly databaseUrl?: string | undefined;
-  /** Store connection errors (Redis reconnects by itself), e.g. to log them. */
+  /** The store's failures (each outage once, or Redis connection errors), e.g. to log them. */
   readonly onError?: ((err: Error) => void) | undefined;
 }
 
 /** Redis when REDIS_URL is given, else Postgres when the server runs on PostgreSQL, else memory. */
 export async function selectRateLimitStore(sel: StoreSelection): Promise<RateLimitStore> {
-  if (sel.redisUrl) return createRedisStore({ url: sel.redisUrl, ...(sel.onError ? { onError: sel.onError } : {}) });
-  if (sel.pgPool) return createPostgresStore({ pool: sel.pgPool });
-  if (sel.databaseUrl) return createPostgresStore({ connectionString: sel.databaseUrl });
+  const onError = sel.onError ? { onError: sel.onError } : {};
+  if (sel.redisUrl) return createRedisStore({ url: sel.redisUrl, ...onError });
+  if (sel.pgPool) return createPostgresStore({ pool: sel.pgPool, ...onError });
+  if (sel.databaseUrl) return createPostgresStore({ connectionString: sel.databaseUrl, ...onError });
   return createMemoryStore();
 }
 
@@ -280,17 +351,6 @@ export interface KeyRateLimiter {
   close(): Promise<void>;
 }
 
-interface PlanLimiter {
-  readonly union: RateLimiterUnion;
-  readonly long: RateLimiterAbstract;
-  readonly short: RateLimiterAbstract;
-  readonly limits: PlanLimits;
-}
-
-/** Below this many ms left in a window a refund is skipped: the window is about to reset anyway,
- *  and a refund landing after the reset would seed the next window with a negative count. */
-const REFUND_GUARD_MS = 100;
-
 export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateLimiter {
   const store = options.store ?? createMemoryStore();
   const plans = options.plans ?? PLAN_LIMITS;
@@ -300,22 +360,22 @@ export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateL
   if (!(windows.longSeconds > windows.shortSeconds && windows.shortSeconds > 0)) {
     throw new Error("rate-limit windows: need longSeconds > shortSeconds > 0");
   }
-  // The window length is part of the prefix: counters of differently configured limiters never mix,
-  // and the union needs distinct prefixes to tell its two results apart.
-  const longPrefix = `${prefix}:${windows.longSeconds}s`;
-  const shortPrefix = `${prefix}:${windows.shortSeconds}s`;
-
-  const byPlan = new Map<Plan, PlanLimiter>();
-  for (const plan of Object.keys(plans) as Plan[]) {
-    const limits = plans[plan];
-    const long = store.createLimiter({ keyPrefix: longPrefix, points: limits.perMinute, durationSeconds: windows.longSeconds });
-    const short = store.createLimiter({ keyPrefix: shortPrefix, points: limits.burst, durationSeconds: windows.shortSeconds });
-    byPlan.set(plan, { union: new RateLimiterUnion(long, short), long, short, limits });
-  }
-  const planOf = (plan: string | undefined): Plan => (isPlan(plan) && byPlan.has(plan) ? plan : DEFAULT_PLAN);
+  const planOf = (plan: string | undefined): Plan => (isPlan(plan) && Object.hasOwn(plans, plan) ? plan : DEFAULT_PLAN);
+  // The two windows of each plan, long ("default") first, built once.
+  const specs = new Map(
+    (Object.keys(plans) as Plan[]).map((plan) => {
+      const limits = plans[plan];
+      const parts = [
+        { policy: "default" as const, windowSeconds: windows.longSeconds, limit: limits.perMinute },
+        { policy: "burst" as const, windowSeconds: windows.shortSeconds, limit: limits.burst },
+      ];
+      const spec: WindowSpec[] = parts.map((part) => ({ name: `${prefix}:${part.windowSeconds}s`, limit: part.limit, durationMs: part.windowSeconds * 1000 }));
+      return [plan, { parts, spec, limits }];
+    }),
+  );
 
   function policyHeader(plan?: string): string {
-    const { limits } = byPlan.get(planOf(plan))!;
+    const { limits } = specs.get(planOf(plan))!;
     return (
       `"default";q=${limits.perMinute};w=${Math.ceil(windows.longSeconds)}, ` +
       `"burst";q=${limits.burst};w=${Math.ceil(windows.shortSeconds)}`
@@ -324,64 +384,27 @@ export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateL
 
   async function consume(keyId: string, plan?: string): Promise<RateLimitResult> {
     const p = planOf(plan);
-    const pl = byPlan.get(p)!;
-    const parts: Array<{ limiter: RateLimiterAbstract; policy: PolicyName; limit: number; windowSeconds: number }> = [
-      { limiter: pl.long, policy: "default", limit: pl.limits.perMinute, windowSeconds: windows.longSeconds },
-      { limiter: pl.short, policy: "burst", limit: pl.limits.burst, windowSeconds: windows.shortSeconds },
-    ];
-    const states = new Map<string, { res: RateLimiterRes; exceeded: boolean }>();
-    let allowed: boolean;
-    try {
-      const ok = await pl.union.consume(keyId);
-      allowed = true;
-      for (const part of parts) states.set(part.limiter.keyPrefix, { res: ok[part.limiter.keyPrefix]!, exceeded: false });
-    } catch (rejection) {
-      if (rejection instanceof Error) throw rejection;
-      const refused = rejection as Record<string, unknown>;
-      for (const value of Object.values(refused)) {
-        // A store failure with no insurance: let the pipeline answer 500 rather than guess.
-        if (!(value instanceof RateLimiterRes)) throw value instanceof Error ? value : new Error(String(value));
-      }
-      allowed = false;
-      for (const part of parts) {
-        const prefixKey = part.limiter.keyPrefix;
-        const hit = refused[prefixKey];
-        if (hit instanceof RateLimiterRes) {
-          states.set(prefixKey, { res: hit, exceeded: true });
-          continue;
-        }
-        // This window accepted: refund its point, and learn its state from the refund.
-        const current = await part.limiter.get(keyId);
-        let res: RateLimiterRes | null = current;
-        if (current !== null && current.msBeforeNext > REFUND_GUARD_MS) res = await part.limiter.reward(keyId, 1);
-        states.set(prefixKey, {
-          res: res ?? new RateLimiterRes(part.limit, part.windowSeconds * 1000, 0, false),
-          exceeded: false,
-        });
-      }
-    }
-
+    const { parts, spec } = specs.get(p)!;
+    const counted = await store.consume(keyId, spec);
     const t = now();
-    const ws: WindowState[] = parts.map((part) => {
-      const { res, exceeded } = states.get(part.limiter.keyPrefix)!;
-      const ms = res.msBeforeNext >= 0 ? res.msBeforeNext : part.windowSeconds * 1000;
+    const ws: WindowState[] = parts.map((part, i) => {
+      const { count, resetInMs } = counted.windows[i]!;
+      const ms = resetInMs >= 0 ? resetInMs : part.windowSeconds * 1000;
+      const exceeded = !counted.allowed && count >= part.limit;
       return {
         policy: part.policy,
         limit: part.limit,
         windowSeconds: part.windowSeconds,
-        remaining: exceeded ? 0 : Math.max(0, Math.min(part.limit, res.remainingPoints)),
+        remaining: exceeded ? 0 : Math.max(0, Math.min(part.limit, part.limit - count)),
         resetSeconds: Math.max(0, Math.ceil(ms / 1000)),
         resetAt: Math.ceil((t + ms) / 1000),
         exceeded,
       };
     });
-
     const binding = pickBinding(ws);
-    const retryAfterSeconds = allowed
-      ? null
-      : Math.max(1, ...ws.filter((w) => w.exceeded).map((w) => w.resetSeconds));
+    const retryAfterSeconds = counted.allowed ? null : Math.max(1, ...ws.filter((w) => w.exceeded).map((w) => w.resetSeconds));
     return {
-      allowed,
+      allowed: counted.allowed,
       limit: binding.limit,
       remaining: binding.remaining,
       resetSeconds: binding.resetSeconds,
