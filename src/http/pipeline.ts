@@ -5,13 +5,13 @@
 // and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
 // results; every error, theirs included, leaves here in the contract's one error shape.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { Operation } from "openapi-backend";
 import { operationMeta, type Handlers, type OperationId } from "../../generated/handlers.ts";
 import type { Context } from "../handlers/context.ts";
+import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
 import type { Contract } from "./contract.ts";
 import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
@@ -40,18 +40,13 @@ interface HandlerResult {
   body?: unknown;
 }
 
-export function newRequestId(): string {
-  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  return `req_${Array.from(randomBytes(20), (byte) => alphabet[byte % 62]).join("")}`;
-}
-
 export function createPipeline(deps: PipelineDeps) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // Under a flood the audit queue is full: wait for room rather than let it grow.
     const room = deps.audit.admit();
     if (room) await room;
     const started = performance.now();
-    const requestId = newRequestId();
+    const requestId = newId("req");
     const log = deps.logger.child({ request_id: requestId });
     // The request target is a path; parsed against a fixed origin so `//v1/…` stays a path.
     const url = new URL(`http://localhost${request.url?.startsWith("/") ? request.url : "/"}`);
