@@ -60,6 +60,8 @@ export interface App {
   listen(port: number, host: string): Promise<string>;
   /** Stops accepting, lets requests in flight finish (up to the drain timeout), then releases resources. */
   stop(): Promise<void>;
+  /** Writes the audit rows still queued (they are written a few milliseconds after each request). */
+  flushAudit(): Promise<void>;
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -142,6 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     server,
     listen: (port, host) => listen(server, port, host),
+    flushAudit: () => audit.flush(),
     stop() {
       stopped ??= (async () => {
         draining = true;

@@ -1,6 +1,6 @@
 // Projects: an app built from a prompt. Creating one queues its initial agent run in the same
 // transaction and returns at once; the project's status mirrors its most recent run.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type {
   SchemaCreateProjectRequest,
   SchemaProject,
@@ -13,12 +13,13 @@ import { newId } from "../storage/ids.ts";
 import { placeholder, prepared } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
-import { recordEvent } from "./events.ts";
+import { recordEvent, recordEvents } from "./events.ts";
 import { projectStatusOf, toAgentRun } from "./agent-runs.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
+type AgentRunRow = typeof agentRuns.$inferSelect;
 
 export function toProject(row: ProjectRow): SchemaProject {
   return {
@@ -37,46 +38,51 @@ export function toProject(row: ProjectRow): SchemaProject {
 }
 
 export async function createProject(db: Database, work: WorkQueue, partition: Partition, input: SchemaCreateProjectRequest): Promise<SchemaProject> {
-  return db.transaction(async (tx) => {
-    const now = new Date();
-    const projectId = newId("prj");
-    const runId = newId("run");
-    const [project] = await tx
-      .insert(projects)
-      .values({
-        id: projectId,
-        ...partition,
-        name: input.name,
-        prompt: input.prompt,
-        agent: input.agent ?? "coding-agent-1",
-        visibility: input.visibility ?? "private",
-        template: (input.template ?? "blank") as ProjectRow["template"],
-        status: projectStatusOf.queued,
-        latestRunId: runId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const [run] = await tx
-      .insert(agentRuns)
-      .values({
-        id: runId,
-        projectId,
-        ...partition,
-        agent: project.agent,
-        prompt: project.prompt,
-        trigger: "project_created",
-        status: "queued",
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+  const now = new Date();
+  const project: ProjectRow = {
+    id: newId("prj"),
+    ...partition,
+    name: input.name,
+    prompt: input.prompt,
+    agent: input.agent ?? "coding-agent-1",
+    visibility: input.visibility ?? "private",
+    template: (input.template ?? "blank") as ProjectRow["template"],
+    status: projectStatusOf.queued,
+    latestRunId: null,
+    url: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const run: AgentRunRow = {
+    id: newId("run"),
+    projectId: project.id,
+    ...partition,
+    agent: project.agent,
+    prompt: project.prompt,
+    trigger: "project_created",
+    status: "queued",
+    creditsUsed: 0,
+    errorCode: null,
+    errorMessage: null,
+    summary: null,
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    updatedAt: now,
+  };
+  project.latestRunId = run.id;
+  const created = toProject(project);
+  await db.transaction(async (tx) => {
+    // The project and its first run in one statement (the run's foreign key is checked at its end).
+    // An embedded query comes in parentheses, as a CTE needs; the main statement must not.
+    await tx.execute(sql`with project as ${tx.insert(projects).values(project)} ${tx.insert(agentRuns).values(run).getSQL()}`);
     await work.queueAgentRun(tx, run.id);
-    const created = toProject(project);
-    await recordEvent(tx, partition, "project.created", created);
-    await recordEvent(tx, partition, "agent_run.queued", toAgentRun(run));
-    return created;
+    await recordEvents(tx, partition, [
+      { type: "project.created", object: created },
+      { type: "agent_run.queued", object: toAgentRun(run) },
+    ]);
   });
+  return created;
 }
 
 export async function getProject(db: Database, partition: Partition, id: string): Promise<SchemaProject> {

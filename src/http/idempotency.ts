@@ -118,22 +118,27 @@ export async function begin(db: AnyPgDatabase, input: BeginInput, options?: Idem
   // or it expired), in which case we simply try to claim the key again.
   for (let attempt = 0; attempt < 5; attempt++) {
     const nowDate = new Date(cfg.now());
-    // Expired rows (replay window over, or the lease of a crashed request ran out) are absent.
-    await db.delete(idempotencyKeys).where(and(scopeWhere(input), lte(idempotencyKeys.expiresAt, nowDate)));
+    const claim = {
+      method,
+      path: input.path,
+      requestHash: input.requestHash,
+      state: "in_progress" as const,
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+      createdAt: nowDate,
+      expiresAt: new Date(nowDate.getTime() + cfg.lockTimeoutMs),
+    };
+    // One statement: a new key is inserted; an expired row (replay window over, or the lease of a
+    // crashed request ran out) is taken over as if absent; a live row is left alone.
     const inserted = await db
       .insert(idempotencyKeys)
-      .values({
-        workspaceId: input.workspaceId,
-        environment: input.environment,
-        key: input.key,
-        method,
-        path: input.path,
-        requestHash: input.requestHash,
-        state: "in_progress",
-        createdAt: nowDate,
-        expiresAt: new Date(nowDate.getTime() + cfg.lockTimeoutMs),
+      .values({ workspaceId: input.workspaceId, environment: input.environment, key: input.key, ...claim })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.workspaceId, idempotencyKeys.environment, idempotencyKeys.key],
+        set: claim,
+        setWhere: lte(idempotencyKeys.expiresAt, nowDate),
       })
-      .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (inserted.length === 1) {
       return {

@@ -1,0 +1,87 @@
+// What a request costs the database, counted at the driver (as bench/count-statements.ts does): a
+// warm read is one statement, an idempotent create seven (BEGIN and COMMIT included), the audit rows
+// of concurrent requests a few batched INSERTs. With a shared rate-limit store (PostgreSQL or Redis) each
+// request adds one round trip for its limit (src/http/rate-limit.test.ts pins that one).
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { forEachDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const seen: string[] = [];
+const restore: Array<() => void> = [];
+
+function countCalls(target: object, name: string, label?: string): void {
+  const methods = target as Record<string, (...args: unknown[]) => unknown>;
+  const original = methods[name]!;
+  methods[name] = function (this: unknown, ...args: unknown[]) {
+    const text = label ?? (typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "?"));
+    seen.push(text.replace(/\s+/g, " ").trim());
+    if (name === "transaction") {
+      const work = args[0] as (tx: object) => unknown;
+      args[0] = (tx: object) => {
+        countCalls(tx, "query");
+        countCalls(tx, "exec");
+        return work(tx);
+      };
+    }
+    return original.apply(this, args);
+  };
+  restore.push(() => void (methods[name] = original));
+}
+
+/** The statements `work` sends, once the audit rows of earlier requests are written. */
+async function statementsOf(server: TestServer, work: () => Promise<unknown>): Promise<string[]> {
+  await server.app.flushAudit();
+  seen.length = 0;
+  await work();
+  const sent = [...seen];
+  return sent;
+}
+
+forEachDriver("statements per request", (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+    countCalls(pg.Client.prototype, "query");
+    countCalls(PGlite.prototype, "query");
+    countCalls(PGlite.prototype, "exec");
+    countCalls(PGlite.prototype, "transaction", "BEGIN (transaction)");
+  });
+  afterAll(async () => {
+    for (const undo of restore.splice(0)) undo();
+    await server?.stop();
+  });
+
+  it("a warm GET of a project: one statement", async () => {
+    const created = await server.client.post<{ id: string }>("/v1/projects", { name: "Counted", prompt: "p" });
+    await server.client.get(`/v1/projects/${created.body.id}`); // the key is looked up once a minute
+    const sent = await statementsOf(server, () => server.client.get(`/v1/projects/${created.body.id}`));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/from "projects"/);
+  });
+
+  it("an idempotent create: claim, transaction (project and run, job, events), stored answer", async () => {
+    await server.client.get("/v1/projects?limit=1");
+    const sent = await statementsOf(server, () =>
+      server.client.post("/v1/projects", { name: "Counted create", prompt: "p" }, { headers: { "Idempotency-Key": `count-${Date.now()}` } }),
+    );
+    expect(sent.length, sent.join("\n")).toBeLessThanOrEqual(7);
+  });
+
+  it("a refused key, again: no statement (its refusal is remembered; the audit row is batched)", async () => {
+    await server.as("svc_live_unknownunknownunknownunknownunknown1").get("/v1/projects");
+    const sent = await statementsOf(server, () => server.as("svc_live_unknownunknownunknownunknownunknown1").get("/v1/projects"));
+    expect(sent).toEqual([]);
+  });
+
+  it("the audit rows of concurrent requests: fewer INSERTs than requests (batched every few milliseconds)", async () => {
+    const sent = await statementsOf(server, async () => {
+      await Promise.all(Array.from({ length: 20 }, () => server.client.get("/v1/projects?limit=1")));
+      await server.app.flushAudit();
+    });
+    const inserts = sent.filter((text) => text.includes("audit_log")).length;
+    expect(inserts).toBeGreaterThan(0);
+    expect(inserts).toBeLessThan(20);
+  });
+});
