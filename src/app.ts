@@ -1,6 +1,6 @@
 // The API's HTTP server over a given storage: contract, pipeline, handlers, rate limiter, cursors,
 // audit, health probes and a graceful stop. (Published apps have a listener of their own:
-// src/apps/server.ts; work after a request returns runs in src/jobs/.) `main.ts` builds one from the environment; tests build one on
+// src/apps/server.ts; work after a request returns runs in src/jobs/.) `server.ts` builds one from the environment; tests build one on
 // a throwaway database.
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";

@@ -1,6 +1,6 @@
 // The `pbs` commands, in one place: parsing (node:util parseArgs) and execution against a database.
 // Both ways of running a command use this module: `pbs` opening storage itself, and a server
-// executing it for `pbs` through its admin socket (see pbs.ts for when each happens). Execution
+// executing it for `pbs` through its admin socket (see run-pbs.ts for when each happens). Execution
 // renders the outcome both ways — text for people, JSON for scripts — so the two paths print
 // exactly the same thing.
 import { parseArgs, type ParseArgsConfig } from "node:util";

@@ -1,0 +1,90 @@
+// pbs: the admin CLI (workspaces, API keys, audit log). Usage: `pbs --help`, or USAGE in commands.ts.
+//
+// Where a command runs — decided so that pbs works while the server runs, on either driver:
+//   - DATABASE_URL set: pbs connects to PostgreSQL itself; servers and pbs share the database.
+//   - Embedded PGlite (the default): only one process may open DATA_DIR. If a server owns it, pbs
+//     sends its arguments over the server's admin socket (DATA_DIR/admin.sock, owner-only) and the
+//     server runs the command. If nothing answers on the socket, pbs opens DATA_DIR itself, which
+//     takes the directory's lock, so a server starting meanwhile waits for nothing and fails clearly.
+// Either way the command is parsed and executed by commands.ts, so output is identical.
+import { loadConfig, type Config } from "../config.ts";
+import { setPasswordHashCost } from "../domain/passwords.ts";
+import { openStorage } from "../storage/index.ts";
+import { DataDirInUseError } from "../storage/pglite.ts";
+import { sendToAdminSocket, type AdminReply } from "./admin-socket.ts";
+import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageError, type Command, type CommandInput } from "./commands.ts";
+
+process.stdin.setEncoding("utf8");
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`pbs: ${error.message}\n`);
+    return 2;
+  }
+  if (command.name === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const input: CommandInput = readsStdin(command) ? { stdin: await readStdin() } : {};
+  const config = loadConfig();
+  setPasswordHashCost(config.passwordHashCost);
+  const reply = await run(config, argv, command, input);
+  if (!reply.ok) {
+    process.stderr.write(`pbs: ${reply.message}\n`);
+    return reply.exitCode;
+  }
+  const json = "json" in command && command.json;
+  process.stdout.write(json ? `${JSON.stringify(reply.output.json, null, 2)}\n` : `${reply.output.text}\n`);
+  return 0;
+}
+
+/** All of standard input (up to 64 KiB): a password piped in. */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write("pbs: reading the password from standard input (end with Ctrl-D)\n");
+  let text = "";
+  for await (const chunk of process.stdin) {
+    text += chunk as string;
+    if (text.length > 64 * 1024) throw new Error("standard input is longer than 64 KiB");
+  }
+  return text;
+}
+
+async function run(config: Config, argv: string[], command: Command, input: CommandInput): Promise<AdminReply> {
+  if (!config.databaseUrl) {
+    const reply = await sendToAdminSocket(config.adminSocketPath, argv, input);
+    if (reply) return reply;
+  }
+  let storage;
+  try {
+    storage = await openStorage(config);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    return {
+      ok: false,
+      exitCode: 1,
+      message: `${error.message}, which does not answer on ${config.adminSocketPath}; stop it or retry when it is up`,
+    };
+  }
+  try {
+    return { ok: true, output: await executeCommand(storage.db, command, input) };
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    return { ok: false, message: error.message, exitCode: error.exitCode };
+  } finally {
+    await storage.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`pbs: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,86 @@
+// Composition root: configuration → logger → storage → job queue → API server, apps server,
+// workers and the webhook delivery worker, and the order of a graceful stop on SIGTERM/SIGINT (stop accepting, drain requests and
+// jobs in hand, close storage).
+import { selectAgent } from "./agents/index.ts";
+import { createApp } from "./app.ts";
+import { createAppsServer } from "./apps/server.ts";
+import { startAdminSocket } from "./cli/admin-socket.ts";
+import { loadConfig } from "./config.ts";
+import { createAppAccess } from "./domain/app-access.ts";
+import { setPasswordHashCost } from "./domain/passwords.ts";
+import { createWebhookTargets } from "./domain/webhook-targets.ts";
+import { selectRateLimitStore } from "./http/rate-limit.ts";
+import { openJobQueue } from "./jobs/queue.ts";
+import { startDeliveryWorker } from "./jobs/webhook-delivery-worker.ts";
+import { startWorkers } from "./jobs/workers.ts";
+import { createLogger } from "./logger.ts";
+import { openStorage } from "./storage/index.ts";
+import { sharedSecret } from "./storage/secrets.ts";
+
+const config = loadConfig();
+setPasswordHashCost(config.passwordHashCost);
+const logger = createLogger({ level: config.logLevel });
+const storage = await openStorage(config);
+const rateLimitStore = await selectRateLimitStore({
+  redisUrl: config.redisUrl,
+  pgPool: storage.driver === "postgres" ? storage.pool : undefined,
+  onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
+});
+const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs });
+const webhookTargets = createWebhookTargets({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
+const apps = createAppAccess({ secret: await sharedSecret(storage.db, "apps"), appsDomain: config.appsDomain, appsPort: config.appsPort });
+const app = await createApp({
+  storage,
+  logger,
+  rateLimitStore,
+  work: jobs,
+  apps,
+  webhookTargets,
+  cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
+  publicUrl: config.publicUrl,
+  csrfSecret: await sharedSecret(storage.db, "csrf"),
+});
+const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
+// On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
+const admin = storage.driver === "pglite" ? await startAdminSocket({ db: storage.db, socketPath: config.adminSocketPath, logger }) : undefined;
+await startWorkers(jobs, {
+  db: storage.db,
+  agent: selectAgent(config),
+  apps,
+  logger,
+  concurrency: config.agentConcurrency,
+  agentRunTimeoutMs: config.agentRunTimeoutMs,
+});
+const deliveries = await startDeliveryWorker({
+  db: storage.db,
+  soleOwner: storage.driver === "pglite",
+  targets: webhookTargets,
+  logger,
+  concurrency: config.webhookConcurrency,
+  ...(config.webhookRetrySchedule ? { retrySchedule: config.webhookRetrySchedule } : {}),
+});
+const url = await app.listen(config.port, config.host);
+const appsUrl = await appsServer.listen(config.appsPort, config.host);
+logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "stopping: draining requests and jobs in flight");
+  await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries.stop()]);
+  await admin?.close();
+  await storage.close();
+  logger.info("stopped");
+}
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    stop(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "unclean stop");
+        process.exit(1);
+      },
+    );
+  });
+}
