@@ -9,6 +9,8 @@ import { parse } from "yaml";
 import { HttpError } from "./errors.ts";
 
 export const contractPath = join(import.meta.dirname, "..", "..", "generated", "openapi.yaml");
+/** The same document as JSON (generated beside it): parsed at start in a fraction of the YAML's time. */
+export const contractJsonPath = join(import.meta.dirname, "..", "..", "generated", "openapi.json");
 
 export interface Contract {
   /** The operation a request addresses; throws 404 not_found or 405 method_not_allowed. */
@@ -53,8 +55,9 @@ export function pipelineOperations(document: Document): Document {
   return { ...document, paths } as Document;
 }
 
-export async function loadContract(path = contractPath): Promise<Contract> {
-  const api = await openApiBackend(pipelineOperations(parse(readFileSync(path, "utf8")) as Document));
+export async function loadContract(path = contractJsonPath): Promise<Contract> {
+  const text = readFileSync(path, "utf8");
+  const api = await openApiBackend(pipelineOperations((path.endsWith(".json") ? JSON.parse(text) : parse(text)) as Document));
   const operations = api.getOperations();
   const routes = compileRoutes(operations);
 
