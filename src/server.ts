@@ -43,6 +43,10 @@ const app = await createApp({
 const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
 const admin = storage.driver === "pglite" ? await startAdminSocket({ db: storage.db, socketPath: config.adminSocketPath, logger }) : undefined;
+const url = await app.listen(config.port, config.host);
+const appsUrl = await appsServer.listen(config.appsPort, config.host);
+// Work after requests starts once the API answers: requests only queue it, and the first answer
+// should not wait for the workers to subscribe.
 await startWorkers(jobs, {
   db: storage.db,
   agent: selectAgent(config),
@@ -59,8 +63,6 @@ const deliveries = await startDeliveryWorker({
   concurrency: config.webhookConcurrency,
   ...(config.webhookRetrySchedule ? { retrySchedule: config.webhookRetrySchedule } : {}),
 });
-const url = await app.listen(config.port, config.host);
-const appsUrl = await appsServer.listen(config.appsPort, config.host);
 logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
 
 let stopping = false;
