@@ -491,7 +491,7 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       // 100 projects: a workspace of their own, with keys of its own.
       await pbs(driver, server, ["workspaces", "create", "--slug", "small", "--plan", "enterprise", "--json"]);
       const smallKeys: string[] = [];
-      for (let i = 0; i < 10; i++) smallKeys.push((await pbs(driver, server, ["keys", "create", "--workspace", "small", "--name", `small ${i}`, "--json"])).secret as string);
+      for (let i = 0; i < 30; i++) smallKeys.push((await pbs(driver, server, ["keys", "create", "--workspace", "small", "--name", `small ${i}`, "--json"])).secret as string);
       const small = await api(server, smallKeys[0], "POST", "/v1/projects", JSON.stringify({ name: "Small", prompt: "One of a hundred." }));
       const smallId = small.json().id as string;
       await new Promise((done) => setTimeout(done, 2000));
