@@ -80,7 +80,20 @@ type TargetName = (typeof TARGETS)[number];
 // ------------------------------------------------------------------------------------------------
 // Processes
 
+const portsHandedOut = new Set<number>();
+
+/** A port free now and not handed out before in this run (the kernel may offer a closed one again). */
 async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (!portsHandedOut.has(port)) {
+      portsHandedOut.add(port);
+      return port;
+    }
+  }
+}
+
+async function anyFreePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once("error", fail);
