@@ -54,6 +54,7 @@ await startWorkers(jobs, {
   logger,
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
+  analyze: storage.driver === "pglite",
 });
 const deliveries = await startDeliveryWorker({
   db: storage.db,
