@@ -23,7 +23,14 @@ describe("loadConfig", () => {
       webhookRetrySchedule: undefined,
       publicUrl: "http://localhost:8080",
       passwordHashCost: { N: 32768, r: 8, p: 3 },
+      migrateOnStart: true,
     });
+  });
+
+  it("reads MIGRATE_ON_START", () => {
+    expect(loadConfig({ MIGRATE_ON_START: "false" }).migrateOnStart).toBe(false);
+    expect(loadConfig({ MIGRATE_ON_START: "1" }).migrateOnStart).toBe(true);
+    expect(() => loadConfig({ MIGRATE_ON_START: "later" })).toThrow(/MIGRATE_ON_START must be true or false/);
   });
 
   it("reads PASSWORD_HASH_COST as scrypt's N,r,p", () => {

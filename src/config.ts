@@ -44,6 +44,11 @@ export interface Config {
   readonly publicUrl: string;
   /** scrypt's cost for passwords hashed from now on. */
   readonly passwordHashCost: ScryptCost;
+  /**
+   * Apply pending migrations at start (under the migration lock). Off: the server only checks that
+   * the schema is current and refuses to start otherwise; `pbs migrate` applies them.
+   */
+  readonly migrateOnStart: boolean;
 }
 
 export class ConfigError extends Error {
@@ -84,11 +89,12 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", read("WEBHOOK_RETRY_SCHEDULE")),
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
+    migrateOnStart: boolean("MIGRATE_ON_START", read("MIGRATE_ON_START"), true),
   });
 }
 
-function boolean(name: string, raw: string | undefined): boolean {
-  if (raw === undefined) return false;
+function boolean(name: string, raw: string | undefined, fallback = false): boolean {
+  if (raw === undefined) return fallback;
   const value = raw.toLowerCase();
   if (["true", "1", "yes"].includes(value)) return true;
   if (["false", "0", "no"].includes(value)) return false;
