@@ -3,6 +3,9 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
 
+/** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -49,6 +52,8 @@ export interface Config {
    * the schema is current and refuses to start otherwise; `pbs migrate` applies them.
    */
   readonly migrateOnStart: boolean;
+  /** Audit rows, events and webhook delivery logs older than this many days are deleted. */
+  readonly auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
     migrateOnStart: boolean("MIGRATE_ON_START", read("MIGRATE_ON_START"), true),
+    auditRetentionDays: integer("AUDIT_RETENTION_DAYS", read("AUDIT_RETENTION_DAYS"), DEFAULT_AUDIT_RETENTION_DAYS, 1, 3650),
   });
 }
 

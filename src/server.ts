@@ -55,7 +55,8 @@ await startWorkers(jobs, {
   logger,
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
-  analyze: storage.driver === "pglite",
+  retentionDays: config.auditRetentionDays,
+  withoutAutovacuum: storage.driver === "pglite",
 });
 const deliveries = await startDeliveryWorker({
   db: storage.db,
