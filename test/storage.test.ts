@@ -239,12 +239,12 @@ describe("storage on a PGlite data directory", () => {
 
   it("keeps data across close and reopen, through openStorage(config)", async () => {
     const config = loadConfig({ DATA_DIR: database.dataDir });
-    const first = await openStorage(config);
+    const first = await openStorage(config, { migrations: "apply" });
     expect(first.driver).toBe("pglite");
     await first.db.insert(workspaces).values({ id: newId("ws"), slug: "persisted", name: "P" });
     await first.close();
 
-    const second = await openStorage(config);
+    const second = await openStorage(config, { migrations: "require" });
     try {
       expect((await second.db.select().from(workspaces)).map((row) => row.slug)).toEqual(["persisted"]);
     } finally {

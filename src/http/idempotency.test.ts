@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { migratePglite } from "../storage/pglite.ts";
+import { migratePool } from "../storage/postgres.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   IDEMPOTENCY_LOCK_TIMEOUT_MS,
@@ -21,7 +20,6 @@ import {
 import type { AnyPgDatabase, BeginInput, BeginResult, IdempotencyLease } from "./idempotency.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-const migrationsFolder = fileURLToPath(new URL("../storage/migrations", import.meta.url));
 
 interface TestDatabase {
   readonly db: AnyPgDatabase;
@@ -37,7 +35,7 @@ async function openTestDatabase(driver: "pglite" | "postgres"): Promise<TestData
   if (driver === "pglite") {
     const client = new PGlite();
     const db = drizzlePglite(client);
-    await migratePglite(db, { migrationsFolder });
+    await migratePglite(client);
     return { db, close: () => client.close() };
   }
   const name = `pbs_idem_${randomUUID().replaceAll("-", "")}`;
@@ -49,7 +47,7 @@ async function openTestDatabase(driver: "pglite" | "postgres"): Promise<TestData
   // Several connections, so concurrent begin() calls really race inside PostgreSQL.
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
   const db = drizzlePg(pool);
-  await migratePg(db, { migrationsFolder });
+  await migratePool(pool);
   return {
     db,
     async close() {

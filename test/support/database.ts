@@ -24,7 +24,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
-import type { Storage, StorageDriver } from "../../src/storage/index.ts";
+import type { MigrationPolicy, Storage, StorageDriver } from "../../src/storage/index.ts";
 import { migratedTemplate, openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
 
@@ -34,8 +34,11 @@ export interface TestDriver {
   readonly skipReason: string | undefined;
   /** A fresh migrated database, open in this process. Its `close()` also throws it away. */
   open(): Promise<Storage>;
-  /** A fresh migrated database for other processes to open (a server, `pbs`); not open here. */
-  forProcess(): Promise<ProcessDatabase>;
+  /**
+   * A fresh database for other processes to open (a server, `pbs`); not open here. Migrated unless
+   * `migrated` is false (then empty: for PGlite, a data directory without a database yet).
+   */
+  forProcess(options?: { migrated?: boolean }): Promise<ProcessDatabase>;
 }
 
 export interface ProcessDatabase {
@@ -45,8 +48,8 @@ export interface ProcessDatabase {
   readonly databaseUrl: string | undefined;
   /** Environment for a child process: DATA_DIR, and DATABASE_URL (empty for PGlite, so an inherited one cannot leak in). */
   readonly env: { readonly DATA_DIR: string; readonly DATABASE_URL: string };
-  /** Opens the database in this process (for PGlite: only while no other process has it open). */
-  open(): Promise<Storage>;
+  /** Opens the database in this process (for PGlite: only while no other process has it open); migrating it by default. */
+  open(options?: { migrations?: MigrationPolicy }): Promise<Storage>;
   /** Drops the database and removes the data directory. */
   dispose(): Promise<void>;
 }
@@ -60,16 +63,18 @@ export const pgliteDriver: TestDriver = {
     const client = await PGlite.create({ ...pgliteOptions, loadDataDir: await pgliteTemplate() });
     return openPgliteStorage({ client });
   },
-  async forProcess() {
+  async forProcess(options = {}) {
     const dataDir = await mkdtemp(join(tmpdir(), "pbs-test-"));
-    // Loading the template into a data directory writes the cluster there; closing flushes it.
-    const loader = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR), loadDataDir: await pgliteTemplate() });
-    await loader.close();
+    if (options.migrated !== false) {
+      // Loading the template into a data directory writes the cluster there; closing flushes it.
+      const loader = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR), loadDataDir: await pgliteTemplate() });
+      await loader.close();
+    }
     return {
       dataDir,
       databaseUrl: undefined,
       env: { DATA_DIR: dataDir, DATABASE_URL: "" },
-      open: () => openPgliteStorage({ dataDir }),
+      open: (openOptions) => openPgliteStorage({ dataDir, ...openOptions }),
       dispose: () => rm(dataDir, { recursive: true, force: true }),
     };
   },
@@ -90,16 +95,16 @@ export const postgresDriver: TestDriver = {
       },
     });
   },
-  async forProcess() {
+  async forProcess(options = {}) {
     const database = await createDatabase();
     const dataDir = await mkdtemp(join(tmpdir(), "pbs-test-"));
     // Migrate now, as a server would on start, so tests may query before any process ran.
-    await (await openPostgresStorage({ url: database.url, poolSize: 1 })).close();
+    if (options.migrated !== false) await (await openPostgresStorage({ url: database.url, poolSize: 1 })).close();
     return {
       dataDir,
       databaseUrl: database.url,
       env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
-      open: () => openPostgresStorage({ url: database.url, poolSize: 4 }),
+      open: (openOptions) => openPostgresStorage({ url: database.url, poolSize: 4, ...openOptions }),
       async dispose() {
         await database.drop();
         await rm(dataDir, { recursive: true, force: true });

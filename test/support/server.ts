@@ -2,6 +2,7 @@
 // to make workspaces and keys. Every response goes through the contract-checking client.
 import type { Agent } from "../../src/agents/agent.ts";
 import { builtinAgent } from "../../src/agents/builtin.ts";
+import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
 import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
@@ -126,6 +127,8 @@ export async function startTestServer(
       concurrency: workers.concurrency ?? 2,
       agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
       pollingIntervalSeconds: 0.5,
+      retentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      withoutAutovacuum: storage.driver === "pglite",
     });
   }
 
