@@ -2,7 +2,8 @@
 // PostgreSQL database and the machine's Redis, with traffic sent to both, showing each property the
 // service promises across replicas:
 // - replicas starting together apply the migrations once;
-// - a revoked key, and a revoked OAuth token, are refused at once by every replica;
+// - a revoked key, and a revoked OAuth token, are refused by every replica as soon as PostgreSQL
+//   delivers the change (at once by the replica that made it);
 // - rate limits are global per key: a key's quota is spent across both replicas;
 // - one Idempotency-Key sent to both replicas at once gives one resource;
 // - each job (agent run) runs once;
