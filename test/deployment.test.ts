@@ -135,6 +135,30 @@ describe("the deployment files", () => {
     expect(new URL(String(services[replicaNames[0]!]!.environment!.REDIS_URL)).hostname).toBe(redis[0]);
   });
 
+  it("put in the image every module the server and pbs load: production packages (`npm ci --omit=dev`), src/ and generated/", async () => {
+    const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { dev?: boolean }> };
+    const installed = (name: string) => lock.packages[`node_modules/${name}`] !== undefined && lock.packages[`node_modules/${name}`]!.dev !== true;
+    const { readdir } = await import("node:fs/promises");
+    const sources = (await readdir(join(repoRoot, "src"), { recursive: true })).filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
+    const missing: string[] = [];
+    for (const file of sources) {
+      // Imports that stay at run time: `import … from`, `export … from`, `import("…")`; not `import type`.
+      const code = read(join("src", file)).replace(/^\s*(?:import|export) type [^;]*;/gms, "");
+      for (const [, specifier] of code.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)"([^"]+)"/gm)) {
+        if (specifier!.startsWith("node:")) continue;
+        if (specifier!.startsWith(".")) {
+          const target = join("src", file, "..", specifier!);
+          if (!target.startsWith("src/") && !target.startsWith("generated/")) missing.push(`${file}: ${specifier} (outside src/ and generated/)`);
+          continue;
+        }
+        const name = specifier!.startsWith("@") ? specifier!.split("/").slice(0, 2).join("/") : specifier!.split("/")[0]!;
+        if (!installed(name)) missing.push(`${file}: ${name} (a dev dependency, or not installed)`);
+      }
+    }
+    expect(sources.length).toBeGreaterThan(50);
+    expect(missing).toEqual([]);
+  });
+
   const haproxy = (() => {
     try {
       execFileSync("haproxy", ["-v"], { stdio: "ignore" });
