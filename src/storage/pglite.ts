@@ -10,7 +10,7 @@
 // running was left by a crash and is taken over. `pbs`, finding the directory locked, talks to the
 // owner through its admin socket instead.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
@@ -26,6 +26,7 @@ import {
   type MigrationSession,
 } from "./migrator.ts";
 import { pgliteChangeFeed, type ChangeFeed } from "./notifications.ts";
+import { readTemplate, saveTemplate, templateOrBuild } from "./pglite-template.ts";
 
 export const PGDATA_DIR = "pgdata";
 
@@ -72,6 +73,8 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
   const policy = options.migrations ?? "apply";
   let releaseLock = async () => {};
   let client: PGlite;
+  /** A cluster made by initdb here: once migrated, it becomes the template for the next ones. */
+  let fresh = false;
   if (dataDir === undefined) {
     client = (options as { client: PGlite }).client;
   } else {
@@ -86,7 +89,12 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     releaseLock = await lockDataDir(dataDir);
     try {
-      client = await PGlite.create({ ...pgliteOptions, dataDir: join(dataDir, PGDATA_DIR) });
+      const pgdata = join(dataDir, PGDATA_DIR);
+      fresh = !(await stat(join(pgdata, "PG_VERSION")).catch(() => undefined));
+      // A new cluster starts from the migrated template when there is one (pglite-template.ts).
+      const template = fresh ? await readTemplate() : undefined;
+      if (template) fresh = false;
+      client = await PGlite.create({ ...pgliteOptions, dataDir: pgdata, ...(template ? { loadDataDir: template } : {}) });
     } catch (error) {
       await releaseLock();
       throw error;
@@ -97,6 +105,8 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
   try {
     if (policy === "apply") await migratePglite(client);
     if (policy === "require") await requireCurrentSchema(pgliteSession(client), readMigrations());
+    // Best effort: a read-only node_modules only means the next new data directory starts slowly too.
+    if (fresh && policy === "apply") await saveTemplate(await client.dumpDataDir("none")).catch(() => undefined);
     changes = await pgliteChangeFeed(client);
   } catch (error) {
     await client.close();
@@ -119,6 +129,16 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
       return closed;
     },
   };
+}
+
+/** The migrated template (pglite-template.ts), built in memory when there is none yet. */
+export function migratedTemplate(): Promise<Blob> {
+  return templateOrBuild(async () => {
+    const storage = await openPgliteStorage({ client: await PGlite.create() });
+    const tarball = await storage.client.dumpDataDir("none");
+    await storage.close();
+    return tarball;
+  });
 }
 
 /** Applies the pending migrations to `client` (for code that has a PGlite but no storage: tests). */

@@ -1,8 +1,8 @@
 // Fresh, migrated databases for tests, on both storage drivers.
 //
 // PGlite: creating a cluster (initdb) and migrating it takes seconds, so it is done once per machine
-// and migration set: the migrated cluster is dumped to a tarball in the OS temp directory, named by
-// a hash of the migrations and the PGlite version. Each test then loads that tarball (~0.3 s) into
+// and migration set: the migrated cluster is the server's own template (src/storage/pglite-template.ts,
+// in node_modules/.cache). Each test then loads that tarball (~0.3 s) into
 // memory, or into a temp data directory when another process (server, pbs) must open it.
 //
 // PostgreSQL: runs only when TEST_DATABASE_URL names a server (its user must be allowed to create
@@ -16,16 +16,16 @@
 //     it("…", async () => { … storage().db … });
 //   });
 // or, for a database of a test's own: `const storage = await driver.open(); … await storage.close();`
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
-import { migrationsFolder, type MigrationPolicy, type Storage, type StorageDriver } from "../../src/storage/index.ts";
-import { openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
+import type { MigrationPolicy, Storage, StorageDriver } from "../../src/storage/index.ts";
+import { migratedTemplate, openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
 
 export interface TestDriver {
@@ -185,76 +185,15 @@ async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> 
 }
 
 // ---------------------------------------------------------------------------------------------
-// PGlite: the migrated template, built once per machine and migration set
+// PGlite: the migrated template (src/storage/pglite-template.ts), built once per machine and migration set
 
 let template: Promise<Blob> | undefined;
 
 /** The migrated cluster as a tarball, for `PGlite.create({ loadDataDir })`. */
 export function pgliteTemplate(): Promise<Blob> {
-  template ??= templatePath()
-    .then(async (path) => {
-      if (!(await exists(path))) await buildTemplate(path);
-      return new Blob([new Uint8Array(await readFile(path))]);
-    })
-    .catch((error: unknown) => {
-      template = undefined; // let the next test try again rather than fail forever
-      throw error;
-    });
+  template ??= migratedTemplate().catch((error: unknown) => {
+    template = undefined; // let the next test try again rather than fail forever
+    throw error;
+  });
   return template;
-}
-
-async function templatePath(): Promise<string> {
-  const hash = createHash("sha256");
-  // A new PGlite may write clusters an older one cannot read: its version is part of the name.
-  hash.update(await readFile(join(import.meta.dirname, "..", "..", "node_modules", "@electric-sql", "pglite", "package.json")));
-  for (const file of await listFiles(migrationsFolder)) {
-    hash.update(`${file}\n`);
-    hash.update(await readFile(join(migrationsFolder, file)));
-  }
-  return join(tmpdir(), `pbs-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
-}
-
-/**
- * Builds the template unless another process is building it (test files run in parallel workers):
- * a directory created with mkdir is the lock; the others wait for the file to appear.
- */
-async function buildTemplate(path: string): Promise<void> {
-  const lock = `${path}.lock`;
-  const deadline = Date.now() + 120_000;
-  while (!(await exists(path))) {
-    try {
-      await mkdir(lock);
-    } catch {
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > 120_000) await rm(lock, { recursive: true, force: true }); // its builder died
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock} to go`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      continue;
-    }
-    try {
-      const storage = await openPgliteStorage({ client: await PGlite.create() });
-      const tarball = await storage.client.dumpDataDir("none");
-      await storage.close();
-      const partial = `${path}.${process.pid}.partial`;
-      await writeFile(partial, new Uint8Array(await tarball.arrayBuffer()));
-      await rename(partial, path); // atomic: readers never see half a file
-    } finally {
-      await rm(lock, { recursive: true, force: true });
-    }
-  }
-}
-
-async function listFiles(dir: string, prefix = ""): Promise<string[]> {
-  const entries = await readdir(join(dir, prefix), { withFileTypes: true });
-  const files = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)])),
-  );
-  return files.flat().sort();
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

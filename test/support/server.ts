@@ -62,6 +62,8 @@ export async function startTestServer(
     rateLimitWindows?: RateLimitWindows;
     /** Where the rate-limit counters live (default: memory); the server closes it when it stops. */
     rateLimitStore?: RateLimitStore;
+    /** How long an Idempotency-Key's claim outlives its last renewal (default 60 s). */
+    idempotencyLockTimeoutMs?: number;
     /** The server's logger (default: silent), for tests that read what it logs. */
     logger?: Logger;
     /**
@@ -97,6 +99,7 @@ export async function startTestServer(
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
+    ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
     drainTimeoutMs: 1000,
     publicUrl: `http://127.0.0.1:${port}`,
     csrfSecret: "test-csrf-secret-0123456789",
