@@ -16,10 +16,13 @@
 // - Counters are keyed by the API key id only (not by plan): a plan change keeps the counts already
 //   spent in the window. The window length is part of the counter's name, so limiters configured
 //   with other windows never share counts.
-// - The numbers reported in X-RateLimit-* / result.limit/remaining/resetSeconds come from the
-//   "binding" window: the one with the fewest requests left (ties: the later reset); when refused,
-//   the full window with the latest reset, so Retry-After and X-RateLimit-Reset agree. The IETF
-//   `RateLimit` / `RateLimit-Policy` fields list both policies, each with its own figures.
+// - `X-RateLimit-Limit`, `-Remaining`, `-Used` and `-Reset` always describe one window, the minute
+//   ("default"), so a client reading them sees one consistent quota (60, 59, 1, …) rather than
+//   figures that jump between the minute's and the second's. The IETF `RateLimit` /
+//   `RateLimit-Policy` fields list both policies, each with its own figures, and `Retry-After`
+//   says when the window that refused has room again. `result.limit/remaining/resetSeconds` are
+//   the "binding" window's: the one with the fewest requests left (ties: the later reset); when
+//   refused, the full window with the latest reset.
 // - Shared stores (Redis, PostgreSQL) are insured: while the store cannot answer, the process counts
 //   in memory instead of refusing or failing every request (limits then hold per process, not
 //   globally), and goes back to the store as soon as it answers again.
@@ -57,6 +60,8 @@ export interface WindowState {
   readonly windowSeconds: number;
   /** Requests left in the current window (r), ≥ 0. */
   readonly remaining: number;
+  /** Requests counted in the current window (limit − remaining). */
+  readonly used: number;
   /** Whole seconds until the window resets (t), ≥ 0. */
   readonly resetSeconds: number;
   /** Unix epoch seconds at which the window resets. */
@@ -396,6 +401,7 @@ export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateL
         limit: part.limit,
         windowSeconds: part.windowSeconds,
         remaining: exceeded ? 0 : Math.max(0, Math.min(part.limit, part.limit - count)),
+        used: exceeded ? part.limit : Math.max(0, Math.min(part.limit, count)),
         resetSeconds: Math.max(0, Math.ceil(ms / 1000)),
         resetAt: Math.ceil((t + ms) / 1000),
         exceeded,
@@ -437,19 +443,21 @@ function pickBinding(ws: readonly WindowState[]): WindowState {
  * - IETF draft-ietf-httpapi-ratelimit-headers (structured-field lists):
  *   `RateLimit-Policy: "default";q=60;w=60, "burst";q=10;w=1`
  *   `RateLimit: "default";r=59;t=60, "burst";r=9;t=1`
- * - GitHub-style `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix epoch
- *   seconds), from the binding window;
+ * - GitHub-style `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Used` and
+ *   `X-RateLimit-Reset` (Unix epoch seconds), all of the first (long) window: the minute;
  * - `Retry-After` (whole seconds ≥ 1) when refused.
  */
-export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+export function rateLimitHeaders(result: Pick<RateLimitResult, "allowed" | "retryAfterSeconds" | "windows">): Record<string, string> {
   const policy = result.windows.map((w) => `"${w.policy}";q=${w.limit};w=${Math.ceil(w.windowSeconds)}`).join(", ");
   const current = result.windows.map((w) => `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`).join(", ");
+  const minute = result.windows[0]!;
   const headers: Record<string, string> = {
     "RateLimit-Policy": policy,
     RateLimit: current,
-    "X-RateLimit-Limit": String(result.limit),
-    "X-RateLimit-Remaining": String(result.remaining),
-    "X-RateLimit-Reset": String(result.resetAt),
+    "X-RateLimit-Limit": String(minute.limit),
+    "X-RateLimit-Remaining": String(minute.remaining),
+    "X-RateLimit-Used": String(minute.used),
+    "X-RateLimit-Reset": String(minute.resetAt),
   };
   if (!result.allowed) headers["Retry-After"] = String(Math.max(1, result.retryAfterSeconds ?? 1));
   return headers;
