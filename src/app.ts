@@ -2,9 +2,9 @@
 // audit, health probes and a graceful stop. (Published apps have a listener of their own:
 // src/apps/server.ts; work after a request returns runs in src/jobs/.) `server.ts` builds one from the environment; tests build one on
 // a throwaway database.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { listen } from "./listen.ts";
+import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
 import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
@@ -16,6 +16,7 @@ import type { Context } from "./handlers/context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
+import { answerClientError } from "./http/errors.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import {
@@ -47,6 +48,8 @@ export interface AppOptions {
   rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
   /** How long a stop waits for requests in flight before cutting connections. */
   drainTimeoutMs?: number;
+  /** Timeouts and caps of the HTTP server (default DEFAULT_SERVER_LIMITS; config from the environment). */
+  serverLimits?: ServerLimits;
   /** Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin. */
   publicUrl: string;
   /** Signs the console's CSRF tokens; every replica must share it. */
@@ -124,7 +127,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     else response.destroy();
   };
 
-  const server = createServer({ requestTimeout: 300_000 }, (request, response) => {
+  const limits = options.serverLimits ?? DEFAULT_SERVER_LIMITS;
+  const server = createLimitedServer(limits, (request, response) => {
     // Probes for orchestrators: outside the contract, unauthenticated, not audited.
     if (request.url === "/healthz") return void response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
     if (request.url === "/readyz") {
@@ -148,6 +152,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err: error }, "pipeline failed");
       if (!response.headersSent) response.writeHead(500).end();
     });
+  });
+
+  server.on("clientError", (error: Error & { code?: string }, socket) => {
+    logger.debug({ code: error.code }, "connection refused before a request");
+    answerClientError(error, socket, limits.maxHeaderSize);
   });
 
   let stopped: Promise<void> | undefined;

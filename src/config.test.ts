@@ -23,7 +23,26 @@ describe("loadConfig", () => {
       webhookRetrySchedule: undefined,
       publicUrl: "http://localhost:8080",
       passwordHashCost: { N: 32768, r: 8, p: 3 },
+      serverLimits: {
+        headersTimeoutMs: 20_000,
+        requestTimeoutMs: 300_000,
+        keepAliveTimeoutMs: 90_000,
+        idleTimeoutMs: 120_000,
+        maxConnections: 10_000,
+        maxHeaderSize: 16_384,
+      },
     });
+  });
+
+  it("reads the HTTP server limits", () => {
+    expect(
+      loadConfig({ HEADERS_TIMEOUT: "10s", REQUEST_TIMEOUT: "15m", KEEP_ALIVE_TIMEOUT: "620", MAX_CONNECTIONS: "2000", MAX_HEADER_SIZE: "32768" })
+        .serverLimits,
+    ).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 900_000, keepAliveTimeoutMs: 620_000, maxConnections: 2000, maxHeaderSize: 32_768 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT: "10m", REQUEST_TIMEOUT: "1m" })).toThrow(/HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT/);
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT: "0" })).toThrow(/KEEP_ALIVE_TIMEOUT/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: "0" })).toThrow(/MAX_CONNECTIONS/);
+    expect(() => loadConfig({ MAX_HEADER_SIZE: "16k" })).toThrow(/MAX_HEADER_SIZE/);
   });
 
   it("reads PASSWORD_HASH_COST as scrypt's N,r,p", () => {

@@ -2,6 +2,7 @@
 // fails loudly before anything listens, and the rest of the code gets typed values.
 import { join, resolve } from "node:path";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -44,6 +45,8 @@ export interface Config {
   readonly publicUrl: string;
   /** scrypt's cost for passwords hashed from now on. */
   readonly passwordHashCost: ScryptCost;
+  /** Timeouts and caps of the API's and the apps listener's HTTP servers (src/listen.ts). */
+  readonly serverLimits: ServerLimits;
 }
 
 export class ConfigError extends Error {
@@ -84,7 +87,24 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", read("WEBHOOK_RETRY_SCHEDULE")),
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
+    serverLimits: serverLimits(read),
   });
+}
+
+function serverLimits(read: (name: string) => string | undefined): ServerLimits {
+  const defaults = DEFAULT_SERVER_LIMITS;
+  const limits: ServerLimits = {
+    headersTimeoutMs: duration("HEADERS_TIMEOUT", read("HEADERS_TIMEOUT"), defaults.headersTimeoutMs, 1_000, 10 * 60_000),
+    requestTimeoutMs: duration("REQUEST_TIMEOUT", read("REQUEST_TIMEOUT"), defaults.requestTimeoutMs, 1_000, 24 * 60 * 60_000),
+    keepAliveTimeoutMs: duration("KEEP_ALIVE_TIMEOUT", read("KEEP_ALIVE_TIMEOUT"), defaults.keepAliveTimeoutMs, 1_000, 60 * 60_000),
+    idleTimeoutMs: defaults.idleTimeoutMs,
+    maxConnections: integer("MAX_CONNECTIONS", read("MAX_CONNECTIONS"), defaults.maxConnections, 1, 1_000_000),
+    maxHeaderSize: integer("MAX_HEADER_SIZE", read("MAX_HEADER_SIZE"), defaults.maxHeaderSize, 1024, 1024 * 1024),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError("HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT (the headers are part of the request)");
+  }
+  return limits;
 }
 
 function boolean(name: string, raw: string | undefined): boolean {
