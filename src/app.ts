@@ -16,6 +16,7 @@ import type { Context } from "./handlers/context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
+import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts";
 import { answerClientError } from "./http/errors.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
@@ -50,6 +51,8 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Timeouts and caps of the HTTP server (default DEFAULT_SERVER_LIMITS; config from the environment). */
   serverLimits?: ServerLimits;
+  /** Whether the client address comes from X-Forwarded-For (config TRUST_PROXY; default: never). */
+  trustProxy?: TrustProxy;
   /** Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin. */
   publicUrl: string;
   /** Signs the console's CSRF tokens; every replica must share it. */
@@ -83,6 +86,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     authenticate: (secret) => (secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
     changes: storage.changes,
   });
+  const clientAddress = clientAddressResolver(options.trustProxy ?? false);
   let draining = false;
 
   const pipeline = createPipeline({
@@ -103,12 +107,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     idempotencyDb: db,
     audit,
+    clientAddress,
     logger,
   });
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
-  const web = webDeps(db, options.publicUrl, options.csrfSecret);
+  const web = webDeps(db, options.publicUrl, options.csrfSecret, clientAddress);
   // Loaded on their first request: most API servers never serve a page, and starting without them
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;

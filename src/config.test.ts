@@ -31,7 +31,20 @@ describe("loadConfig", () => {
         maxConnections: 10_000,
         maxHeaderSize: 16_384,
       },
+      trustProxy: false,
     });
+  });
+
+  it("reads TRUST_PROXY: off, a hop count (true is one), or the proxies' addresses", () => {
+    for (const off of ["false", "0", "no"]) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.7,loopback, 2001:db8::/32" }).trustProxy).toEqual({
+      proxies: ["10.0.0.0/8", "192.168.1.7", "loopback", "2001:db8::/32"],
+    });
+    for (const bad of ["maybe", "10.0.0.0/33", "10.0.0/8", "300.1.1.1", "21"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
+    }
   });
 
   it("reads the HTTP server limits", () => {

@@ -2,6 +2,7 @@
 // fails loudly before anything listens, and the rest of the code gets typed values.
 import { join, resolve } from "node:path";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
+import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -47,6 +48,8 @@ export interface Config {
   readonly passwordHashCost: ScryptCost;
   /** Timeouts and caps of the API's and the apps listener's HTTP servers (src/listen.ts). */
   readonly serverLimits: ServerLimits;
+  /** Whether, and how far, the client address is taken from X-Forwarded-For (src/http/client-address.ts). */
+  readonly trustProxy: TrustProxy;
 }
 
 export class ConfigError extends Error {
@@ -88,7 +91,16 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
     serverLimits: serverLimits(read),
+    trustProxy: trustProxy("TRUST_PROXY", read("TRUST_PROXY")),
   });
+}
+
+function trustProxy(name: string, raw: string | undefined): TrustProxy {
+  try {
+    return parseTrustProxy(raw);
+  } catch (error) {
+    throw new ConfigError(`${name} must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses and CIDR ranges: ${(error as Error).message}`);
+  }
 }
 
 function serverLimits(read: (name: string) => string | undefined): ServerLimits {

@@ -31,6 +31,8 @@ export interface PipelineDeps {
   context: (principal: Principal, requestId: string, log: Logger) => Context;
   idempotencyDb: idempotency.AnyPgDatabase;
   audit: AuditWriter;
+  /** The client's address, as TRUST_PROXY says to read it. */
+  clientAddress: (request: IncomingMessage) => string | null;
   logger: Logger;
 }
 
@@ -57,7 +59,7 @@ export function createPipeline(deps: PipelineDeps) {
     let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = { workspaceId: null, keyId: null, clientId: null };
     // Read now: once a response has finished, a socket closed after it (Connection: close) is
     // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
-    const ip = request.socket?.remoteAddress ?? null;
+    const ip = deps.clientAddress(request);
     response.setHeader("X-Request-Id", requestId);
     response.on("finish", () => {
       const latencyMs = Math.round(performance.now() - started);

@@ -14,6 +14,7 @@ import { ensureWorkspace } from "../../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/listen.ts";
+import type { TrustProxy } from "../../src/http/client-address.ts";
 import type { Storage } from "../../src/storage/index.ts";
 import { auditLog, type AuditEntry, type Environment } from "../../src/storage/schema.ts";
 import { eq } from "drizzle-orm";
@@ -66,6 +67,8 @@ export async function startTestServer(
     logger?: Logger;
     /** HTTP server limits of both listeners, over the defaults (tests about them shorten them). */
     serverLimits?: Partial<ServerLimits>;
+    /** TRUST_PROXY (default off). */
+    trustProxy?: TrustProxy;
     /**
      * Run the workers (agent runs, deployment builds) in this server. Off by default: suites that
      * are not about them see runs and deployments stay queued, as they were created.
@@ -102,6 +105,7 @@ export async function startTestServer(
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
     drainTimeoutMs: 1000,
     serverLimits,
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     publicUrl: `http://127.0.0.1:${port}`,
     csrfSecret: "test-csrf-secret-0123456789",
   });
