@@ -955,7 +955,7 @@ export interface components {
          *     code as its HTTP status says.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "ip_rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation, for developers; do not match on it. */
@@ -1985,7 +1985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -2112,7 +2112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -2250,7 +2250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -2396,7 +2396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -2523,7 +2523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -2663,7 +2663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -2864,7 +2864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3010,7 +3010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3154,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3336,7 +3336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3495,7 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3715,7 +3715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3863,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -4049,7 +4049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -4204,7 +4204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -4424,7 +4424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -4572,7 +4572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -4718,7 +4718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -4971,7 +4971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5128,7 +5128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5348,7 +5348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5496,7 +5496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5660,7 +5660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5796,7 +5796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5997,7 +5997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6143,7 +6143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6287,7 +6287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6469,7 +6469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6626,7 +6626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6774,7 +6774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6960,7 +6960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -7141,7 +7141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -7325,7 +7325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];

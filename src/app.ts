@@ -20,6 +20,7 @@ import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts
 import { answerClientError } from "./http/errors.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
+import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
   createKeyRateLimiter,
   createMemoryStore,
@@ -53,6 +54,11 @@ export interface AppOptions {
   serverLimits?: ServerLimits;
   /** Whether the client address comes from X-Forwarded-For (config TRUST_PROXY; default: never). */
   trustProxy?: TrustProxy;
+  /**
+   * Requests a client address may make per window that fail before any key is identified
+   * (config UNAUTHENTICATED_RATE_LIMIT; default 60 a minute; 0: no limit).
+   */
+  unauthenticatedLimit?: { limit: number; windowSeconds?: number };
   /** Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin. */
   publicUrl: string;
   /** Signs the console's CSRF tokens; every replica must share it. */
@@ -87,6 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     changes: storage.changes,
   });
   const clientAddress = clientAddressResolver(options.trustProxy ?? false);
+  const addressLimiter = createAddressLimiter(options.unauthenticatedLimit ?? { limit: DEFAULT_UNAUTHENTICATED_LIMIT });
   let draining = false;
 
   const pipeline = createPipeline({
@@ -94,6 +101,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     handlers,
     rateLimiter,
     authenticate: principals.authenticate,
+    authenticateFromMemory: principals.fromMemory,
+    addressLimiter,
     context: (principal, requestId, log): Context => ({
       db,
       principal,
@@ -178,6 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await closed;
         clearTimeout(timeout);
         principals.close();
+        addressLimiter.close();
         await audit.flush();
         await rateLimiter.close();
       })();

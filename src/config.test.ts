@@ -32,7 +32,14 @@ describe("loadConfig", () => {
         maxHeaderSize: 16_384,
       },
       trustProxy: false,
+      unauthenticatedRateLimit: 60,
     });
+  });
+
+  it("reads UNAUTHENTICATED_RATE_LIMIT, 0 turning it off", () => {
+    expect(loadConfig({ UNAUTHENTICATED_RATE_LIMIT: "0" }).unauthenticatedRateLimit).toBe(0);
+    expect(loadConfig({ UNAUTHENTICATED_RATE_LIMIT: "600" }).unauthenticatedRateLimit).toBe(600);
+    expect(() => loadConfig({ UNAUTHENTICATED_RATE_LIMIT: "-1" })).toThrow(/UNAUTHENTICATED_RATE_LIMIT/);
   });
 
   it("reads TRUST_PROXY: off, a hop count (true is one), or the proxies' addresses", () => {

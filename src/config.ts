@@ -2,6 +2,7 @@
 // fails loudly before anything listens, and the rest of the code gets typed values.
 import { join, resolve } from "node:path";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
+import { DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
 
@@ -50,6 +51,8 @@ export interface Config {
   readonly serverLimits: ServerLimits;
   /** Whether, and how far, the client address is taken from X-Forwarded-For (src/http/client-address.ts). */
   readonly trustProxy: TrustProxy;
+  /** Requests a client address may make per minute that fail before a key is identified; 0: no limit. */
+  readonly unauthenticatedRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +95,13 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
     serverLimits: serverLimits(read),
     trustProxy: trustProxy("TRUST_PROXY", read("TRUST_PROXY")),
+    unauthenticatedRateLimit: integer(
+      "UNAUTHENTICATED_RATE_LIMIT",
+      read("UNAUTHENTICATED_RATE_LIMIT"),
+      DEFAULT_UNAUTHENTICATED_LIMIT,
+      0,
+      1_000_000,
+    ),
   });
 }
 

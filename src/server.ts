@@ -41,6 +41,7 @@ const app = await createApp({
   csrfSecret: await sharedSecret(storage.db, "csrf"),
   serverLimits: config.serverLimits,
   trustProxy: config.trustProxy,
+  unauthenticatedLimit: { limit: config.unauthenticatedRateLimit },
 });
 const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.

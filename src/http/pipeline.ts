@@ -2,7 +2,9 @@
 //   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
 //   (replay/409/422) → handler → response
-// and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
+// and leaves an audit entry, whatever its outcome. A client address that has failed too often
+// before any key was identified (404/405 on routing, 401 on authentication) is answered
+// `429 ip_rate_limited` at those steps instead, authenticating from memory only (address-limit.ts). Handlers see only typed input and answer typed
 // results; every error, theirs included, leaves here in the contract's one error shape.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
@@ -18,6 +20,7 @@ import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
 import { HttpError, errorBody, internalError, toHttpError } from "./errors.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit.ts";
+import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import * as idempotency from "./idempotency.ts";
 import type { AuditWriter } from "./audit.ts";
 
@@ -27,6 +30,10 @@ export interface PipelineDeps {
   rateLimiter: KeyRateLimiter;
   /** Resolves a bearer secret to its key and workspace, or says why it cannot. */
   authenticate: (secret: string) => Promise<Principal | Refusal>;
+  /** The same from memory alone (no database work): undefined when the secret is not known there. */
+  authenticateFromMemory: (secret: string) => Principal | Refusal | undefined;
+  /** Counts and refuses, per client address, requests failing before a key is identified. */
+  addressLimiter: AddressLimiter;
   /** The per-request context handlers receive. */
   context: (principal: Principal, requestId: string, log: Logger) => Context;
   idempotencyDb: idempotency.AnyPgDatabase;
@@ -60,6 +67,7 @@ export function createPipeline(deps: PipelineDeps) {
     // Read now: once a response has finished, a socket closed after it (Connection: close) is
     // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
     const ip = deps.clientAddress(request);
+    const addressRefusal = deps.addressLimiter.refusal(ip);
     response.setHeader("X-Request-Id", requestId);
     response.on("finish", () => {
       const latencyMs = Math.round(performance.now() - started);
@@ -81,7 +89,11 @@ export function createPipeline(deps: PipelineDeps) {
       const operation = deps.contract.match(method, url.pathname);
       route = operation.path;
       const operationId = operation.operationId as OperationId;
-      const principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
+      // A refused address is authenticated from memory only: no database work for it.
+      const authenticate = addressRefusal
+        ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
+        : deps.authenticate;
+      const principal = await authenticateRequest(request.headers.authorization, authenticate, (refusal) => {
         caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null, clientId: refusal.clientId ?? null };
       });
       caller = principal.client
@@ -131,11 +143,34 @@ export function createPipeline(deps: PipelineDeps) {
           : await run();
       await send(response, result);
     } catch (error) {
-      const failure = toHttpError(error);
+      let failure = toHttpError(error);
       if (!failure) log.error({ err: error }, "unhandled error");
+      if (failure && failedBeforeIdentifying(failure, route)) {
+        if (addressRefusal) failure = addressLimited(addressRefusal);
+        else deps.addressLimiter.failed(ip);
+      }
       sendError(response, failure ?? internalError(), requestId, request);
     }
   };
+}
+
+const UNKNOWN_IN_MEMORY: Refusal = { refused: "invalid" };
+
+/** A refusal that came before any key was identified: no route (404/405), or no valid credential (401). */
+function failedBeforeIdentifying(failure: HttpError, route: string | null): boolean {
+  if (route === null) return failure.status === 404 || failure.status === 405;
+  return failure.status === 401 && failure.code !== "insufficient_scope";
+}
+
+function addressLimited(refusal: AddressRefusal): HttpError {
+  const headers = rateLimitHeaders({ allowed: false, retryAfterSeconds: refusal.retryAfterSeconds, windows: [refusal.window] });
+  return new HttpError(
+    429,
+    "ip_rate_limited",
+    `Too many requests without a valid API key from this address; retry after ${refusal.retryAfterSeconds} seconds.`,
+    null,
+    headers,
+  );
 }
 
 function requireScopes(required: readonly string[], principal: Principal): void {

@@ -49,8 +49,8 @@ export interface RateLimitWindows {
 
 export const DEFAULT_WINDOWS: RateLimitWindows = Object.freeze({ longSeconds: 60, shortSeconds: 1 });
 
-/** Names used in the IETF RateLimit-Policy / RateLimit fields. */
-export type PolicyName = "default" | "burst";
+/** Names used in the IETF RateLimit-Policy / RateLimit fields ("address": src/http/address-limit.ts). */
+export type PolicyName = "default" | "burst" | "address";
 
 export interface WindowState {
   readonly policy: PolicyName;

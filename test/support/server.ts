@@ -69,6 +69,8 @@ export async function startTestServer(
     serverLimits?: Partial<ServerLimits>;
     /** TRUST_PROXY (default off). */
     trustProxy?: TrustProxy;
+    /** The per-address limit of failed unauthenticated requests (default: off, for suites not about it). */
+    unauthenticatedLimit?: { limit: number; windowSeconds?: number };
     /**
      * Run the workers (agent runs, deployment builds) in this server. Off by default: suites that
      * are not about them see runs and deployments stay queued, as they were created.
@@ -106,6 +108,7 @@ export async function startTestServer(
     drainTimeoutMs: 1000,
     serverLimits,
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    unauthenticatedLimit: options.unauthenticatedLimit ?? { limit: 0 },
     publicUrl: `http://127.0.0.1:${port}`,
     csrfSecret: "test-csrf-secret-0123456789",
   });
