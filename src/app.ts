@@ -17,7 +17,8 @@ import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
 import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts";
-import { answerClientError } from "./http/errors.ts";
+import { answerClientError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./http/errors.ts";
+import { isStorageUnavailable } from "./storage/unavailable.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
@@ -66,6 +67,17 @@ export interface AppOptions {
 }
 
 type PageHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** How long /readyz waits for the database: probes give up after a few seconds themselves. */
+const READY_PING_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export interface App {
   readonly server: Server;
@@ -136,9 +148,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     return (await oauthLoaded)(request, response);
   };
   const pageFailed = (response: ServerResponse) => (error: unknown) => {
-    logger.error({ err: error }, "page failed");
-    if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
-    else response.destroy();
+    const unavailable = isStorageUnavailable(error);
+    if (unavailable) logger.warn({ err: error }, "page failed: database unavailable");
+    else logger.error({ err: error }, "page failed");
+    if (response.headersSent) return void response.destroy();
+    if (unavailable) {
+      response.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+      return void response.end("The service cannot reach its database right now; try again in a few seconds.");
+    }
+    response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
   };
 
   const limits = options.serverLimits ?? DEFAULT_SERVER_LIMITS;
@@ -147,7 +165,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (request.url === "/healthz") return void response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
     if (request.url === "/readyz") {
       if (draining) return void response.writeHead(503, { "Content-Type": "text/plain" }).end("draining");
-      return void storage.ping().then(
+      return void withTimeout(storage.ping(), READY_PING_TIMEOUT_MS).then(
         () => response.writeHead(200, { "Content-Type": "text/plain" }).end("ready"),
         () => response.writeHead(503, { "Content-Type": "text/plain" }).end("storage unavailable"),
       );
@@ -188,7 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         clearTimeout(timeout);
         principals.close();
         addressLimiter.close();
-        await audit.flush();
+        await audit.close(options.drainTimeoutMs ?? 10_000);
         await rateLimiter.close();
       })();
       return stopped;

@@ -13,6 +13,7 @@ import { ACCESS_TOKEN_PARAM, ACCESS_TOKEN_TTL_MS, type AppAccess } from "../doma
 import { deploymentFile, readBlob } from "../domain/builds.ts";
 import { findPublishedDeployment } from "../domain/deployments.ts";
 import type { Database } from "../storage/index.ts";
+import { isStorageUnavailable } from "../storage/unavailable.ts";
 import { securityHeaders, sendNotFound, serveSite, type Site } from "./static.ts";
 
 const ACCESS_COOKIE = "pb_app_access";
@@ -73,9 +74,12 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
   // The API's limits; refusals before a request (431, 408) keep Node's plain answers: no API here.
   const server = createLimitedServer(options.limits ?? DEFAULT_SERVER_LIMITS, (request, response) => {
     handle(request, response).catch((error: unknown) => {
-      logger.error({ err: error }, "apps listener failed");
-      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" }).end("Something went wrong.");
-      else response.destroy();
+      const unavailable = isStorageUnavailable(error);
+      if (unavailable) logger.warn({ err: error }, "apps listener: database unavailable");
+      else logger.error({ err: error }, "apps listener failed");
+      if (response.headersSent) response.destroy();
+      else if (unavailable) response.writeHead(503, { "Content-Type": "text/plain", "Retry-After": "5" }).end("Temporarily unavailable; try again in a few seconds.");
+      else response.writeHead(500, { "Content-Type": "text/plain" }).end("Something went wrong.");
     });
   });
 

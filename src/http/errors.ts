@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import type { components } from "../../generated/schema.d.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { newId } from "../storage/ids.ts";
+import { isStorageUnavailable } from "../storage/unavailable.ts";
 
 export type ErrorCode = components["schemas"]["ErrorCode"];
 export type ErrorBody = components["schemas"]["Error"];
@@ -27,14 +28,28 @@ export function errorBody(code: ErrorCode, message: string, param: string | null
   return { error: { code, message, param, request_id: requestId } };
 }
 
+/** Seconds a client is asked to wait while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Maps what a handler or the domain threw to an HttpError; anything unknown is a bug (500). */
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  if (isStorageUnavailable(error)) return serviceUnavailable();
   if (error instanceof NotFoundError) return new HttpError(404, "not_found", error.message, error.param);
   if (error instanceof ConflictError) return new HttpError(409, "conflict", error.message, error.param);
   if (error instanceof InvalidInputError) return new HttpError(400, "invalid_request", error.message, error.param);
   return undefined;
 }
+
+/** The database cannot be reached: the request may be sent again (a create with its Idempotency-Key). */
+export const serviceUnavailable = () =>
+  new HttpError(
+    503,
+    "service_unavailable",
+    `The service cannot reach its database right now. Retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds (a create with the same Idempotency-Key).`,
+    null,
+    { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  );
 
 export const internalError = () =>
   new HttpError(500, "internal_error", "Something went wrong on our side. Retry later; quote the request_id if it persists.");

@@ -17,7 +17,7 @@ import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
 import type { Contract } from "./contract.ts";
 import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
-import { HttpError, errorBody, internalError, toHttpError } from "./errors.ts";
+import { HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
@@ -51,9 +51,10 @@ interface HandlerResult {
 
 export function createPipeline(deps: PipelineDeps) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // Under a flood the audit queue is full: wait for room rather than let it grow.
+    // Under a flood the audit queue is full: wait for room rather than let it grow. With the
+    // database unreachable as well, there is no room to wait for: refuse, unrecorded.
     const room = deps.audit.admit();
-    if (room) await room;
+    if (room && !(await room)) return refuseUnrecorded(response, deps.logger, request);
     const started = performance.now();
     const requestId = newId("req");
     const log = deps.logger.child({ request_id: requestId });
@@ -145,6 +146,7 @@ export function createPipeline(deps: PipelineDeps) {
     } catch (error) {
       let failure = toHttpError(error);
       if (!failure) log.error({ err: error }, "unhandled error");
+      else if (failure.code === "service_unavailable") log.warn({ err: error }, "database unavailable");
       if (failure && failedBeforeIdentifying(failure, route)) {
         if (addressRefusal) failure = addressLimited(addressRefusal);
         else deps.addressLimiter.failed(ip);
@@ -152,6 +154,14 @@ export function createPipeline(deps: PipelineDeps) {
       sendError(response, failure ?? internalError(), requestId, request);
     }
   };
+}
+
+/** A 503 for a request the audit log cannot take (database down, queue full); in the process log only. */
+function refuseUnrecorded(response: ServerResponse, logger: Logger, request: IncomingMessage): void {
+  const requestId = newId("req");
+  response.setHeader("X-Request-Id", requestId);
+  logger.warn({ request_id: requestId, method: request.method, path: request.url?.split("?")[0] }, "refused unrecorded: audit log full and database unavailable");
+  sendError(response, serviceUnavailable(), requestId, request);
 }
 
 const UNKNOWN_IN_MEMORY: Refusal = { refused: "invalid" };
