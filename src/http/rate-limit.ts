@@ -25,7 +25,10 @@
 //   refused, the full window with the latest reset.
 // - Shared stores (Redis, PostgreSQL) are insured: while the store cannot answer, the process counts
 //   in memory instead of refusing or failing every request (limits then hold per process, not
-//   globally), and goes back to the store as soon as it answers again.
+//   globally, each process starting its counts afresh), and goes back to the store as soon as it
+//   answers again. A store that fails is left alone for a second before it is tried again, and a
+//   Redis command gets 500 ms: a Redis that goes silent (no reset, no answer) costs one request
+//   half a second each second, not every request forever.
 import type { Redis } from "ioredis";
 import type { Pool } from "pg";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../domain/plans.ts";
@@ -150,17 +153,24 @@ export function createMemoryStore(): RateLimitStore {
   };
 }
 
+/** How long an insured store that failed is left alone before a request tries it again. */
+const STORE_RETRY_PAUSE_MS = 1000;
+/** How long a Redis command may take before the request is counted in memory instead. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
- * A shared store insured by per-process memory counting: used while `ready()` is false, and for a
- * request the shared store failed. `onError` hears the first failure of each outage.
+ * A shared store insured by per-process memory counting: used while `ready()` is false, for a
+ * request the shared store failed, and for a second after each failure. `onError` hears the first
+ * failure of each outage.
  */
 function insured(store: RateLimitStore, ready: () => boolean, onError: (error: Error) => void): RateLimitStore {
   const memory = createMemoryStore();
   let failing = false;
+  let retryAt = 0;
   return {
     kind: store.kind,
     async consume(key, windows) {
-      if (!ready()) return memory.consume(key, windows);
+      if (!ready() || (failing && Date.now() < retryAt)) return memory.consume(key, windows);
       try {
         const result = await store.consume(key, windows);
         failing = false;
@@ -168,6 +178,7 @@ function insured(store: RateLimitStore, ready: () => boolean, onError: (error: E
       } catch (error) {
         if (!failing) onError(error instanceof Error ? error : new Error(String(error)));
         failing = true;
+        retryAt = Date.now() + STORE_RETRY_PAUSE_MS;
         return memory.consume(key, windows);
       }
     },
@@ -228,7 +239,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
   const owned = options.client === undefined;
   let client: Redis;
   if (options.client !== undefined) client = options.client;
-  else if (options.url !== undefined) client = new Redis(options.url, { maxRetriesPerRequest: 1 });
+  else if (options.url !== undefined) client = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   else throw new Error("createRedisStore needs a client or a url");
   const onError = options.onError ?? (() => {});
   client.on("error", onError);
