@@ -13,6 +13,7 @@ const pipelineHeaders = new Set([
   "ratelimit-policy",
   "x-ratelimit-limit",
   "x-ratelimit-remaining",
+  "x-ratelimit-used",
   "x-ratelimit-reset",
   "retry-after",
   "deprecation",

@@ -40,8 +40,11 @@ const app = await createApp({
   cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
   publicUrl: config.publicUrl,
   csrfSecret: await sharedSecret(storage.db, "csrf"),
+  serverLimits: config.serverLimits,
+  trustProxy: config.trustProxy,
+  unauthenticatedLimit: { limit: config.unauthenticatedRateLimit },
 });
-const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
+const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
 const admin = storage.driver === "pglite" ? await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger }) : undefined;
 const url = await app.listen(config.port, config.host);

@@ -2,7 +2,10 @@
 //   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
 //   (replay/409/422) → handler (its writes and its stored answer in one transaction) → response
-// and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
+// and leaves an audit entry, whatever its outcome. A client address that has failed too often
+// before any key was identified (404/405 on routing, 401 on authentication) is answered
+// `429 ip_rate_limited` at those steps instead, authenticating from memory only (address-limit.ts).
+// Handlers see only typed input and answer typed
 // results; every error, theirs included, leaves here in the contract's one error shape.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
@@ -17,9 +20,10 @@ import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
 import type { Contract } from "./contract.ts";
 import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
-import { BodyError, HttpError, errorBody, internalError, toHttpError } from "./errors.ts";
+import { BodyError, HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit.ts";
+import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import * as idempotency from "./idempotency.ts";
 import { fingerprintOf } from "./multipart.ts";
 import { requestTransaction } from "./request-transaction.ts";
@@ -31,6 +35,10 @@ export interface PipelineDeps {
   rateLimiter: KeyRateLimiter;
   /** Resolves a bearer secret to its key and workspace, or says why it cannot. */
   authenticate: (secret: string) => Promise<Principal | Refusal>;
+  /** The same from memory alone (no database work): undefined when the secret is not known there. */
+  authenticateFromMemory: (secret: string) => Principal | Refusal | undefined;
+  /** Counts and refuses, per client address, requests failing before a key is identified. */
+  addressLimiter: AddressLimiter;
   /** The per-request context handlers receive. */
   context: (principal: Principal, requestId: string, log: Logger) => Context;
   idempotencyDb: Database;
@@ -39,6 +47,8 @@ export interface PipelineDeps {
   /** Idempotency claims' lock timeout (default IDEMPOTENCY_LOCK_TIMEOUT_MS); tests shorten it. */
   idempotencyOptions?: idempotency.IdempotencyOptions;
   audit: AuditWriter;
+  /** The client's address, as TRUST_PROXY says to read it. */
+  clientAddress: (request: IncomingMessage) => string | null;
   logger: Logger;
 }
 
@@ -50,9 +60,10 @@ interface HandlerResult {
 
 export function createPipeline(deps: PipelineDeps) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // Under a flood the audit queue is full: wait for room rather than let it grow.
+    // Under a flood the audit queue is full: wait for room rather than let it grow. With the
+    // database unreachable as well, there is no room to wait for: refuse, unrecorded.
     const room = deps.audit.admit();
-    if (room) await room;
+    if (room && !(await room)) return refuseUnrecorded(response, deps.logger, request);
     const started = performance.now();
     const requestId = newId("req");
     const log = deps.logger.child({ request_id: requestId });
@@ -65,7 +76,8 @@ export function createPipeline(deps: PipelineDeps) {
     let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = { workspaceId: null, keyId: null, clientId: null };
     // Read now: once a response has finished, a socket closed after it (Connection: close) is
     // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
-    const ip = request.socket?.remoteAddress ?? null;
+    const ip = deps.clientAddress(request);
+    const addressRefusal = deps.addressLimiter.refusal(ip);
     response.setHeader("X-Request-Id", requestId);
     response.on("finish", () => {
       const latencyMs = Math.round(performance.now() - started);
@@ -87,7 +99,11 @@ export function createPipeline(deps: PipelineDeps) {
       const operation = deps.contract.match(method, url.pathname);
       route = operation.path;
       const operationId = operation.operationId as OperationId;
-      const principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
+      // A refused address is authenticated from memory only: no database work for it.
+      const authenticate = addressRefusal
+        ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
+        : deps.authenticate;
+      const principal = await authenticateRequest(request.headers.authorization, authenticate, (refusal) => {
         caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null, clientId: refusal.clientId ?? null };
       });
       caller = principal.client
@@ -127,11 +143,43 @@ export function createPipeline(deps: PipelineDeps) {
           : await handler(input, context);
       await send(response, result);
     } catch (error) {
-      const failure = toHttpError(error);
+      let failure = toHttpError(error);
       if (!failure) log.error({ err: error }, "unhandled error");
+      else if (failure.code === "service_unavailable") log.warn({ err: error }, "database unavailable");
+      if (failure && failedBeforeIdentifying(failure, route)) {
+        if (addressRefusal) failure = addressLimited(addressRefusal);
+        else deps.addressLimiter.failed(ip);
+      }
       sendError(response, failure ?? internalError(), requestId, request);
     }
   };
+}
+
+/** A 503 for a request the audit log cannot take (database down, queue full); in the process log only. */
+function refuseUnrecorded(response: ServerResponse, logger: Logger, request: IncomingMessage): void {
+  const requestId = newId("req");
+  response.setHeader("X-Request-Id", requestId);
+  logger.warn({ request_id: requestId, method: request.method, path: request.url?.split("?")[0] }, "refused unrecorded: audit log full and database unavailable");
+  sendError(response, serviceUnavailable(), requestId, request);
+}
+
+const UNKNOWN_IN_MEMORY: Refusal = { refused: "invalid" };
+
+/** A refusal that came before any key was identified: no route (404/405), or no valid credential (401). */
+function failedBeforeIdentifying(failure: HttpError, route: string | null): boolean {
+  if (route === null) return failure.status === 404 || failure.status === 405;
+  return failure.status === 401 && failure.code !== "insufficient_scope";
+}
+
+function addressLimited(refusal: AddressRefusal): HttpError {
+  const headers = rateLimitHeaders({ allowed: false, retryAfterSeconds: refusal.retryAfterSeconds, windows: [refusal.window] });
+  return new HttpError(
+    429,
+    "ip_rate_limited",
+    `Too many requests without a valid API key from this address; retry after ${refusal.retryAfterSeconds} seconds.`,
+    null,
+    headers,
+  );
 }
 
 function requireScopes(required: readonly string[], principal: Principal): void {
@@ -215,7 +263,7 @@ async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<H
     const failure = toHttpError(error);
     if (!failure || failure.status >= 500 || failure instanceof BodyError) {
       renewal.stop();
-      await idempotency.abandon(db, lease);
+      await release(db, lease);
       throw error;
     }
     result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
@@ -224,7 +272,7 @@ async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<H
   const fingerprint = multipart ? multipart.fingerprint : undefined;
   if (result.status >= 500 || (multipart && fingerprint === undefined)) {
     await work.rollback();
-    await idempotency.abandon(db, lease);
+    await release(db, lease);
     return result;
   }
   const stored = {
@@ -240,14 +288,21 @@ async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<H
   } catch (error) {
     // Held past its lease, the key went to a retry, which carries the request out instead of this one.
     if (error instanceof LeaseLost) throw keyInUse();
-    // Nothing committed: the key is free for a retry at once rather than after its lease.
-    await idempotency.abandon(db, lease).catch(() => undefined);
+    await release(db, lease);
     throw error;
   }
   return result;
 }
 
 class LeaseLost extends Error {}
+
+/**
+ * Frees the key of a request that stored nothing, so a retry may run at once. Best effort: when the
+ * database cannot be reached, the claim frees itself when its lease runs out.
+ */
+async function release(db: Database, lease: idempotency.IdempotencyLease): Promise<void> {
+  await idempotency.abandon(db, lease).catch(() => undefined);
+}
 
 const keyInUse = () =>
   new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");

@@ -62,9 +62,11 @@ describe("rate limiter (memory store, fake clock)", () => {
     expect(refused.retryAfterSeconds).toBe(1);
     const h = rateLimitHeaders(refused);
     expect(h["Retry-After"]).toBe("1");
-    expect(h["X-RateLimit-Limit"]).toBe("10");
-    expect(h["X-RateLimit-Remaining"]).toBe("0");
-    expect(h["X-RateLimit-Reset"]).toBe(String(T0 / 1000 + 1));
+    // The X-RateLimit-* fields describe the minute, whichever window refused.
+    expect(h["X-RateLimit-Limit"]).toBe("60");
+    expect(h["X-RateLimit-Remaining"]).toBe("50");
+    expect(h["X-RateLimit-Used"]).toBe("10");
+    expect(h["X-RateLimit-Reset"]).toBe(String(T0 / 1000 + 60));
     expect(h["RateLimit-Policy"]).toBe('"default";q=60;w=60, "burst";q=10;w=1');
     // The refused request was refunded in the minute window: 10 spent, 50 left.
     expect(h["RateLimit"]).toBe('"default";r=50;t=60, "burst";r=0;t=1');
@@ -76,6 +78,7 @@ describe("rate limiter (memory store, fake clock)", () => {
     const h = rateLimitHeaders(first!);
     expect(h["Retry-After"]).toBeUndefined();
     expect(h["RateLimit"]).toBe('"default";r=59;t=60, "burst";r=9;t=1');
+    expect([h["X-RateLimit-Limit"], h["X-RateLimit-Remaining"], h["X-RateLimit-Used"]]).toEqual(["60", "59", "1"]);
     expect(first!.retryAfterSeconds).toBeNull();
   });
 

@@ -7,6 +7,8 @@ import * as schema from "./schema.ts";
 import { applyMigrations, readMigrations, requireCurrentSchema, type ApplyOptions, type MigrationReport, type MigrationSession } from "./migrator.ts";
 import { postgresChangeFeed } from "./notifications.ts";
 
+const CONNECT_TIMEOUT_MS = 5000;
+
 export interface PostgresOptions {
   readonly url: string;
   readonly poolSize?: number;
@@ -16,10 +18,25 @@ export interface PostgresOptions {
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<PostgresStorage> {
   const changes = postgresChangeFeed(options.url);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, onConnect: changes.listenOn });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    onConnect: changes.listenOn,
+    // While the database cannot be reached, a request waits this long for a connection at most, then
+    // answers 503 (rather than waiting as long as the operating system lets a connect hang).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A connection whose peer vanished without a reset (a cut network) is found out by TCP
+    // keepalives, probing after 10 s of silence (then as often as the operating system says).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client losing its connection (server restart) must not crash the process; the pool
   // replaces it and the next query reports any lasting problem.
   pool.on("error", () => {});
+  // Nor may a client that loses it while checked out (a transaction, a migration): pg-pool leaves
+  // such a client without an 'error' listener, so its error would be thrown as uncaught. Its queries
+  // fail (503), and the pool discards it when it is released.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const policy = options.migrations ?? "apply";
   try {
     if (policy === "apply") await migratePool(pool);
