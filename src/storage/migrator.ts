@@ -63,11 +63,12 @@ export class SchemaNotCurrentError extends Error {
   /** Tags of the migrations not applied yet (all of them for an empty database). */
   readonly pending: readonly string[];
   readonly empty: boolean;
-  constructor(pending: readonly string[], empty: boolean) {
+  constructor(pending: readonly string[], empty: boolean, message?: string) {
     super(
-      empty
-        ? "the database has no schema yet (no migration applied); run `pbs migrate` to create it"
-        : `the database schema is behind this release: ${pending.length} migration${pending.length === 1 ? "" : "s"} not applied (${pending.join(", ")}); run \`pbs migrate\``,
+      message ??
+        (empty
+          ? "the database has no schema yet (no migration applied); run `pbs migrate` to create it"
+          : `the database schema is behind this release: ${pending.length} migration${pending.length === 1 ? "" : "s"} not applied (${pending.join(", ")}); run \`pbs migrate\``),
     );
     this.name = "SchemaNotCurrentError";
     this.pending = pending;
