@@ -131,9 +131,12 @@ export async function applyMigrations(session: MigrationSession, migrations: rea
   const latest = migrations.at(-1)?.tag ?? "";
   await takeLock(session, options.progress);
   try {
-    await session.execute(`create schema if not exists "drizzle"`);
-    await session.execute(`create table if not exists ${BOOKKEEPING} (id serial primary key, hash text not null, created_at bigint)`);
-    const { pending } = await pendingMigrations(session, migrations);
+    const { pending, empty } = await pendingMigrations(session, migrations);
+    // Nothing to do runs no DDL at all, so a role without the right to change the schema can run it.
+    if (empty && pending.length > 0) {
+      await session.execute(`create schema if not exists "drizzle"`);
+      await session.execute(`create table if not exists ${BOOKKEEPING} (id serial primary key, hash text not null, created_at bigint)`);
+    }
     const applied: { tag: string; ms: number }[] = [];
     for (const migration of pending) {
       options.progress?.(`applying ${migration.tag}`);
