@@ -4,7 +4,6 @@
 // timeout, the connection cap, and a client that stops reading its download. PGlite: none of this
 // touches the database's driver.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SERVER_LIMITS } from "../src/listen.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { parseRawResponse, rawConnection } from "./support/net.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -31,17 +30,6 @@ describe("HTTP server limits", () => {
     key = await server.createKey();
   });
   afterAll(() => server?.stop());
-
-  it("has the documented defaults", () => {
-    expect(DEFAULT_SERVER_LIMITS).toEqual({
-      headersTimeoutMs: 20_000,
-      requestTimeoutMs: 300_000,
-      keepAliveTimeoutMs: 90_000,
-      idleTimeoutMs: 120_000,
-      maxConnections: 10_000,
-      maxHeaderSize: 16_384,
-    });
-  });
 
   it("answers headers larger than the cap with 431 in the error shape, and serves headers under it", async () => {
     const under = await server.as(key).get("/v1/key", { headers: { "X-Padding": "a".repeat(3000) } });
