@@ -25,7 +25,7 @@ describe("HTTP server limits", () => {
   let key: string;
   beforeAll(async () => {
     server = await startTestServer(pgliteDriver, {
-      serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500, keepAliveTimeoutMs: 2000, idleTimeoutMs: 1000 },
+      serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500, keepAliveTimeoutMs: 1000, idleTimeoutMs: 1000 },
     });
     key = await server.createKey();
   });
@@ -90,17 +90,17 @@ describe("HTTP server limits", () => {
     connection.socket.write(get);
     const first = await connection.waitFor(/\r\n\r\n\{[^]*\}$/);
     expect(first).toMatch(/^HTTP\/1\.1 200 /);
-    expect(first).toMatch(/\r\nKeep-Alive: timeout=2\r\n/);
-    // Idle for longer than the header timeout (0.6 s), shorter than keep-alive (2 s): still usable.
-    await sleep(1200);
+    expect(first).toMatch(/\r\nKeep-Alive: timeout=1\r\n/);
+    // Idle for longer than the header timeout (0.6 s), shorter than keep-alive (1 s): still usable.
+    await sleep(850);
     connection.socket.write(get);
     await connection.waitFor(/HTTP\/1\.1 200 [^]*HTTP\/1\.1 200 [^]*\}$/);
     const answeredAt = Date.now();
     await connection.closed;
-    // Closed by the server after keep-alive (2 s; Node adds a one-second grace to its socket timer).
+    // Closed by the server after keep-alive (1 s; Node adds a one-second grace to its socket timer).
     const idleFor = Date.now() - answeredAt;
-    expect(idleFor).toBeGreaterThanOrEqual(1900);
-    expect(idleFor).toBeLessThan(4000);
+    expect(idleFor).toBeGreaterThanOrEqual(950);
+    expect(idleFor).toBeLessThan(3000);
   });
 
   it("closes a connection whose client stops reading its download after the idle timeout", async () => {
