@@ -12,6 +12,7 @@ import { webDeps } from "./web/visitor.ts";
 import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
+import { answerSeals } from "./handlers/stored-answers.ts";
 import type { Context } from "./handlers/context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
@@ -49,6 +50,8 @@ export interface AppOptions {
   rateLimitWindows?: RateLimitWindows;
   /** Rate-limit figures per plan (default PLAN_LIMITS); tests that are not about limits raise them. */
   rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
+  /** How long an Idempotency-Key's claim outlives its last renewal (default 60 s); tests shorten it. */
+  idempotencyLockTimeoutMs?: number;
   /** How long a stop waits for requests in flight before cutting connections. */
   drainTimeoutMs?: number;
   /** Timeouts and caps of the HTTP server (default DEFAULT_SERVER_LIMITS; config from the environment). */
@@ -127,6 +130,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       webhookTargets: options.webhookTargets,
     }),
     idempotencyDb: db,
+    answerSeals,
+    ...(options.idempotencyLockTimeoutMs ? { idempotencyOptions: { lockTimeoutMs: options.idempotencyLockTimeoutMs } } : {}),
     audit,
     clientAddress,
     logger,

@@ -23,6 +23,8 @@ describe("loadConfig", () => {
       webhookRetrySchedule: undefined,
       publicUrl: "http://localhost:8080",
       passwordHashCost: { N: 32768, r: 8, p: 3 },
+      migrateOnStart: true,
+      auditRetentionDays: 90,
       serverLimits: {
         headersTimeoutMs: 20_000,
         requestTimeoutMs: 300_000,
@@ -34,6 +36,15 @@ describe("loadConfig", () => {
       trustProxy: false,
       unauthenticatedRateLimit: 60,
     });
+  });
+
+  it("reads MIGRATE_ON_START and AUDIT_RETENTION_DAYS", () => {
+    expect(loadConfig({ MIGRATE_ON_START: "false", AUDIT_RETENTION_DAYS: "30" })).toMatchObject({ migrateOnStart: false, auditRetentionDays: 30 });
+    expect(loadConfig({ MIGRATE_ON_START: "1" }).migrateOnStart).toBe(true);
+    expect(() => loadConfig({ MIGRATE_ON_START: "later" })).toThrow(/MIGRATE_ON_START must be true or false/);
+    for (const bad of ["0", "3651", "7d", "-1", "1.5"]) {
+      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: bad })).toThrow(/AUDIT_RETENTION_DAYS must be an integer from 1 to 3650/);
+    }
   });
 
   it("reads UNAUTHENTICATED_RATE_LIMIT, 0 turning it off", () => {

@@ -6,6 +6,9 @@ import { DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
 
+/** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -47,6 +50,13 @@ export interface Config {
   readonly publicUrl: string;
   /** scrypt's cost for passwords hashed from now on. */
   readonly passwordHashCost: ScryptCost;
+  /**
+   * Apply pending migrations at start (under the migration lock). Off: the server only checks that
+   * the schema is current and refuses to start otherwise; `pbs migrate` applies them.
+   */
+  readonly migrateOnStart: boolean;
+  /** Audit rows, events and webhook delivery logs older than this many days are deleted. */
+  readonly auditRetentionDays: number;
   /** Timeouts and caps of the API's and the apps listener's HTTP servers (src/listen.ts). */
   readonly serverLimits: ServerLimits;
   /** Whether, and how far, the client address is taken from X-Forwarded-For (src/http/client-address.ts). */
@@ -93,6 +103,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", read("WEBHOOK_RETRY_SCHEDULE")),
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
+    migrateOnStart: boolean("MIGRATE_ON_START", read("MIGRATE_ON_START"), true),
+    auditRetentionDays: integer("AUDIT_RETENTION_DAYS", read("AUDIT_RETENTION_DAYS"), DEFAULT_AUDIT_RETENTION_DAYS, 1, 3650),
     serverLimits: serverLimits(read),
     trustProxy: trustProxy("TRUST_PROXY", read("TRUST_PROXY")),
     unauthenticatedRateLimit: integer(
@@ -129,8 +141,8 @@ function serverLimits(read: (name: string) => string | undefined): ServerLimits 
   return limits;
 }
 
-function boolean(name: string, raw: string | undefined): boolean {
-  if (raw === undefined) return false;
+function boolean(name: string, raw: string | undefined, fallback = false): boolean {
+  if (raw === undefined) return fallback;
   const value = raw.toLowerCase();
   if (["true", "1", "yes"].includes(value)) return true;
   if (["false", "0", "no"].includes(value)) return false;

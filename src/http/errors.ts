@@ -24,6 +24,12 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The request's body could not be received as sent: cut short, malformed or too large. Such a
+ * refusal comes before anything is carried out, so it is never stored for an Idempotency-Key.
+ */
+export class BodyError extends HttpError {}
+
 export function errorBody(code: ErrorCode, message: string, param: string | null, requestId: string): ErrorBody {
   return { error: { code, message, param, request_id: requestId } };
 }

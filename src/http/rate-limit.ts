@@ -189,6 +189,38 @@ function insured(store: RateLimitStore, ready: () => boolean, onError: (error: E
   };
 }
 
+/**
+ * A shared store whose refusals are remembered in this process until the full window resets: a
+ * window's count only grows until then, and a refused request charges nothing, so asking the store
+ * again could only give the same answer. A key hammering past its limit then costs no round trip
+ * (and no turn on its counter's row lock). Keyed by the windows' limits too, so a plan change is
+ * asked afresh. Bounded: entries leave when their window resets, and the oldest go first when full.
+ */
+function rememberingRefusals(store: RateLimitStore, maxKeys = 10_000): RateLimitStore {
+  const refused = new Map<string, { until: number; counts: number[]; resetsAt: number[] }>();
+  return {
+    kind: store.kind,
+    async consume(key, windows) {
+      const memo = `${key}|${windows.map((window) => `${window.name}=${window.limit}`).join(",")}`;
+      const now = Date.now();
+      const known = refused.get(memo);
+      if (known && known.until > now) {
+        return { allowed: false, windows: known.counts.map((count, i) => ({ count, resetInMs: known.resetsAt[i]! - now })) };
+      }
+      if (known) refused.delete(memo);
+      const result = await store.consume(key, windows);
+      if (!result.allowed) {
+        const full = result.windows.filter((window, i) => window.count >= windows[i]!.limit);
+        const until = now + Math.max(0, ...full.map((window) => window.resetInMs));
+        if (refused.size >= maxKeys) refused.delete(refused.keys().next().value!);
+        refused.set(memo, { until, counts: result.windows.map((window) => window.count), resetsAt: result.windows.map((window) => now + window.resetInMs) });
+      }
+      return result;
+    },
+    close: () => store.close(),
+  };
+}
+
 // Both counters of a key in one hash slot (`{key}`), so the script also runs on Redis Cluster.
 const REDIS_CONSUME = `
 local counts, resets, allowed = {}, {}, 1
@@ -368,7 +400,8 @@ export interface KeyRateLimiter {
 }
 
 export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateLimiter {
-  const store = options.store ?? createMemoryStore();
+  const given = options.store ?? createMemoryStore();
+  const store = given.kind === "memory" ? given : rememberingRefusals(given);
   const plans = options.plans ?? PLAN_LIMITS;
   const windows = options.windows ?? DEFAULT_WINDOWS;
   const prefix = options.keyPrefix ?? "pbs:rl";

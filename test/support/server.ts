@@ -2,6 +2,7 @@
 // to make workspaces and keys. Every response goes through the contract-checking client.
 import type { Agent } from "../../src/agents/agent.ts";
 import { builtinAgent } from "../../src/agents/builtin.ts";
+import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
 import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
@@ -63,6 +64,8 @@ export async function startTestServer(
     rateLimitWindows?: RateLimitWindows;
     /** Where the rate-limit counters live (default: memory); the server closes it when it stops. */
     rateLimitStore?: RateLimitStore;
+    /** How long an Idempotency-Key's claim outlives its last renewal (default 60 s). */
+    idempotencyLockTimeoutMs?: number;
     /** The server's logger (default: silent), for tests that read what it logs. */
     logger?: Logger;
     /** HTTP server limits of both listeners, over the defaults (tests about them shorten them). */
@@ -105,6 +108,7 @@ export async function startTestServer(
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
+    ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
     drainTimeoutMs: 1000,
     serverLimits,
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
@@ -135,6 +139,8 @@ export async function startTestServer(
       concurrency: workers.concurrency ?? 2,
       agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
       pollingIntervalSeconds: 0.5,
+      retentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      withoutAutovacuum: storage.driver === "pglite",
     });
   }
 
