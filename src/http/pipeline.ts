@@ -262,13 +262,13 @@ async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<H
     await work.rollback();
     const failure = toHttpError(error);
     if (!failure || failure.status >= 500 || failure instanceof BodyError) {
-      renewal.stop();
       await release(db, lease);
       throw error;
     }
     result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
+  } finally {
+    renewal.stop();
   }
-  renewal.stop();
   const fingerprint = multipart ? multipart.fingerprint : undefined;
   if (result.status >= 500 || (multipart && fingerprint === undefined)) {
     await work.rollback();
