@@ -332,6 +332,20 @@ describe("OAuth 2.0 authorization server", () => {
       expect(refused).toHaveLength(1);
     });
 
+    it("closes the connection after refusing a body it did not read to the end, so the next request on it is not delayed", async () => {
+      const { request } = await import("node:http");
+      const { port } = new URL(server.url);
+      const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const outgoing = request({ host: "127.0.0.1", port, method: "POST", path: "/oauth/token", headers: { "Content-Type": "application/json" } }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode!, connection: response.headers.connection }));
+        });
+        outgoing.on("error", (error: NodeJS.ErrnoException) => (["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error)));
+        outgoing.end(`{"grant_type": "${"x".repeat(256 * 1024)}"}`);
+      });
+      expect(answer).toEqual({ status: 400, connection: "close" });
+    });
+
     it("refuses a reused code and revokes the tokens it issued", async () => {
       const started = await authorizationRequest();
       const callback = await consent(started);
