@@ -2,11 +2,31 @@
 // Counts database statements at the driver — pg's Client.prototype.query and PGlite's
 // query/exec/transaction (and the query/exec of the transaction object it hands out) — by
 // normalized text, and serves the counts as JSON on 127.0.0.1:$BENCH_COUNTER_PORT (GET /).
-import { createServer } from "node:http";
+//
+// A census tells a request's own statements from background work (batched audit rows, job polling,
+// the agent runs creates queue): while on (GET /census/start … GET /census/stop, which answers the
+// totals), a statement sent while an HTTP request is being handled (an AsyncLocalStorage entered at
+// each request) counts for the request path, except the audit rows' INSERT: it runs on a timer a
+// request started, but carries the rows of many.
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
+import { createServer, Server } from "node:http";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
 const counts = new Map<string, number>();
+const inRequest = new AsyncLocalStorage<true>();
+const emit = Server.prototype.emit;
+Server.prototype.emit = function (this: Server, ...args: unknown[]) {
+  const send = () => Reflect.apply(emit, this, args) as boolean;
+  return args[0] === "request" ? inRequest.run(true, send) : send();
+} as typeof emit;
+// pg-pool runs a queued query's callback when another query releases its client, in that one's
+// context: bound to the caller's, the statement is counted where it was asked for.
+const connect = pg.Pool.prototype.connect as (this: pg.Pool, callback?: (...args: unknown[]) => void) => unknown;
+pg.Pool.prototype.connect = function (this: pg.Pool, callback?: (...args: unknown[]) => void) {
+  return connect.call(this, callback && AsyncResource.bind(callback));
+} as typeof pg.Pool.prototype.connect;
+let census: { requestPath: number; background: number } | undefined;
 
 function normalize(text: string): string {
   return text
@@ -17,9 +37,16 @@ function normalize(text: string): string {
     .slice(0, 140);
 }
 
+function countInCensus(key: string): void {
+  if (!census) return;
+  if (inRequest.getStore() && !key.startsWith("insert into audit_log")) census.requestPath++;
+  else census.background++;
+}
+
 function count(text: unknown): void {
   const raw = typeof text === "string" ? text : typeof (text as { text?: unknown })?.text === "string" ? (text as { text: string }).text : "?";
   const key = normalize(raw);
+  countInCensus(key);
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
@@ -53,8 +80,14 @@ pgliteProto.transaction = function (this: unknown, ...args: unknown[]) {
 
 const port = Number(process.env.BENCH_COUNTER_PORT);
 if (port) {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(Object.fromEntries(counts)));
+  const server = createServer((request, response) => {
+    let body: unknown = Object.fromEntries(counts);
+    if (request.url === "/census/start") census = { requestPath: 0, background: 0 };
+    if (request.url === "/census/stop") {
+      body = census;
+      census = undefined;
+    }
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   server.listen(port, "127.0.0.1");
   server.unref();

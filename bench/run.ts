@@ -66,6 +66,8 @@ const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/p
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const LIST_COPIES = 10_100;
 const CURSOR_PAGES = 500;
+/** Requests of each scenario's statement census (statementCensus). */
+const CENSUS_REQUESTS = 500;
 const FILE = Buffer.alloc(1024 * 1024, "benchmark file content\n");
 
 type Driver = "pglite" | "postgres" | "postgres+redis";
@@ -160,6 +162,15 @@ function rssMb(pid: number): number {
 
 async function statementCounts(port: number): Promise<Record<string, number>> {
   return (await (await fetch(`http://127.0.0.1:${port}/`)).json()) as Record<string, number>;
+}
+
+/** Statements per request of a short run of its own: the request path's, and the background's meanwhile. */
+async function statementCensus(server: Server, spec: RequestSpec, keys: string[], amount: number): Promise<{ requestPath: number; background: number }> {
+  await fetch(`http://127.0.0.1:${server.counterPort}/census/start`);
+  const round = await load(server.base, spec, keys, { amount });
+  const counted = (await (await fetch(`http://127.0.0.1:${server.counterPort}/census/stop`)).json()) as { requestPath: number; background: number };
+  const requests = Math.max(round.requests, 1);
+  return { requestPath: counted.requestPath / requests, background: counted.background / requests };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -303,6 +314,8 @@ interface Row {
   targets: Partial<Record<TargetName, Round[]>>;
   statements: Record<string, number>;
   statementsPerRequest: number;
+  /** From the census: the request's own statements, and background work's, per request. */
+  census?: { requestPath: number; background: number };
 }
 
 interface ScaleRow {
@@ -479,6 +492,9 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
         if (delta >= 0.005) row.statements[text] = delta;
       }
       row.statementsPerRequest = Object.values(row.statements).reduce((a, b) => a + b, 0);
+      // About two seconds' worth of the scenario (an upload is slow), at most CENSUS_REQUESTS.
+      const serverRps = median((row.targets.server ?? []).map((round) => round.rps));
+      row.census = await statementCensus(server, spec, scenarioKeys, Math.max(20, Math.min(CENSUS_REQUESTS, Math.round(serverRps * 2))));
       rows.push(row);
       await stop(bare);
     }
@@ -603,8 +619,8 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
   lines.push("");
   lines.push("## Throughput, latency, CPU");
   lines.push("");
-  lines.push("| driver | scenario | server req/s | bare req/s | oab req/s | prism req/s | server÷bare | server÷oab | server÷prism | server p50/p99 ms | oab p50/p99 ms | server CPU ms/req | oab CPU ms/req | statements/req | non-2xx server / bare / oab / prism | flag |");
-  lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  lines.push("| driver | scenario | server req/s | bare req/s | oab req/s | prism req/s | server÷bare | server÷oab | server÷prism | server p50/p99 ms | oab p50/p99 ms | server CPU ms/req | oab CPU ms/req | statements/req | of which request path + background | non-2xx server / bare / oab / prism | flag |");
+  lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) {
     const s = summary(row.targets.server, row.expect);
     const b = summary(row.targets["bare-node"], row.expect);
@@ -615,13 +631,18 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
       .filter(Boolean)
       .join("; ");
     lines.push(
-      `| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(b?.rps ?? NaN)} | ${fmt(o?.rps ?? NaN)} | ${fmt(p?.rps ?? NaN)} | ${fmt(s.rps / (b?.rps ?? NaN), 2)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${s.p50}/${s.p99} | ${o ? `${o.p50}/${o.p99}` : "–"} | ${fmt(s.cpu, 2)} | ${fmt(o?.cpu ?? NaN, 2)} | ${fmt(row.statementsPerRequest, 2)} | ${s.non2xx} / ${b?.non2xx ?? "–"} / ${o?.non2xx ?? "–"} / ${p?.non2xx ?? "–"} | ${flag ? `⚠ ${flag}` : ""} |`,
+      `| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(b?.rps ?? NaN)} | ${fmt(o?.rps ?? NaN)} | ${fmt(p?.rps ?? NaN)} | ${fmt(s.rps / (b?.rps ?? NaN), 2)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${s.p50}/${s.p99} | ${o ? `${o.p50}/${o.p99}` : "–"} | ${fmt(s.cpu, 2)} | ${fmt(o?.cpu ?? NaN, 2)} | ${fmt(row.statementsPerRequest, 2)} | ${censusText(row)} | ${s.non2xx} / ${b?.non2xx ?? "–"} / ${o?.non2xx ?? "–"} / ${p?.non2xx ?? "–"} | ${flag ? `⚠ ${flag}` : ""} |`,
     );
   }
   lines.push("", "Non-2xx counts include the expected 401/429 of those scenarios; the flag column names every status other than the expected one (server errors = connection errors/timeouts). The oab ceiling does not authenticate and answers 200 for creates too (it is flagged only for non-2xx): for 401/429 it answers 200 after the same match + validate + PK read, so it is not flagged there. The oab ceiling reads the project row for every scenario (list, upload and download included): it is the floor cost of the stack, not the same work.", "");
   lines.push("## Statements per request (server, counted at the driver, by statement)", "");
+  lines.push(
+    "Counted over the timed rounds, background work included (batched audit rows, pg-boss polling, the agent runs that creates queue). The census (a run of its own of " +
+      `${CENSUS_REQUESTS} requests, at most, reading each statement's stack) splits them: the request path's own statements, whose async stack passes through the pipeline, and the rest.`,
+    "",
+  );
   for (const row of rows) {
-    lines.push(`### ${row.driver} — ${row.scenario}: ${fmt(row.statementsPerRequest, 2)} per request`, "");
+    lines.push(`### ${row.driver} — ${row.scenario}: ${fmt(row.statementsPerRequest, 2)} per request (census: ${censusText(row)})`, "");
     for (const [text, n] of Object.entries(row.statements).sort((a, b) => b[1] - a[1])) lines.push(`- ${fmt(n, 2)} × \`${text.replaceAll("`", "'")}\``);
     lines.push("");
   }
@@ -661,13 +682,16 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
 
 /** The short table the README quotes, between its bench:start and bench:end markers. */
 function readmeTable(rows: Row[]): string {
-  const lines = ["| driver | scenario | server req/s | ÷ openapi-backend + PK read | ÷ Prism mock | server CPU ms/req | statements/req | p99 ms |", "|---|---|---|---|---|---|---|---|"];
+  const lines = [
+    "| driver | scenario | server req/s | ÷ openapi-backend + PK read | ÷ Prism mock | server CPU ms/req | statements/req: request path + background | p99 ms |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
   for (const row of rows.filter((r) => ["get", "list", "create", "401"].includes(r.scenario))) {
     const s = summary(row.targets.server, row.expect);
     const o = summary(row.targets["openapi-backend"], row.expect);
     const p = summary(row.targets.prism, row.expect);
     if (!s) continue;
-    lines.push(`| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${fmt(s.cpu, 2)} | ${fmt(row.statementsPerRequest, 2)} | ${s.p99} |`);
+    lines.push(`| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${fmt(s.cpu, 2)} | ${censusText(row)} | ${s.p99} |`);
   }
   return lines.join("\n");
 }
@@ -680,6 +704,10 @@ function writeReadmeTable(rows: Row[], startedAt: Date): void {
   if (!readme.includes(start) || !readme.includes(end)) return;
   const block = `${start}\nMeasured ${startedAt.toISOString().slice(0, 10)} on ${cpus().length} cores (\`${process.argv.slice(2).join(" ") || "default run"}\`; all figures and the goals in \`bench/RESULTS.md\`):\n\n${readmeTable(rows)}\n${end}`;
   writeFileSync(path, readme.slice(0, readme.indexOf(start)) + block + readme.slice(readme.indexOf(end) + end.length));
+}
+
+function censusText(row: Row): string {
+  return row.census ? `${fmt(row.census.requestPath, 2)} + ${fmt(row.census.background, 2)}` : "–";
 }
 
 function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingResult; doubled: RoutingResult }): string[] {
@@ -695,11 +723,11 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
   goal("GET on PostgreSQL ÷ Prism mock", "≥ 1.5×", rps("postgres", "get", "server") / rps("postgres", "get", "prism"), (v) => v >= 1.5);
   goal("GET on embedded ÷ openapi-backend + PK read (PGlite)", "≥ 0.6×", rps("pglite", "get", "server") / rps("pglite", "get", "openapi-backend"), (v) => v >= 0.6);
   goal("server CPU per GET on PostgreSQL", "≤ 0.5 ms", pgGetS?.cpu ?? NaN, (v) => v <= 0.5, 2, " ms");
-  goal("statements per warm GET on PostgreSQL", "≤ 2", pgGet?.statementsPerRequest ?? NaN, (v) => v <= 2.05);
-  goal("statements per warm GET on PostgreSQL + Redis (PostgreSQL only)", "≤ 1 (+1 Redis)", find("postgres+redis", "get")?.statementsPerRequest ?? NaN, (v) => v <= 1.05);
+  goal("statements per warm GET on PostgreSQL (request path)", "≤ 2", pgGet?.census?.requestPath ?? NaN, (v) => v <= 2.05);
+  goal("statements per warm GET on PostgreSQL + Redis (request path, PostgreSQL only)", "≤ 1 (+1 Redis)", find("postgres+redis", "get")?.census?.requestPath ?? NaN, (v) => v <= 1.05);
   goal("p99 of GET on PostgreSQL at -c 10", "≤ 10 ms", pgGetS?.p99 ?? NaN, (v) => v <= 10, 0, " ms");
   goal("create ÷ GET (req/s), PostgreSQL", "≥ 0.5×", rps("postgres", "create", "server") / rps("postgres", "get", "server"), (v) => v >= 0.5);
-  goal("statements per create, PostgreSQL", "≤ 8", find("postgres", "create")?.statementsPerRequest ?? NaN, (v) => v <= 8.05);
+  goal("statements per create, PostgreSQL (request path)", "≤ 8", find("postgres", "create")?.census?.requestPath ?? NaN, (v) => v <= 8.05);
   goal("401 ÷ GET (req/s), PostgreSQL", "≥ 2×", rps("postgres", "401", "server") / rps("postgres", "get", "server"), (v) => v >= 2);
   goal("429 ÷ GET (req/s), PostgreSQL", "≥ 2×", rps("postgres", "429", "server") / rps("postgres", "get", "server"), (v) => v >= 2);
   goal("page through 500 cursors ÷ first page (time per request), PostgreSQL", "≤ 1.3×", rps("postgres", "list", "server") / rps("postgres", "cursor500", "server"), (v) => v <= 1.3);
@@ -714,7 +742,7 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
     `| RSS idle, embedded | ≤ PGlite ceiling server + 60 MB (${fmt(ceilingRss + 60)} MB) | ${fmt(rss("pglite", "server idle"))} MB | ${Number.isNaN(ceilingRss) ? "–" : rss("pglite", "server idle") <= ceilingRss + 60 ? "met" : "**missed**"} |`,
   );
   goal("routing cost at 2× the operations (÷ the contract's)", "≤ 1.05×", routing ? routing.doubled.routerNs / routing.contract.routerNs : NaN, (v) => v <= 1.05);
-  lines.push("", "Notes: statements per request include background work during the rounds (pg-boss polling; after creates, the agent run each create queues, so `create` counts it); the 429 scenario's key gets its burst of 100/s answered 200 before it is refused, so its 200s are expected; a scenario answering ~1 req/s (PGlite upload) gives only a few samples per round. The machine may be shared: compare ratios within one driver's rows (same rounds), not absolute req/s across runs.");
+  lines.push("", "Notes: the statement goals count the request path (census); the background work beside it (batched audit rows, job polling, the agent runs creates queue) is in the census column and in the lists by statement; the 429 scenario's key gets its burst of 100/s answered 200 before it is refused, so its 200s are expected; a scenario answering ~1 req/s (PGlite upload) gives only a few samples per round. The machine may be shared: compare ratios within one driver's rows (same rounds), not absolute req/s across runs.");
   lines.push("", "Ratios compare medians of interleaved rounds from this same run. Where a goal is missed, the CPU profile below shows where the server's time goes.", "");
   return lines;
 }

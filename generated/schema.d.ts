@@ -955,7 +955,7 @@ export interface components {
          *     code as its HTTP status says.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "ip_rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation, for developers; do not match on it. */
@@ -1272,6 +1272,12 @@ export interface components {
          * @example 59
          */
         RateLimitRemaining: number;
+        /**
+         * Format: int32
+         * @description Requests counted in a window.
+         * @example 1
+         */
+        RateLimitUsed: number;
         /**
          * @description Identifier of a request, as in the `X-Request-Id` header: `req_` and 8–64 letters and digits.
          * @example req_7Hq2mK9vXc4LpR8t
@@ -1630,6 +1636,7 @@ export type SchemaRateLimitField = components['schemas']['RateLimitField'];
 export type SchemaRateLimitLimit = components['schemas']['RateLimitLimit'];
 export type SchemaRateLimitPolicyField = components['schemas']['RateLimitPolicyField'];
 export type SchemaRateLimitRemaining = components['schemas']['RateLimitRemaining'];
+export type SchemaRateLimitUsed = components['schemas']['RateLimitUsed'];
 export type SchemaRequestId = components['schemas']['RequestId'];
 export type SchemaRetryAfterSeconds = components['schemas']['RetryAfterSeconds'];
 export type SchemaScope = components['schemas']['Scope'];
@@ -1920,15 +1927,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -1952,6 +1961,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -1967,6 +1977,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -1974,19 +1985,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2004,6 +2017,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2019,6 +2033,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2043,15 +2058,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2071,6 +2088,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2086,6 +2104,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2093,19 +2112,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2123,6 +2144,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2138,6 +2160,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2169,15 +2192,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2201,6 +2226,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2216,6 +2242,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2223,19 +2250,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2253,6 +2282,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2268,6 +2298,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2295,15 +2326,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2323,6 +2356,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2338,6 +2372,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2353,6 +2388,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2360,19 +2396,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2390,6 +2428,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2405,6 +2444,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2429,15 +2469,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2457,6 +2499,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2472,6 +2515,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2479,19 +2523,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2509,6 +2555,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2524,6 +2571,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2557,15 +2605,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2589,6 +2639,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2604,6 +2655,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2611,19 +2663,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2641,6 +2695,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2656,6 +2711,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2687,15 +2743,17 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2718,6 +2776,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2733,6 +2792,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2748,6 +2808,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2763,6 +2824,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2778,6 +2840,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2793,6 +2856,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2800,19 +2864,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2830,6 +2896,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2845,6 +2912,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -2872,15 +2940,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -2900,6 +2970,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2915,6 +2986,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2930,6 +3002,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2937,19 +3010,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -2967,6 +3042,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -2982,6 +3058,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3009,15 +3086,17 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -3035,6 +3114,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3050,6 +3130,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3065,6 +3146,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3072,19 +3154,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -3102,6 +3186,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3117,6 +3202,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3148,15 +3234,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -3176,6 +3264,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3191,6 +3280,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3206,6 +3296,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3221,6 +3312,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3236,6 +3328,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3243,19 +3336,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -3273,6 +3368,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3288,6 +3384,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3324,15 +3421,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -3356,6 +3455,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3371,6 +3471,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3386,6 +3487,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3393,19 +3495,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -3423,6 +3527,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3438,6 +3543,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3472,15 +3578,17 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -3503,6 +3611,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3518,6 +3627,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3533,6 +3643,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3548,6 +3659,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3563,6 +3675,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3578,6 +3691,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3593,6 +3707,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3600,19 +3715,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -3630,6 +3747,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3645,6 +3763,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3674,15 +3793,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -3702,6 +3823,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3717,6 +3839,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3732,6 +3855,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3739,19 +3863,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -3769,6 +3895,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3784,6 +3911,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3816,15 +3944,17 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -3847,6 +3977,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3862,6 +3993,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3877,6 +4009,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3892,6 +4025,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3907,6 +4041,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3914,19 +4049,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -3944,6 +4081,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -3959,6 +4097,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -3991,15 +4130,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4023,6 +4164,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4038,6 +4180,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4053,6 +4196,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4060,19 +4204,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -4090,6 +4236,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4105,6 +4252,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -4139,15 +4287,17 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4170,6 +4320,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4185,6 +4336,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4200,6 +4352,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4215,6 +4368,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4230,6 +4384,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4245,6 +4400,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4260,6 +4416,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4267,19 +4424,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -4297,6 +4456,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4312,6 +4472,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -4341,15 +4502,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4369,6 +4532,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4384,6 +4548,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4399,6 +4564,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4406,19 +4572,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -4436,6 +4604,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4451,6 +4620,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -4480,15 +4650,17 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4506,6 +4678,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4521,6 +4694,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4536,6 +4710,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4543,19 +4718,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -4573,6 +4750,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4588,6 +4766,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -4634,15 +4813,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4666,15 +4847,17 @@ export interface operations {
             206: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4700,15 +4883,17 @@ export interface operations {
             304: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4728,6 +4913,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4743,6 +4929,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4758,6 +4945,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4773,6 +4961,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description `bytes *\/<size>` (RFC 9110): the content's size, for the client to ask again. */
                     "Content-Range": components["schemas"]["ContentRangeField"];
@@ -4782,19 +4971,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -4812,6 +5003,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4827,6 +5019,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -4861,15 +5054,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -4893,6 +5088,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4908,6 +5104,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4923,6 +5120,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4930,19 +5128,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -4960,6 +5160,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -4975,6 +5176,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5009,15 +5211,17 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5040,6 +5244,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5055,6 +5260,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5070,6 +5276,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5085,6 +5292,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5100,6 +5308,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5115,6 +5324,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5130,6 +5340,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5137,19 +5348,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -5167,6 +5380,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5182,6 +5396,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5211,15 +5426,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5239,6 +5456,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5254,6 +5472,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5269,6 +5488,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5276,19 +5496,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -5306,6 +5528,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5321,6 +5544,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5350,15 +5574,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5378,6 +5604,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5393,6 +5620,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5408,6 +5636,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5423,6 +5652,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5430,19 +5660,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -5460,6 +5692,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5475,6 +5708,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5504,15 +5738,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5536,6 +5772,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5551,6 +5788,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5558,19 +5796,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -5588,6 +5828,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5603,6 +5844,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5634,15 +5876,17 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5665,6 +5909,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5680,6 +5925,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5695,6 +5941,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5710,6 +5957,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5725,6 +5973,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5740,6 +5989,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5747,19 +5997,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -5777,6 +6029,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5792,6 +6045,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5819,15 +6073,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5847,6 +6103,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5862,6 +6119,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5877,6 +6135,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5884,19 +6143,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -5914,6 +6175,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5929,6 +6191,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -5956,15 +6219,17 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -5982,6 +6247,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -5997,6 +6263,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6012,6 +6279,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6019,19 +6287,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -6049,6 +6319,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6064,6 +6335,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -6095,15 +6367,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -6123,6 +6397,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6138,6 +6413,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6153,6 +6429,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6168,6 +6445,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6183,6 +6461,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6190,19 +6469,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -6220,6 +6501,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6235,6 +6517,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -6269,15 +6552,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -6301,6 +6586,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6316,6 +6602,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6331,6 +6618,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6338,19 +6626,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -6368,6 +6658,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6383,6 +6674,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -6412,15 +6704,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -6440,6 +6734,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6455,6 +6750,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6470,6 +6766,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6477,19 +6774,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -6507,6 +6806,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6522,6 +6822,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -6554,15 +6855,17 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -6585,6 +6888,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6600,6 +6904,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6615,6 +6920,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6630,6 +6936,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6645,6 +6952,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6652,19 +6960,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -6682,6 +6992,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6697,6 +7008,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -6727,15 +7039,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -6755,6 +7069,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6770,6 +7085,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6785,6 +7101,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6800,6 +7117,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6815,6 +7133,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6822,19 +7141,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -6852,6 +7173,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6867,6 +7189,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
@@ -6897,15 +7220,17 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
                     Deprecation?: string;
@@ -6928,6 +7253,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6943,6 +7269,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6958,6 +7285,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6973,6 +7301,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6988,6 +7317,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -6995,19 +7325,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this key. */
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
             429: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
-                    /** @description The current window, e.g. `"default";r=59;t=60` (r: remaining requests, t: seconds until reset). */
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
                     RateLimit: components["schemas"]["RateLimitField"];
-                    /** @description The key's quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1`. */
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
                     "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
-                    /** @description Requests allowed in the current window. */
+                    /** @description Requests allowed in the minute's window. */
                     "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the minute's window. */
                     "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
-                    /** @description When the current window resets, in Unix seconds. */
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": components["schemas"]["RetryAfterSeconds"];
@@ -7025,6 +7357,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     [name: string]: unknown;
                 };
@@ -7040,6 +7373,7 @@ export interface operations {
                     "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
                     "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
                     "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
                     "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: components["schemas"]["RetryAfterSeconds"];

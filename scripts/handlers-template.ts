@@ -13,6 +13,7 @@ const pipelineHeaders = new Set([
   "ratelimit-policy",
   "x-ratelimit-limit",
   "x-ratelimit-remaining",
+  "x-ratelimit-used",
   "x-ratelimit-reset",
   "retry-after",
   "deprecation",
@@ -154,6 +155,11 @@ import type { operations } from "./schema.d.ts";
 export interface MultipartBody {
   contentType: string;
   stream: Readable;
+  /**
+   * Set by the reader once the whole body has been read: SHA-256 of its parts (names, filenames,
+   * media types and content), whatever boundary the client chose. Idempotency compares requests by it.
+   */
+  fingerprint?: string;
 }
 
 /** A binary response body: bytes, or a stream of them. */

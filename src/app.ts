@@ -2,9 +2,9 @@
 // audit, health probes and a graceful stop. (Published apps have a listener of their own:
 // src/apps/server.ts; work after a request returns runs in src/jobs/.) `server.ts` builds one from the environment; tests build one on
 // a throwaway database.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { listen } from "./listen.ts";
+import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
 import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
@@ -12,12 +12,17 @@ import { webDeps } from "./web/visitor.ts";
 import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
+import { answerSeals } from "./handlers/stored-answers.ts";
 import type { Context } from "./handlers/context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
+import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts";
+import { answerClientError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./http/errors.ts";
+import { isStorageUnavailable } from "./storage/unavailable.ts";
 import { createPipeline } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
+import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
   createKeyRateLimiter,
   createMemoryStore,
@@ -45,8 +50,19 @@ export interface AppOptions {
   rateLimitWindows?: RateLimitWindows;
   /** Rate-limit figures per plan (default PLAN_LIMITS); tests that are not about limits raise them. */
   rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
+  /** How long an Idempotency-Key's claim outlives its last renewal (default 60 s); tests shorten it. */
+  idempotencyLockTimeoutMs?: number;
   /** How long a stop waits for requests in flight before cutting connections. */
   drainTimeoutMs?: number;
+  /** Timeouts and caps of the HTTP server (default DEFAULT_SERVER_LIMITS; config from the environment). */
+  serverLimits?: ServerLimits;
+  /** Whether the client address comes from X-Forwarded-For (config TRUST_PROXY; default: never). */
+  trustProxy?: TrustProxy;
+  /**
+   * Requests a client address may make per window that fail before any key is identified
+   * (config UNAUTHENTICATED_RATE_LIMIT; default 60 a minute; 0: no limit).
+   */
+  unauthenticatedLimit?: { limit: number; windowSeconds?: number };
   /** Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin. */
   publicUrl: string;
   /** Signs the console's CSRF tokens; every replica must share it. */
@@ -54,6 +70,17 @@ export interface AppOptions {
 }
 
 type PageHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** How long /readyz waits for the database: probes give up after a few seconds themselves. */
+const READY_PING_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export interface App {
   readonly server: Server;
@@ -80,6 +107,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     authenticate: (secret) => (secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
     changes: storage.changes,
   });
+  const clientAddress = clientAddressResolver(options.trustProxy ?? false);
+  const addressLimiter = createAddressLimiter(options.unauthenticatedLimit ?? { limit: DEFAULT_UNAUTHENTICATED_LIMIT });
   let draining = false;
 
   const pipeline = createPipeline({
@@ -87,6 +116,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     handlers,
     rateLimiter,
     authenticate: principals.authenticate,
+    authenticateFromMemory: principals.fromMemory,
+    addressLimiter,
     context: (principal, requestId, log): Context => ({
       db,
       principal,
@@ -99,13 +130,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       webhookTargets: options.webhookTargets,
     }),
     idempotencyDb: db,
+    answerSeals,
+    ...(options.idempotencyLockTimeoutMs ? { idempotencyOptions: { lockTimeoutMs: options.idempotencyLockTimeoutMs } } : {}),
     audit,
+    clientAddress,
     logger,
   });
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
-  const web = webDeps(db, options.publicUrl, options.csrfSecret);
+  const web = webDeps(db, options.publicUrl, options.csrfSecret, clientAddress);
   // Loaded on their first request: most API servers never serve a page, and starting without them
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;
@@ -119,17 +153,24 @@ export async function createApp(options: AppOptions): Promise<App> {
     return (await oauthLoaded)(request, response);
   };
   const pageFailed = (response: ServerResponse) => (error: unknown) => {
-    logger.error({ err: error }, "page failed");
-    if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
-    else response.destroy();
+    const unavailable = isStorageUnavailable(error);
+    if (unavailable) logger.warn({ err: error }, "page failed: database unavailable");
+    else logger.error({ err: error }, "page failed");
+    if (response.headersSent) return void response.destroy();
+    if (unavailable) {
+      response.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+      return void response.end("The service cannot reach its database right now; try again in a few seconds.");
+    }
+    response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
   };
 
-  const server = createServer({ requestTimeout: 300_000 }, (request, response) => {
+  const limits = options.serverLimits ?? DEFAULT_SERVER_LIMITS;
+  const server = createLimitedServer(limits, (request, response) => {
     // Probes for orchestrators: outside the contract, unauthenticated, not audited.
     if (request.url === "/healthz") return void response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
     if (request.url === "/readyz") {
       if (draining) return void response.writeHead(503, { "Content-Type": "text/plain" }).end("draining");
-      return void storage.ping().then(
+      return void withTimeout(storage.ping(), READY_PING_TIMEOUT_MS).then(
         () => response.writeHead(200, { "Content-Type": "text/plain" }).end("ready"),
         () => response.writeHead(503, { "Content-Type": "text/plain" }).end("storage unavailable"),
       );
@@ -150,6 +191,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   });
 
+  server.on("clientError", (error: Error & { code?: string }, socket) => {
+    logger.debug({ code: error.code }, "connection refused before a request");
+    answerClientError(error, socket, limits.maxHeaderSize);
+  });
+
   let stopped: Promise<void> | undefined;
   return {
     server,
@@ -164,7 +210,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         await closed;
         clearTimeout(timeout);
         principals.close();
-        await audit.flush();
+        addressLimiter.close();
+        await audit.close(options.drainTimeoutMs ?? 10_000);
         await rateLimiter.close();
       })();
       return stopped;

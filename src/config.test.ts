@@ -23,7 +23,57 @@ describe("loadConfig", () => {
       webhookRetrySchedule: undefined,
       publicUrl: "http://localhost:8080",
       passwordHashCost: { N: 32768, r: 8, p: 3 },
+      migrateOnStart: true,
+      auditRetentionDays: 90,
+      serverLimits: {
+        headersTimeoutMs: 20_000,
+        requestTimeoutMs: 300_000,
+        keepAliveTimeoutMs: 90_000,
+        idleTimeoutMs: 120_000,
+        maxConnections: 10_000,
+        maxHeaderSize: 16_384,
+      },
+      trustProxy: false,
+      unauthenticatedRateLimit: 60,
     });
+  });
+
+  it("reads MIGRATE_ON_START and AUDIT_RETENTION_DAYS", () => {
+    expect(loadConfig({ MIGRATE_ON_START: "false", AUDIT_RETENTION_DAYS: "30" })).toMatchObject({ migrateOnStart: false, auditRetentionDays: 30 });
+    expect(loadConfig({ MIGRATE_ON_START: "1" }).migrateOnStart).toBe(true);
+    expect(() => loadConfig({ MIGRATE_ON_START: "later" })).toThrow(/MIGRATE_ON_START must be true or false/);
+    for (const bad of ["0", "3651", "7d", "-1", "1.5"]) {
+      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: bad })).toThrow(/AUDIT_RETENTION_DAYS must be an integer from 1 to 3650/);
+    }
+  });
+
+  it("reads UNAUTHENTICATED_RATE_LIMIT, 0 turning it off", () => {
+    expect(loadConfig({ UNAUTHENTICATED_RATE_LIMIT: "0" }).unauthenticatedRateLimit).toBe(0);
+    expect(loadConfig({ UNAUTHENTICATED_RATE_LIMIT: "600" }).unauthenticatedRateLimit).toBe(600);
+    expect(() => loadConfig({ UNAUTHENTICATED_RATE_LIMIT: "-1" })).toThrow(/UNAUTHENTICATED_RATE_LIMIT/);
+  });
+
+  it("reads TRUST_PROXY: off, a hop count (true is one), or the proxies' addresses", () => {
+    for (const off of ["false", "0", "no"]) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.7,loopback, 2001:db8::/32" }).trustProxy).toEqual({
+      proxies: ["10.0.0.0/8", "192.168.1.7", "loopback", "2001:db8::/32"],
+    });
+    for (const bad of ["maybe", "10.0.0.0/33", "10.0.0/8", "300.1.1.1", "21"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
+    }
+  });
+
+  it("reads the HTTP server limits", () => {
+    expect(
+      loadConfig({ HEADERS_TIMEOUT: "10s", REQUEST_TIMEOUT: "15m", KEEP_ALIVE_TIMEOUT: "620", MAX_CONNECTIONS: "2000", MAX_HEADER_SIZE: "32768" })
+        .serverLimits,
+    ).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 900_000, keepAliveTimeoutMs: 620_000, maxConnections: 2000, maxHeaderSize: 32_768 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT: "10m", REQUEST_TIMEOUT: "1m" })).toThrow(/HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT/);
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT: "0" })).toThrow(/KEEP_ALIVE_TIMEOUT/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: "0" })).toThrow(/MAX_CONNECTIONS/);
+    expect(() => loadConfig({ MAX_HEADER_SIZE: "16k" })).toThrow(/MAX_HEADER_SIZE/);
   });
 
   it("reads PASSWORD_HASH_COST as scrypt's N,r,p", () => {

@@ -2,6 +2,12 @@
 // fails loudly before anything listens, and the rest of the code gets typed values.
 import { join, resolve } from "node:path";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
+import { DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
+import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
+
+/** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -44,6 +50,19 @@ export interface Config {
   readonly publicUrl: string;
   /** scrypt's cost for passwords hashed from now on. */
   readonly passwordHashCost: ScryptCost;
+  /**
+   * Apply pending migrations at start (under the migration lock). Off: the server only checks that
+   * the schema is current and refuses to start otherwise; `pbs migrate` applies them.
+   */
+  readonly migrateOnStart: boolean;
+  /** Audit rows, events and webhook delivery logs older than this many days are deleted. */
+  readonly auditRetentionDays: number;
+  /** Timeouts and caps of the API's and the apps listener's HTTP servers (src/listen.ts). */
+  readonly serverLimits: ServerLimits;
+  /** Whether, and how far, the client address is taken from X-Forwarded-For (src/http/client-address.ts). */
+  readonly trustProxy: TrustProxy;
+  /** Requests a client address may make per minute that fail before a key is identified; 0: no limit. */
+  readonly unauthenticatedRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -84,11 +103,46 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", read("WEBHOOK_RETRY_SCHEDULE")),
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
+    migrateOnStart: boolean("MIGRATE_ON_START", read("MIGRATE_ON_START"), true),
+    auditRetentionDays: integer("AUDIT_RETENTION_DAYS", read("AUDIT_RETENTION_DAYS"), DEFAULT_AUDIT_RETENTION_DAYS, 1, 3650),
+    serverLimits: serverLimits(read),
+    trustProxy: trustProxy("TRUST_PROXY", read("TRUST_PROXY")),
+    unauthenticatedRateLimit: integer(
+      "UNAUTHENTICATED_RATE_LIMIT",
+      read("UNAUTHENTICATED_RATE_LIMIT"),
+      DEFAULT_UNAUTHENTICATED_LIMIT,
+      0,
+      1_000_000,
+    ),
   });
 }
 
-function boolean(name: string, raw: string | undefined): boolean {
-  if (raw === undefined) return false;
+function trustProxy(name: string, raw: string | undefined): TrustProxy {
+  try {
+    return parseTrustProxy(raw);
+  } catch (error) {
+    throw new ConfigError(`${name} must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses and CIDR ranges: ${(error as Error).message}`);
+  }
+}
+
+function serverLimits(read: (name: string) => string | undefined): ServerLimits {
+  const defaults = DEFAULT_SERVER_LIMITS;
+  const limits: ServerLimits = {
+    headersTimeoutMs: duration("HEADERS_TIMEOUT", read("HEADERS_TIMEOUT"), defaults.headersTimeoutMs, 1_000, 10 * 60_000),
+    requestTimeoutMs: duration("REQUEST_TIMEOUT", read("REQUEST_TIMEOUT"), defaults.requestTimeoutMs, 1_000, 24 * 60 * 60_000),
+    keepAliveTimeoutMs: duration("KEEP_ALIVE_TIMEOUT", read("KEEP_ALIVE_TIMEOUT"), defaults.keepAliveTimeoutMs, 1_000, 60 * 60_000),
+    idleTimeoutMs: defaults.idleTimeoutMs,
+    maxConnections: integer("MAX_CONNECTIONS", read("MAX_CONNECTIONS"), defaults.maxConnections, 1, 1_000_000),
+    maxHeaderSize: integer("MAX_HEADER_SIZE", read("MAX_HEADER_SIZE"), defaults.maxHeaderSize, 1024, 1024 * 1024),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError("HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT (the headers are part of the request)");
+  }
+  return limits;
+}
+
+function boolean(name: string, raw: string | undefined, fallback = false): boolean {
+  if (raw === undefined) return fallback;
   const value = raw.toLowerCase();
   if (["true", "1", "yes"].includes(value)) return true;
   if (["false", "0", "no"].includes(value)) return false;

@@ -14,13 +14,14 @@ import { openJobQueue } from "./jobs/queue.ts";
 import { startDeliveryWorker } from "./jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "./jobs/workers.ts";
 import { createLogger } from "./logger.ts";
-import { openStorage } from "./storage/index.ts";
+import { openStorage, type Storage } from "./storage/index.ts";
+import { SchemaNotCurrentError } from "./storage/migrator.ts";
 import { sharedSecret } from "./storage/secrets.ts";
 
 const config = loadConfig();
 setPasswordHashCost(config.passwordHashCost);
 const logger = createLogger({ level: config.logLevel });
-const storage = await openStorage(config);
+const storage = await openStorageOrExit();
 const rateLimitStore = await selectRateLimitStore({
   redisUrl: config.redisUrl,
   pgPool: storage.driver === "postgres" ? storage.pool : undefined,
@@ -39,10 +40,13 @@ const app = await createApp({
   cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
   publicUrl: config.publicUrl,
   csrfSecret: await sharedSecret(storage.db, "csrf"),
+  serverLimits: config.serverLimits,
+  trustProxy: config.trustProxy,
+  unauthenticatedLimit: { limit: config.unauthenticatedRateLimit },
 });
-const appsServer = createAppsServer({ db: storage.db, access: apps, logger });
+const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
-const admin = storage.driver === "pglite" ? await startAdminSocket({ db: storage.db, socketPath: config.adminSocketPath, logger }) : undefined;
+const admin = storage.driver === "pglite" ? await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger }) : undefined;
 const url = await app.listen(config.port, config.host);
 const appsUrl = await appsServer.listen(config.appsPort, config.host);
 // Work after requests starts once the API answers: requests only queue it, and the first answer
@@ -54,7 +58,8 @@ await startWorkers(jobs, {
   logger,
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
-  analyze: storage.driver === "pglite",
+  retentionDays: config.auditRetentionDays,
+  withoutAutovacuum: storage.driver === "pglite",
 });
 const deliveries = await startDeliveryWorker({
   db: storage.db,
@@ -65,6 +70,20 @@ const deliveries = await startDeliveryWorker({
   ...(config.webhookRetrySchedule ? { retrySchedule: config.webhookRetrySchedule } : {}),
 });
 logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
+
+/**
+ * The storage, migrated at start by default; with MIGRATE_ON_START=false only checked, and a schema
+ * that is behind stops the process with a message saying what to run, not a stack trace.
+ */
+async function openStorageOrExit(): Promise<Storage> {
+  try {
+    return await openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" });
+  } catch (error) {
+    if (!(error instanceof SchemaNotCurrentError)) throw error;
+    logger.fatal({ pending: error.pending }, `${error.message} (or start with MIGRATE_ON_START=true)`);
+    process.exit(1);
+  }
+}
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

@@ -20,7 +20,7 @@ function expectRefused(response: ApiResponse, code: AuthCode): void {
     error: { code, message: expect.any(String), param: "Authorization", request_id: response.headers.get("x-request-id") },
   });
   // No key was identified, so no quota was charged and none is reported.
-  for (const header of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) {
+  for (const header of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "retry-after"]) {
     expect(response.headers.get(header), header).toBeNull();
   }
 }

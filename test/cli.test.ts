@@ -7,7 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAdminSocket } from "../src/cli/admin-socket.ts";
 import { authenticate, type Principal } from "../src/domain/keys.ts";
 import { signIn } from "../src/domain/sessions.ts";
+import { sql } from "drizzle-orm";
 import type { Storage } from "../src/storage/index.ts";
+import { readMigrations } from "../src/storage/migrator.ts";
 import { forEachDriver, pgliteDriver, type ProcessDatabase } from "./support/database.ts";
 import { runPbs } from "./support/process.ts";
 
@@ -91,6 +93,54 @@ forEachDriver("pbs executable", (driver) => {
   });
 });
 
+forEachDriver("pbs migrate", (driver) => {
+  let database: ProcessDatabase;
+  afterEach(() => database?.dispose());
+  const tags = readMigrations().map((migration) => migration.tag);
+  const upToDate = `The schema is up to date (last migration ${tags.at(-1)}).`;
+
+  it("is the only command that migrates: the others refuse an empty database and say to run it", async () => {
+    database = await driver.forProcess({ migrated: false });
+    const refused = await pbs(database.env, "keys", "list", "--workspace", "acme");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe("pbs: the database has no schema yet (no migration applied); run `pbs migrate` to create it\n");
+    // Nothing was created where there was no database.
+    if (driver.name === "pglite") await expect(stat(join(database.dataDir, "pgdata"))).rejects.toThrow();
+
+    const migrated = await pbs(database.env, "migrate");
+    expect(migrated.code).toBe(0);
+    if (driver.name === "postgres") {
+      expect(migrated.stdout.trimEnd().split("\n")).toEqual([...tags.map((tag) => expect.stringMatching(new RegExp(`^Applied ${tag} in \\d+ ms\\.$`))), upToDate]);
+      expect(migrated.stderr).toBe(tags.map((tag) => `pbs: applying ${tag}\n`).join(""));
+    } else {
+      // A new embedded database starts from the migrated template when there is one (pglite-template.ts).
+      expect(migrated.stdout.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`${upToDate.replace(/[.()]/g, "\\$&")}$`));
+    }
+
+    const again = await pbs(database.env, "migrate", "--json");
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ applied: [], latest: tags.at(-1) });
+    expect((await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "after")).code).toBe(0);
+  });
+
+  it("brings a database that is behind up to date; until then the other commands name what is missing", async () => {
+    database = await driver.forProcess();
+    // As a database of the previous release: the last migration not recorded (its indexes, built
+    // CONCURRENTLY and so safe to build again, are still there and are kept).
+    await withStorage(database, (storage) =>
+      storage.db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`),
+    );
+    const refused = await pbs(database.env, "workspaces", "create", "--slug", "acme");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`pbs: the database schema is behind this release: 1 migration not applied (${tags.at(-1)}); run \`pbs migrate\`\n`);
+
+    const migrated = await pbs(database.env, "migrate");
+    expect(migrated.code).toBe(0);
+    expect(migrated.stdout).toMatch(new RegExp(`^Applied ${tags.at(-1)} in \\d+ ms\\.\n${upToDate.replace(/[.()]/g, "\\$&")}\n$`));
+    expect((await pbs(database.env, "workspaces", "create", "--slug", "acme")).code).toBe(0);
+  });
+});
+
 describe("pbs while another process holds the PGlite data directory", () => {
   let database: ProcessDatabase;
   let storage: Storage | undefined;
@@ -105,7 +155,7 @@ describe("pbs while another process holds the PGlite data directory", () => {
 
   it("sends commands through the owner's admin socket (0600); with the socket gone, says who holds the directory", async () => {
     const socketPath = join(database.dataDir, "admin.sock");
-    const admin = await startAdminSocket({ db: storage!.db, socketPath, logger: pino({ level: "silent" }) });
+    const admin = await startAdminSocket({ storage: storage!, socketPath, logger: pino({ level: "silent" }) });
     try {
       expect((await stat(socketPath)).mode & 0o777).toBe(0o600);
       const created = await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "live one");
@@ -126,6 +176,11 @@ describe("pbs while another process holds the PGlite data directory", () => {
       expect(owner.stderr).toBe("");
       expect(owner.stdout).toMatch(/^Added ana@example.com \(usr_\w+\) to workspace acme as owner\./);
       expect(await signIn(storage!.db, { email: "ana@example.com", password: "a long enough password", ip: null })).toMatchObject({ outcome: "signed_in" });
+
+      // The server migrates on pbs's behalf; it did at start, so there is nothing left.
+      const migrated = await pbs(database.env, "migrate");
+      expect(migrated.stderr).toBe("");
+      expect(migrated.stdout).toBe(`Nothing to apply. The schema is up to date (last migration ${readMigrations().at(-1)!.tag}).\n`);
 
       const failed = await pbs(database.env, "keys", "list", "--workspace", "nope");
       expect(failed.code).toBe(1);

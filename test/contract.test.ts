@@ -140,7 +140,7 @@ describe("the contract", () => {
   it.each(ops.map((op) => [op.operationId!, op] as const))("%s carries the rate-limit and request-id headers on success", (_, op) => {
     for (const [status, response] of Object.entries(rawResponses(op))) {
       if (!status.startsWith("2")) continue;
-      for (const header of ["X-Request-Id", "RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) {
+      for (const header of ["X-Request-Id", "RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Used", "X-RateLimit-Reset"]) {
         expect(response.headers?.[header]?.required, `${status} ${header}`).toBe(true);
       }
     }

@@ -1,7 +1,7 @@
 // Idempotency-Key over HTTP, on every storage driver: replay, mismatch, concurrency, scoping per
 // workspace and environment, and what is (not) stored, on createProject and triggerAgentRun.
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../src/handlers/index.ts";
 import { idempotencyKeys } from "../src/storage/schema.ts";
@@ -237,6 +237,142 @@ forEachDriver("idempotency over HTTP", (driver) => {
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, "completed")));
       expect(row?.responseStatus).toBe(404);
+    });
+  });
+});
+
+forEachDriver("idempotency: the answer commits with the effect", (driver) => {
+  let server: TestServer;
+  const restore: (() => void)[] = [];
+  const lockTimeoutMs = 600;
+  beforeAll(async () => {
+    server = await startTestServer(driver, { idempotencyLockTimeoutMs: lockTimeoutMs });
+  });
+  afterAll(() => server?.stop());
+  afterEach(() => {
+    for (const undo of restore.splice(0)) undo();
+  });
+
+  it("a failure to store the answer undoes the effect; the retry with the key creates exactly one", async () => {
+    const db = server.storage.db;
+    await db.execute(sql`create function refuse_stored_answer() returns trigger language plpgsql as $$
+      begin raise exception 'the answer could not be stored'; end $$`);
+    await db.execute(sql`create trigger refuse_stored_answer before update on idempotency_keys for each row
+      when (new.state = 'completed' and new.key like 'refuse-%') execute function refuse_stored_answer()`);
+    const key = `refuse-${randomUUID()}`;
+    const failed = await server.client.post("/v1/projects", { name: "Stored together", prompt: "p" }, withKey(key));
+    expect(failed.status).toBe(500);
+    // The project was written in the transaction that failed to store the answer: it is not there.
+    expect(await projectsNamed(server.client, "Stored together")).toHaveLength(0);
+    await db.execute(sql`drop trigger refuse_stored_answer on idempotency_keys`);
+    await db.execute(sql`drop function refuse_stored_answer()`);
+    // The key was released at once, not held until its lease ran out.
+    const retried = await server.client.post("/v1/projects", { name: "Stored together", prompt: "p" }, withKey(key));
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect(await projectsNamed(server.client, "Stored together")).toHaveLength(1);
+  });
+
+  it("a request running longer than the lock timeout keeps its key: a retry meanwhile is told it is in use", async () => {
+    const original = handlers.createProject;
+    handlers.createProject = async (input, context) => {
+      await new Promise((resolve) => setTimeout(resolve, 3 * lockTimeoutMs));
+      return original(input, context);
+    };
+    restore.push(() => (handlers.createProject = original));
+    const key = randomUUID();
+    const body = { name: "Slow create", prompt: "p" };
+    const slow = server.client.post("/v1/projects", body, withKey(key));
+    await new Promise((resolve) => setTimeout(resolve, 2 * lockTimeoutMs));
+    const meanwhile = await server.client.post("/v1/projects", body, withKey(key));
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body.error.code).toBe("idempotency_key_in_use");
+    const first = await slow;
+    expect(first.status).toBe(201);
+    expectReplayOf(await server.client.post("/v1/projects", body, withKey(key)), first);
+    expect(await projectsNamed(server.client, "Slow create")).toHaveLength(1);
+  });
+
+  describe("uploads", () => {
+    const content = (fill: number) => new Uint8Array(300 * 1024).fill(fill);
+    const uploadWithKey = (projectId: string, key: string, bytes: Uint8Array, path = "data.bin") => {
+      const form = new FormData();
+      form.append("path", path);
+      form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "data.bin");
+      // FormData picks a new boundary for every request, as a client's retry would.
+      return server.client.request("POST", `/v1/projects/${projectId}/files`, { raw: form, headers: { "Idempotency-Key": key } });
+    };
+
+    it("tells retries apart by the SHA-256 of the content, not its length or the multipart boundary", async () => {
+      const projectId = (await server.client.post("/v1/projects", { name: "Uploads", prompt: "p" })).body.id as string;
+      const key = randomUUID();
+      const first = await uploadWithKey(projectId, key, content(1));
+      expect(first.status).toBe(201);
+      expectReplayOf(await uploadWithKey(projectId, key, content(1)), first);
+      const sameLength = await uploadWithKey(projectId, key, content(2));
+      expect(sameLength.status).toBe(422);
+      expect(sameLength.body.error.code).toBe("idempotency_key_reused");
+      const otherPath = await uploadWithKey(projectId, key, content(1), "elsewhere.bin");
+      expect(otherPath.status).toBe(422);
+      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toHaveLength(1);
+    });
+
+    it("does not store a body that could not be received: the retry with the key uploads", async () => {
+      const projectId = (await server.client.post("/v1/projects", { name: "Cut uploads", prompt: "p" })).body.id as string;
+      const key = randomUUID();
+      const cut = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
+        raw: '--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\nabc',
+        headers: { "Content-Type": "multipart/form-data; boundary=b", "Idempotency-Key": key },
+      });
+      expect(cut.status).toBe(400);
+      const tooLarge = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
+        raw: new Uint8Array(26 * 1024 * 1024),
+        headers: { "Content-Type": "multipart/form-data; boundary=b", "Idempotency-Key": key },
+      });
+      expect(tooLarge.status).toBe(413);
+      const rows = await server.storage.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+      expect(rows).toEqual([]);
+      const uploaded = await uploadWithKey(projectId, key, content(3));
+      expect(uploaded.status).toBe(201);
+      expect(uploaded.headers.get("idempotent-replayed")).toBeNull();
+    });
+  });
+
+  describe("webhook secrets", () => {
+    const endpoint = { url: "https://hooks.example.com/idempotent", enabled_events: ["*"] };
+
+    it("a replayed creation shows the secret again, which the stored answer does not hold", async () => {
+      const key = randomUUID();
+      const first = await server.client.post("/v1/webhooks", endpoint, withKey(key));
+      expect(first.status).toBe(201);
+      expect(first.body.secret).toMatch(/^whsec_/);
+      expectReplayOf(await server.client.post("/v1/webhooks", endpoint, withKey(key)), first);
+      const [row] = await server.storage.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+      expect(JSON.stringify(row)).not.toContain(first.body.secret);
+      expect(JSON.stringify(row)).not.toContain("whsec_");
+    });
+
+    it("replays the secret while it still signs; once rotated out, answers 409 and asks for a rotation", async () => {
+      const key = randomUUID();
+      const first = await server.client.post("/v1/webhooks", endpoint, withKey(key));
+      const rotate = () => server.client.post(`/v1/webhooks/${first.body.id}/rotate-secret`, undefined, withKey(randomUUID()));
+      expect((await rotate()).status).toBe(200);
+      // Rotated once: the first secret still signs for a day beside the new one.
+      expect((await server.client.post("/v1/webhooks", endpoint, withKey(key))).body.secret).toBe(first.body.secret);
+      expect((await rotate()).status).toBe(200);
+      const gone = await server.client.post("/v1/webhooks", endpoint, withKey(key));
+      expect(gone.status).toBe(409);
+      expect(gone.body.error.code).toBe("conflict");
+      expect(gone.body.error.message).toContain("rotate-secret");
+      expect(JSON.stringify(gone.body)).not.toContain("whsec_");
+    });
+
+    it("a replayed rotation shows the secret it made", async () => {
+      const created = await server.client.post("/v1/webhooks", endpoint);
+      const key = randomUUID();
+      const rotated = await server.client.post(`/v1/webhooks/${created.body.id}/rotate-secret`, undefined, withKey(key));
+      expect(rotated.status).toBe(200);
+      expectReplayOf(await server.client.post(`/v1/webhooks/${created.body.id}/rotate-secret`, undefined, withKey(key)), rotated);
     });
   });
 });

@@ -71,7 +71,7 @@ function send(client: ApiClient, probe: (typeof probes)[number], ids: Partial<Id
 function observable(response: ApiResponse, ids: Partial<Ids>) {
   let text = JSON.stringify({ ...response.body, error: { ...response.body?.error, request_id: "<request id>" } });
   for (const [name, id] of Object.entries(ids)) text = text.replaceAll(id, `{${name}}`);
-  const varying = new Set(["x-request-id", "date", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit"]);
+  const varying = new Set(["x-request-id", "date", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "ratelimit"]);
   const headers = [...response.headers.entries()].filter(([name]) => !varying.has(name));
   return { status: response.status, body: JSON.parse(text), headers: Object.fromEntries(headers) };
 }

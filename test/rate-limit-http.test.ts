@@ -16,12 +16,13 @@ const TEST_REDIS_URL = process.env.TEST_REDIS_URL?.trim() || undefined;
 // The client checks responses against the contract; build its validators now, not inside a timed burst.
 await contract();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const RATE_LIMIT_HEADERS = ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
+const RATE_LIMIT_HEADERS = ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset"];
 
 const policyOf = (plan: Plan, longSeconds = 60, shortSeconds = 1) =>
   `"default";q=${PLAN_LIMITS[plan].perMinute};w=${Math.ceil(longSeconds)}, "burst";q=${PLAN_LIMITS[plan].burst};w=${Math.ceil(shortSeconds)}`;
 
-function expectLimited(response: ApiResponse, limit: number): void {
+/** A 429 key_rate_limited; its X-RateLimit-* fields describe the minute (`minute`), whichever window refused. */
+function expectLimited(response: ApiResponse, minute: { limit: number; remaining: number }): void {
   expect(response.status).toBe(429);
   expect(response.body.error).toEqual({
     code: "key_rate_limited",
@@ -30,8 +31,9 @@ function expectLimited(response: ApiResponse, limit: number): void {
     request_id: response.headers.get("x-request-id"),
   });
   expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-  expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
-  expect(response.headers.get("x-ratelimit-limit")).toBe(String(limit));
+  expect(response.headers.get("x-ratelimit-limit")).toBe(String(minute.limit));
+  expect(response.headers.get("x-ratelimit-remaining")).toBe(String(minute.remaining));
+  expect(response.headers.get("x-ratelimit-used")).toBe(String(minute.limit - minute.remaining));
   expect(Number(response.headers.get("x-ratelimit-reset"))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
 }
 
@@ -66,13 +68,15 @@ describe("rate limits with the plan figures", () => {
     for (const [i, response] of passed.entries()) {
       expect(response.status).toBe(200);
       expect(response.headers.get("ratelimit-policy")).toBe(policyOf("pro"));
-      expect(response.headers.get("x-ratelimit-limit")).toBe("10");
-      expect(response.headers.get("x-ratelimit-remaining")).toBe(String(9 - i));
+      // The X-RateLimit-* fields describe the minute; the second's burst is in RateLimit.
+      expect(response.headers.get("x-ratelimit-limit")).toBe("60");
+      expect(response.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
+      expect(response.headers.get("x-ratelimit-used")).toBe(String(i + 1));
       expect(response.headers.get("ratelimit")).toMatch(new RegExp(`^"default";r=${59 - i};t=(59|60), "burst";r=${9 - i};t=[01]$`));
       expect(response.headers.get("retry-after")).toBeNull();
     }
     const refused = responses[10]!;
-    expectLimited(refused, 10);
+    expectLimited(refused, { limit: 60, remaining: 50 });
     expect(refused.headers.get("retry-after")).toBe("1");
     // The refusal did not spend the minute's quota: 50 are left of it, as after the 10 that passed.
     expect(refused.headers.get("ratelimit")).toMatch(/^"default";r=50;t=\d+, "burst";r=0;t=[01]$/);
@@ -87,11 +91,11 @@ describe("rate limits with the plan figures", () => {
     const sibling = server.as(await server.createKey({ workspace: "apart" }));
     const stranger = server.as(await server.createKey({ workspace: "elsewhere" }));
     const { responses } = await burst(async () => server.as(await server.createKey({ workspace: "apart" })), 11);
-    expectLimited(responses[10]!, 10);
+    expectLimited(responses[10]!, { limit: 60, remaining: 50 });
     for (const client of [sibling, stranger]) {
       const response = await client.get("/v1/key");
       expect(response.status).toBe(200);
-      expect(response.headers.get("x-ratelimit-remaining")).toBe("9");
+      expect(response.headers.get("x-ratelimit-remaining")).toBe("59");
     }
   });
 
@@ -127,7 +131,7 @@ describe("rate limits with the plan figures", () => {
       const response = await client.get("/v1/billing/usage");
       expect(response.status).toBe(200);
       expect(response.headers.get("ratelimit-policy")).toBe(policyOf(plan));
-      expect(response.headers.get("x-ratelimit-limit")).toBe(String(PLAN_LIMITS[plan].burst));
+      expect(response.headers.get("x-ratelimit-limit")).toBe(String(PLAN_LIMITS[plan].perMinute));
       expect(response.body.rate_limit).toEqual({ requests_per_minute: PLAN_LIMITS[plan].perMinute, burst_per_second: PLAN_LIMITS[plan].burst });
     }
     expect(PLAN_LIMITS.enterprise.burst).toBeGreaterThan(PLAN_LIMITS.pro.burst);
@@ -152,19 +156,19 @@ describe("rate limits on shortened windows", () => {
           expect(response.headers.get("ratelimit-policy")).toBe(policyOf("pro", 4, 0.1));
           continue;
         }
-        // Refused by the burst window: its limit is the one reported; wait for the next 0.1 s.
-        expectLimited(response, 10);
+        // Refused by the burst window, with the minute's figures reported; wait for the next 0.1 s.
+        expectLimited(response, { limit: 60, remaining: 60 - passed });
         burstRefusals++;
         await sleep(100);
       }
       expect(burstRefusals).toBeGreaterThan(0);
       const refused = await client.get("/v1/key");
-      expectLimited(refused, 60);
+      expectLimited(refused, { limit: 60, remaining: 0 });
       expect(refused.headers.get("ratelimit")).toMatch(/^"default";r=0;t=[1-4], "burst";r=\d+;t=[01]$/);
       expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(4);
       // Refused again while the minute lasts, even after a burst window has passed.
       await sleep(150);
-      expectLimited(await client.get("/v1/key"), 60);
+      expectLimited(await client.get("/v1/key"), { limit: 60, remaining: 0 });
 
       await sleep(Math.max(0, Number(refused.headers.get("x-ratelimit-reset")) * 1000 - Date.now()) + 100);
       const again = await client.get("/v1/key");
@@ -188,7 +192,7 @@ describe("rate limits on shortened windows", () => {
           statuses.push(...(await Promise.all(Array.from({ length: batch }, () => client.get("/v1/key")))).map((r) => r.status));
         }
         expect(statuses.filter((status) => status === 200)).toHaveLength(allowed);
-        expectLimited(await client.get("/v1/key"), allowed);
+        expectLimited(await client.get("/v1/key"), { limit: PLAN_LIMITS[plan].perMinute, remaining: PLAN_LIMITS[plan].perMinute - allowed });
       }
     } finally {
       await server.stop();
@@ -233,9 +237,9 @@ describe.skipIf(!TEST_REDIS_URL)(`rate limits in Redis${TEST_REDIS_URL ? "" : " 
     expect(Date.now() - started).toBeLessThan(1000);
     for (const [i, response] of responses.slice(0, 10).entries()) {
       expect(response.status, `request ${i}`).toBe(200);
-      expect(response.headers.get("x-ratelimit-remaining")).toBe(String(9 - i));
+      expect(response.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
     }
-    expectLimited(responses[10]!, 10);
+    expectLimited(responses[10]!, { limit: 60, remaining: 50 });
     const keyId = responses[0]!.body.id as string;
     const redis = new Redis(TEST_REDIS_URL!);
     try {

@@ -76,7 +76,7 @@ describe("the server process on the embedded default", () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 
     // The data directory is free again, and the upload was committed before the storage closed.
-    const storage = await openStorage({ dataDir, databaseUrl: undefined, databasePoolSize: 1 });
+    const storage = await openStorage({ dataDir, databaseUrl: undefined, databasePoolSize: 1 }, { migrations: "require" });
     try {
       const result = await storage.db.execute<{ path: string }>("select path from files");
       expect(result.rows.map((row) => row.path)).toContain("slow.txt");
@@ -84,4 +84,23 @@ describe("the server process on the embedded default", () => {
       await storage.close();
     }
   }, 60_000);
+});
+
+describe("the server process with MIGRATE_ON_START=false", () => {
+  it("refuses to start on a database that is not migrated, saying what to run", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
+    try {
+      const env = { DATA_DIR: dataDir, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", DATABASE_URL: "", REDIS_URL: "", MIGRATE_ON_START: "false" };
+      const refused = await run(process.execPath, ["src/main.ts"], env);
+      expect(refused.code).toBe(1);
+      const fatal = refused.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .find((entry) => entry.level === 60);
+      expect(fatal?.msg).toBe("the database has no schema yet (no migration applied); run `pbs migrate` to create it (or start with MIGRATE_ON_START=true)");
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -75,6 +75,22 @@ forEachDriver("statements per request", (driver) => {
     expect(sent).toEqual([]);
   });
 
+  it("an address past its limit of failed requests: no statement for fresh random keys (only batched audit rows)", async () => {
+    const limited = await startTestServer(driver, { unauthenticatedLimit: { limit: 3 } });
+    try {
+      for (let i = 0; i < 3; i++) await limited.as(`svc_live_random_${i}_${Date.now()}`).get("/v1/projects");
+      await limited.app.flushAudit();
+      seen.length = 0;
+      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => limited.as(`svc_live_flood_${i}_${Date.now()}`).get("/v1/projects")));
+      expect(responses.map((response) => response.status)).toEqual(Array(20).fill(429));
+      const sent = [...seen];
+      await limited.app.flushAudit();
+      expect(sent.filter((text) => !/insert into audit_log/i.test(text))).toEqual([]);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it("the audit rows of concurrent requests: fewer INSERTs than requests (batched every few milliseconds)", async () => {
     const sent = await statementsOf(server, async () => {
       await Promise.all(Array.from({ length: 20 }, () => server.client.get("/v1/projects?limit=1")));

@@ -1,11 +1,12 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { newId } from "../src/storage/ids.ts";
 import { openStorage, migrationsFolder, type Storage } from "../src/storage/index.ts";
-import { DataDirInUseError, LOCK_FILE, openPgliteStorage } from "../src/storage/pglite.ts";
+import { DataDirInUseError, LOCK_FILE, migratedTemplate, openPgliteStorage } from "../src/storage/pglite.ts";
 import {
   agentRuns,
   apiKeys,
@@ -238,16 +239,43 @@ describe("storage on a PGlite data directory", () => {
 
   it("keeps data across close and reopen, through openStorage(config)", async () => {
     const config = loadConfig({ DATA_DIR: database.dataDir });
-    const first = await openStorage(config);
+    const first = await openStorage(config, { migrations: "apply" });
     expect(first.driver).toBe("pglite");
     await first.db.insert(workspaces).values({ id: newId("ws"), slug: "persisted", name: "P" });
     await first.close();
 
-    const second = await openStorage(config);
+    const second = await openStorage(config, { migrations: "require" });
     try {
       expect((await second.db.select().from(workspaces)).map((row) => row.slug)).toEqual(["persisted"]);
     } finally {
       await second.close();
+    }
+  });
+
+  it("starts a new data directory from the migrated template, with every migration applied", async () => {
+    const empty = await mkdtemp(join(tmpdir(), "pbs-fresh-"));
+    try {
+      await migratedTemplate();
+      const fresh = await openPgliteStorage({ dataDir: empty });
+      try {
+        const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+        const applied = await fresh.db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+        expect(applied.rows[0]!.count).toBe(journal.entries.length);
+        // A cluster of its own: what it writes stays in it, and the template does not change.
+        await fresh.db.insert(workspaces).values({ id: newId("ws"), slug: "own", name: "Own" });
+        expect(await fresh.db.select().from(workspaces)).toHaveLength(1);
+      } finally {
+        await fresh.close();
+      }
+      const again = await openPgliteStorage({ dataDir: await mkdtemp(join(tmpdir(), "pbs-fresh-")) });
+      try {
+        expect(await again.db.select().from(workspaces)).toEqual([]);
+      } finally {
+        await again.close();
+        await rm(again.dataDir!, { recursive: true, force: true });
+      }
+    } finally {
+      await rm(empty, { recursive: true, force: true });
     }
   });
 

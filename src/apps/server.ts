@@ -6,13 +6,14 @@
 // as `?access_token=` it is checked, kept in an HttpOnly cookie of this origin, and the browser is
 // sent to the same address without it, so the token does not linger in the address bar, history
 // or Referer; later requests (the page's own assets) carry the cookie.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { listen } from "../listen.ts";
+import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits } from "../listen.ts";
 import { ACCESS_TOKEN_PARAM, ACCESS_TOKEN_TTL_MS, type AppAccess } from "../domain/app-access.ts";
 import { deploymentFile, readBlob } from "../domain/builds.ts";
 import { findPublishedDeployment } from "../domain/deployments.ts";
 import type { Database } from "../storage/index.ts";
+import { isStorageUnavailable } from "../storage/unavailable.ts";
 import { securityHeaders, sendNotFound, serveSite, type Site } from "./static.ts";
 
 const ACCESS_COOKIE = "pb_app_access";
@@ -23,7 +24,7 @@ export interface AppsServer {
   stop(): Promise<void>;
 }
 
-export function createAppsServer(options: { db: Database; access: AppAccess; logger: Logger }): AppsServer {
+export function createAppsServer(options: { db: Database; access: AppAccess; logger: Logger; limits?: ServerLimits }): AppsServer {
   const { db, access, logger } = options;
   const secure = access.secure;
 
@@ -70,11 +71,15 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
     });
   }
 
-  const server = createServer((request, response) => {
+  // The API's limits; refusals before a request (431, 408) keep Node's plain answers: no API here.
+  const server = createLimitedServer(options.limits ?? DEFAULT_SERVER_LIMITS, (request, response) => {
     handle(request, response).catch((error: unknown) => {
-      logger.error({ err: error }, "apps listener failed");
-      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" }).end("Something went wrong.");
-      else response.destroy();
+      const unavailable = isStorageUnavailable(error);
+      if (unavailable) logger.warn({ err: error }, "apps listener: database unavailable");
+      else logger.error({ err: error }, "apps listener failed");
+      if (response.headersSent) response.destroy();
+      else if (unavailable) response.writeHead(503, { "Content-Type": "text/plain", "Retry-After": "5" }).end("Temporarily unavailable; try again in a few seconds.");
+      else response.writeHead(500, { "Content-Type": "text/plain" }).end("Something went wrong.");
     });
   });
 

@@ -12,7 +12,7 @@
 import { chmod, rm } from "node:fs/promises";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { Logger } from "pino";
-import type { Database } from "../storage/index.ts";
+import type { Storage } from "../storage/index.ts";
 import { CommandError, executeCommand, parseCommand, UsageError, type CommandInput, type CommandOutput } from "./commands.ts";
 
 export type AdminReply = { readonly ok: true; readonly output: CommandOutput } | { readonly ok: false; readonly message: string; readonly exitCode: number };
@@ -26,13 +26,13 @@ export interface AdminSocket {
 const MAX_REQUEST_BYTES = 64 * 1024;
 
 /** Serves `pbs` commands on `socketPath`. Call it only while this process owns the data directory. */
-export async function startAdminSocket(options: { db: Database; socketPath: string; logger: Logger }): Promise<AdminSocket> {
-  const { db, socketPath, logger } = options;
+export async function startAdminSocket(options: { storage: Storage; socketPath: string; logger: Logger }): Promise<AdminSocket> {
+  const { storage, socketPath, logger } = options;
   // A socket file left by a crash would make listen fail. This process holds the data directory's
   // lock, so no live server can be behind it.
   await rm(socketPath, { force: true });
   const server = createServer((socket) => {
-    void serve(socket, db, logger);
+    void serve(socket, storage, logger);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -52,7 +52,7 @@ export async function startAdminSocket(options: { db: Database; socketPath: stri
   };
 }
 
-async function serve(socket: Socket, db: Database, logger: Logger): Promise<void> {
+async function serve(socket: Socket, storage: Storage, logger: Logger): Promise<void> {
   socket.setEncoding("utf8");
   socket.on("error", () => {}); // a client that hangs up early is not the server's problem
   let reply: AdminReply;
@@ -60,7 +60,8 @@ async function serve(socket: Socket, db: Database, logger: Logger): Promise<void
     const { argv, input } = await readRequest(socket);
     const command = parseCommand(argv);
     logger.info({ command: command.name }, "admin command");
-    reply = { ok: true, output: await executeCommand(db, command, input) };
+    const migrate = () => storage.migrate({ progress: (message) => logger.info({ command: command.name }, message) });
+    reply = { ok: true, output: await executeCommand(storage.db, command, input, migrate) };
   } catch (error) {
     if (error instanceof UsageError) reply = { ok: false, message: error.message, exitCode: 2 };
     else if (error instanceof CommandError) reply = { ok: false, message: error.message, exitCode: error.exitCode };

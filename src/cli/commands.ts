@@ -5,6 +5,7 @@
 // exactly the same thing.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Database } from "../storage/index.ts";
+import type { MigrationReport } from "../storage/migrator.ts";
 import { environments, plans, type AuditEntry, type Environment, type Plan } from "../storage/schema.ts";
 import { listAuditLog, recordAdminAction } from "../domain/audit-log.ts";
 import { addMember, memberRoles, type MemberRole } from "../domain/members.ts";
@@ -42,6 +43,9 @@ Usage:
       Registers an OAuth application. Prints its client id and, for a confidential client, its
       secret, once. A public client (--public) has no secret and must use PKCE.
   pbs workspaces create --slug <slug> [--name <name>] [--plan free|pro|team|enterprise] [--json]
+  pbs migrate [--json]
+      Applies the database migrations this release has and the database lacks, and prints them.
+      No other command migrates: on a database that is behind they stop and say to run this.
   pbs --help
 
 Scopes: projects:read, projects:write, deployments:read, deployments:write, agents:run,
@@ -53,6 +57,7 @@ Exit status: 0 done, 1 failed, 2 bad usage.`;
 
 export type Command =
   | { readonly name: "help" }
+  | { readonly name: "migrate"; readonly json: boolean }
   | {
       readonly name: "keys.create";
       readonly workspace: string;
@@ -126,6 +131,11 @@ const MAX_AUDIT_LIMIT = 1000;
 export function parseCommand(argv: readonly string[]): Command {
   const [group, action] = argv;
   if (group === undefined || group === "--help" || group === "-h" || group === "help") return { name: "help" };
+  if (group === "migrate") {
+    const { values } = parse(argv.slice(1), common);
+    if (values.help) return { name: "help" };
+    return { name: "migrate", json: values.json === true };
+  }
   if (group === "audit") {
     const { values } = parse(argv.slice(1), { workspace: { type: "string" }, limit: { type: "string" }, ...common });
     if (values.help) return { name: "help" };
@@ -264,11 +274,18 @@ function limit(raw: string | undefined): number {
   return value;
 }
 
+/** Applies the pending migrations of the storage the command runs on (`Storage.migrate`). */
+export type Migrate = () => Promise<MigrationReport>;
+
 /**
  * Carries out a command. Throws CommandError (exit 1 for a missing or conflicting thing, 2 for a
- * value the domain refuses); any other error is a bug.
+ * value the domain refuses); any other error is a bug. `migrate` is what `pbs migrate` calls.
  */
-export async function executeCommand(db: Database, command: Command, input: CommandInput = {}): Promise<CommandOutput> {
+export async function executeCommand(db: Database, command: Command, input: CommandInput = {}, migrate?: Migrate): Promise<CommandOutput> {
+  if (command.name === "migrate") {
+    if (!migrate) throw new CommandError("this process cannot migrate the database", 1);
+    return migrationOutput(await migrate());
+  }
   try {
     return await execute(db, command, input);
   } catch (error) {
@@ -278,6 +295,12 @@ export async function executeCommand(db: Database, command: Command, input: Comm
   }
 }
 
+function migrationOutput({ applied, latest }: MigrationReport): CommandOutput {
+  const current = `The schema is up to date (last migration ${latest}).`;
+  const lines = applied.length === 0 ? [`Nothing to apply. ${current}`] : [...applied.map(({ tag, ms }) => `Applied ${tag} in ${ms} ms.`), current];
+  return { text: lines.join("\n"), json: { applied, latest } };
+}
+
 /** `pbs` as the audit log's actor of the actions it takes. */
 const PBS = "pbs";
 
@@ -285,6 +308,8 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
   switch (command.name) {
     case "help":
       return { text: USAGE, json: { usage: USAGE } };
+    case "migrate":
+      throw new Error("executeCommand runs migrate itself");
 
     case "workspaces.create": {
       const workspace = await createWorkspace(db, { slug: command.slug, name: command.workspaceName, plan: command.plan });

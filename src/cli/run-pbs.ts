@@ -7,9 +7,14 @@
 //     server runs the command. If nothing answers on the socket, pbs opens DATA_DIR itself, which
 //     takes the directory's lock, so a server starting meanwhile waits for nothing and fails clearly.
 // Either way the command is parsed and executed by commands.ts, so output is identical.
+//
+// Only `pbs migrate` changes the schema. Every other command opens the database as it is and stops
+// with a message naming `pbs migrate` when its schema is behind this release (or absent): an
+// operator's tool must not migrate a production database as a side effect of listing keys.
 import { loadConfig, type Config } from "../config.ts";
 import { setPasswordHashCost } from "../domain/passwords.ts";
 import { openStorage } from "../storage/index.ts";
+import { SchemaNotCurrentError } from "../storage/migrator.ts";
 import { DataDirInUseError } from "../storage/pglite.ts";
 import { sendToAdminSocket, type AdminReply } from "./admin-socket.ts";
 import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageError, type Command, type CommandInput } from "./commands.ts";
@@ -60,8 +65,9 @@ async function run(config: Config, argv: string[], command: Command, input: Comm
   }
   let storage;
   try {
-    storage = await openStorage(config);
+    storage = await openStorage(config, { migrations: command.name === "migrate" ? "none" : "require" });
   } catch (error) {
+    if (error instanceof SchemaNotCurrentError) return { ok: false, exitCode: 1, message: error.message };
     if (!(error instanceof DataDirInUseError)) throw error;
     return {
       ok: false,
@@ -69,8 +75,9 @@ async function run(config: Config, argv: string[], command: Command, input: Comm
       message: `${error.message}, which does not answer on ${config.adminSocketPath}; stop it or retry when it is up`,
     };
   }
+  const migrate = () => storage.migrate({ progress: (message) => process.stderr.write(`pbs: ${message}\n`) });
   try {
-    return { ok: true, output: await executeCommand(storage.db, command, input) };
+    return { ok: true, output: await executeCommand(storage.db, command, input, migrate) };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
     return { ok: false, message: error.message, exitCode: error.exitCode };

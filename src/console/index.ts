@@ -82,7 +82,7 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
       url,
       method,
       requestId,
-      ip: request.socket?.remoteAddress ?? null,
+      ip: deps.web.clientAddress(request),
       userAgent: request.headers["user-agent"] ?? null,
       visitor: await visitor(deps.web, request, response),
     };

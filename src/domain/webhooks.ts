@@ -2,6 +2,7 @@
 // it enables (events.ts queues them); its signing secret is shown once, at creation. A delivery is
 // one event sent to one endpoint: pending → succeeded | failed. Sending and signing the deliveries is
 // the delivery worker's job (webhook-signature.ts); here they are only queued and listed.
+import { createHash } from "node:crypto";
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type {
   SchemaCreateWebhookEndpointRequest,
@@ -70,22 +71,45 @@ export async function createWebhookEndpoint(
 ): Promise<SchemaWebhookEndpointWithSecret> {
   const url = await targets.check(input.url);
   const now = new Date();
-  const [row] = await db
-    .insert(webhookEndpoints)
-    .values({
-      id: newId("we"),
-      ...partition,
-      url,
-      description: input.description ?? null,
-      enabledEvents: distinctEvents(input.enabled_events),
-      status: "enabled",
-      secret: newWebhookSecret(),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  // One statement, in a transaction all the same: a creating request's writes commit in one
+  // transaction, which also holds its answer stored for an Idempotency-Key.
+  const [row] = await db.transaction((tx) =>
+    tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("we"),
+        ...partition,
+        url,
+        description: input.description ?? null,
+        enabledEvents: distinctEvents(input.enabled_events),
+        status: "enabled",
+        secret: newWebhookSecret(),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
   return { ...toWebhookEndpoint(row), secret: row.secret };
 }
+
+/**
+ * The endpoint's signing secret whose SHA-256 is `sha256`, while it still signs: the current one, or
+ * the previous one within its grace period. Undefined once it was rotated out (or the endpoint is
+ * gone): stored answers keep only this digest, and a replay must not hand out a secret that no
+ * longer works, nor a newer one.
+ */
+export async function signingSecretByDigest(db: Queryable, partition: Partition, endpointId: string, sha256: string, now = new Date()) {
+  const [row] = await db
+    .select({ secret: webhookEndpoints.secret, previous: webhookEndpoints.previousSecret, previousUntil: webhookEndpoints.previousSecretExpiresAt })
+    .from(webhookEndpoints)
+    .where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, endpointId)));
+  if (!row) return undefined;
+  if (secretDigest(row.secret) === sha256) return row.secret;
+  if (row.previous && row.previousUntil && row.previousUntil > now && secretDigest(row.previous) === sha256) return row.previous;
+  return undefined;
+}
+
+export const secretDigest = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /** The endpoint row, or NotFoundError: another partition's endpoint does not exist for this caller. */
 async function findEndpoint(db: Queryable, partition: Partition, id: string, { lock = false } = {}): Promise<EndpointRow> {

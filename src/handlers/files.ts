@@ -7,11 +7,11 @@ import type { SchemaProjectFile } from "../../generated/schema.d.ts";
 import * as files from "../domain/files.ts";
 import { InvalidInputError } from "../domain/errors.ts";
 import type { Partition } from "../domain/partition.ts";
-import { HttpError } from "../http/errors.ts";
+import { BodyError, HttpError } from "../http/errors.ts";
 import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../http/range.ts";
 import type { Database } from "../storage/index.ts";
 import type { Context } from "./context.ts";
-import { multipartParts } from "./multipart.ts";
+import { multipartParts } from "../http/multipart.ts";
 import { paged } from "./pagination.ts";
 
 type FileHandlers = Pick<Handlers<Context>, "uploadFile" | "listFiles" | "getFile" | "downloadFile" | "deleteFile">;
@@ -22,7 +22,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const location = (file: SchemaProjectFile) => `/v1/projects/${file.project_id}/files/${file.id}`;
 
 const tooLarge = () =>
-  new HttpError(413, "payload_too_large", `The file exceeds the upload limit of ${files.MAX_FILE_BYTES} bytes (25 MiB).`, "file");
+  new BodyError(413, "payload_too_large", `The file exceeds the upload limit of ${files.MAX_FILE_BYTES} bytes (25 MiB).`, "file");
 
 export const fileHandlers: FileHandlers = {
   async uploadFile({ path, body }, { db, partition }) {
@@ -97,7 +97,7 @@ async function receiveUpload(db: Database, partition: Partition, projectId: stri
   let filePart: { filename: string | undefined; mimeType: string } | undefined;
   let upload: files.Upload | undefined;
   try {
-    for await (const part of multipartParts(body, { fieldSize: 4096, parts: 16 })) {
+    for await (const part of multipartParts(body)) {
       if (part.kind === "field" && part.name === "path") {
         if (pathPart !== undefined) throw new InvalidInputError("The `path` part appears twice; send it once.", "path");
         if (part.truncated) throw new InvalidInputError("The `path` part is too long (at most 512 characters).", "path");

@@ -110,4 +110,73 @@ describe("audit writer under pressure", () => {
     await audit.flush();
     expect(written.map((row) => row.requestId)).toEqual(Array.from({ length: 7 }, (_, i) => entry(i).requestId));
   });
+
+  const unreachable = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+
+  it("keeps the rows of a database outage, however long, and writes them when it returns", async () => {
+    const written: AuditEntry[] = [];
+    let failures = 12; // far more than a batch that fails for another reason gets
+    const audit = createAuditWriter(noDatabase, silent, {
+      batchSize: 3,
+      retryDelaysMs: [1, 2, 5],
+      async write(rows) {
+        if (failures-- > 0) throw new Error("Failed query: insert into audit_log …", { cause: unreachable() });
+        written.push(...rows);
+      },
+    });
+    for (let i = 0; i < 7; i++) audit.record(entry(i));
+    await audit.flush();
+    expect(failures).toBeLessThan(0);
+    expect(written.map((row) => row.requestId)).toEqual(Array.from({ length: 7 }, (_, i) => entry(i).requestId));
+  });
+
+  it("gives up a batch failing for another reason after a few attempts, and goes on with the next", async () => {
+    const written: AuditEntry[] = [];
+    const audit = createAuditWriter(noDatabase, silent, {
+      batchSize: 2,
+      retryDelaysMs: [1],
+      async write(rows) {
+        if (rows.some((row) => row.requestId === entry(0).requestId)) throw new Error("value too long for type character varying");
+        written.push(...rows);
+      },
+    });
+    for (let i = 0; i < 4; i++) audit.record(entry(i));
+    await audit.flush();
+    expect(written.map((row) => row.requestId)).toEqual([entry(2).requestId, entry(3).requestId]);
+  });
+
+  it("with the queue full during an outage, refuses new requests at once instead of making them wait", async () => {
+    let down = true;
+    const audit = createAuditWriter(noDatabase, silent, {
+      batchSize: 5,
+      maxQueued: 10,
+      retryDelaysMs: [5],
+      async write() {
+        if (down) throw unreachable();
+      },
+    });
+    const waiting = (() => {
+      for (let i = 0; i < 15; i++) audit.record(entry(i)); // 5 being written, 10 queued
+      return audit.admit();
+    })();
+    expect(await waiting).toBe(false); // the writer found the database down
+    expect(await audit.admit()).toBe(false);
+    down = false;
+    await audit.flush();
+    expect(audit.admit()).toBeUndefined();
+  });
+
+  it("at a stop, gives up what it still cannot write once the deadline passes", async () => {
+    const audit = createAuditWriter(noDatabase, silent, {
+      retryDelaysMs: [20],
+      async write() {
+        throw unreachable();
+      },
+    });
+    audit.record(entry(1));
+    const started = Date.now();
+    await audit.close(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
 });

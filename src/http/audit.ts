@@ -5,12 +5,20 @@
 // `batchSize` rows, a few milliseconds after the first of them arrived), so under load a request
 // costs a fraction of a statement instead of one. The queue is bounded: when it holds `maxQueued`
 // rows, `admit()` makes new requests wait for room (back-pressure) instead of growing memory.
-// `flush()` writes everything queued (graceful stop, tests). A batch that fails is retried with
-// backoff; only a batch that still fails after `MAX_ATTEMPTS` is given up, and logged with its
-// request ids, so an outage long enough to lose rows says which.
+// `flush()` writes everything queued (graceful stop, tests).
+//
+// Failures: while the database cannot be reached (storage/unavailable.ts) a batch is retried with
+// backoff (up to 5 s apart) for as long as the outage lasts, so the rows of an outage are written
+// when the database returns, not lost. If the queue fills meanwhile, `admit()` answers false: the
+// pipeline refuses the request with 503 rather than serve it unrecorded or make it wait for the
+// database's return. Any other failure (a bug, a row the database refuses) is retried
+// `MAX_ATTEMPTS` times and then given up, logged with its request ids, so one bad batch cannot hold
+// the queue forever. A stop gives the writer a deadline (`close`), after which what is still queued
+// is logged as lost, by request id.
 import type { Logger } from "pino";
 import type { Database } from "../storage/index.ts";
 import { sql } from "drizzle-orm";
+import { isStorageUnavailable } from "../storage/unavailable.ts";
 
 export interface AuditEntry {
   requestId: string;
@@ -31,10 +39,15 @@ export interface AuditEntry {
 
 export interface AuditWriter {
   record(entry: AuditEntry): void;
-  /** Undefined while the queue has room; otherwise resolves once it has. */
-  admit(): Promise<void> | undefined;
+  /**
+   * Undefined while the queue has room; otherwise resolves with true once it has, or with false
+   * when the database cannot be reached and the queue is full (the request is not to be served).
+   */
+  admit(): Promise<boolean> | undefined;
   /** Resolves when every row recorded so far has been written (or given up). */
   flush(): Promise<void>;
+  /** Flushes for up to `timeoutMs`, then gives up (and logs, by request id) what is left. */
+  close(timeoutMs: number): Promise<void>;
 }
 
 export interface AuditWriterOptions {
@@ -46,9 +59,12 @@ export interface AuditWriterOptions {
   readonly delayMs?: number;
   /** Where a batch goes (default: one INSERT into audit_log). */
   readonly write?: (rows: readonly AuditEntry[]) => Promise<void>;
+  /** Waits before each retry of a failed batch, the last repeated (default 0.1, 0.5, 2, 5 s). */
+  readonly retryDelaysMs?: readonly number[];
 }
 
 const RETRY_DELAYS_MS = [100, 500, 2000, 5000];
+/** Attempts at a batch that fails for another reason than an unreachable database. */
 const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 export function createAuditWriter(db: Database, log: Logger, options: AuditWriterOptions = {}): AuditWriter {
@@ -56,10 +72,22 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
   const maxQueued = options.maxQueued ?? 10_000;
   const delayMs = options.delayMs ?? 5;
   const write = options.write ?? ((rows: readonly AuditEntry[]) => insertRows(db, rows));
+  const retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const queue: AuditEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> | undefined;
-  let roomWaiters: Array<() => void> = [];
+  let roomWaiters: Array<(admitted: boolean) => void> = [];
+  /** The last write found the database unreachable. */
+  let outage = false;
+  /** Set by `close` at its deadline: failing batches are given up at once. */
+  let abandoning = false;
+  let wakeRetry: (() => void) | undefined;
+
+  function wakeWaiters(admitted: boolean): void {
+    const waiters = roomWaiters;
+    roomWaiters = [];
+    for (const wake of waiters) wake(admitted);
+  }
 
   function schedule(): void {
     if (timer || writing) return;
@@ -80,11 +108,7 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
     while (queue.length > 0) {
       const batch = queue.splice(0, batchSize);
       await writeBatch(batch);
-      if (queue.length < maxQueued) {
-        const waiters = roomWaiters;
-        roomWaiters = [];
-        for (const wake of waiters) wake();
-      }
+      if (queue.length < maxQueued) wakeWaiters(true);
     }
   }
 
@@ -92,16 +116,36 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
     for (let attempt = 1; ; attempt++) {
       try {
         await write(batch);
+        if (outage) log.info({ queued: queue.length }, "audit log writable again: writing the rows queued during the outage");
+        outage = false;
         return;
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS) {
+        const unavailable = isStorageUnavailable(error);
+        if (abandoning || (!unavailable && attempt >= MAX_ATTEMPTS)) {
           log.error({ err: error, request_ids: batch.map((entry) => entry.requestId) }, "audit rows lost: writing them kept failing");
           return;
         }
-        log.warn({ err: error, rows: batch.length, attempt }, "audit write failed; retrying");
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt - 1]));
+        if (unavailable && !outage) {
+          outage = true;
+          log.warn({ err: error, queued: queue.length + batch.length }, "audit log unavailable: keeping its rows until the database returns");
+        }
+        // Requests waiting for room would wait for the database's return: refuse them now instead.
+        if (outage && queue.length >= maxQueued) wakeWaiters(false);
+        else if (!unavailable) log.warn({ err: error, rows: batch.length, attempt }, "audit write failed; retrying");
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1]);
+          wakeRetry = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wakeRetry = undefined;
       }
     }
+  }
+
+  async function flush(): Promise<void> {
+    while (queue.length > 0 || writing) await startWriting();
   }
 
   return {
@@ -112,10 +156,21 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
     },
     admit() {
       if (queue.length < maxQueued) return undefined;
-      return new Promise<void>((resolve) => roomWaiters.push(resolve));
+      if (outage) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => roomWaiters.push(resolve));
     },
-    async flush() {
-      while (queue.length > 0 || writing) await startWriting();
+    flush,
+    async close(timeoutMs) {
+      const deadline = setTimeout(() => {
+        abandoning = true;
+        wakeRetry?.();
+      }, timeoutMs);
+      try {
+        await flush();
+      } finally {
+        clearTimeout(deadline);
+        wakeWaiters(false);
+      }
     },
   };
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { migratePglite } from "../storage/pglite.ts";
+import { migratePool } from "../storage/postgres.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   IDEMPOTENCY_LOCK_TIMEOUT_MS,
@@ -14,14 +13,13 @@ import {
   begin,
   canonicalJson,
   complete,
-  finish,
+  renew,
   purgeExpired,
   requestHash,
 } from "./idempotency.ts";
 import type { AnyPgDatabase, BeginInput, BeginResult, IdempotencyLease } from "./idempotency.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-const migrationsFolder = fileURLToPath(new URL("../storage/migrations", import.meta.url));
 
 interface TestDatabase {
   readonly db: AnyPgDatabase;
@@ -37,7 +35,7 @@ async function openTestDatabase(driver: "pglite" | "postgres"): Promise<TestData
   if (driver === "pglite") {
     const client = new PGlite();
     const db = drizzlePglite(client);
-    await migratePglite(db, { migrationsFolder });
+    await migratePglite(client);
     return { db, close: () => client.close() };
   }
   const name = `pbs_idem_${randomUUID().replaceAll("-", "")}`;
@@ -49,7 +47,7 @@ async function openTestDatabase(driver: "pglite" | "postgres"): Promise<TestData
   // Several connections, so concurrent begin() calls really race inside PostgreSQL.
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
   const db = drizzlePg(pool);
-  await migratePg(db, { migrationsFolder });
+  await migratePool(pool);
   return {
     db,
     async close() {
@@ -136,7 +134,7 @@ function suite(driver: "pglite" | "postgres") {
     const body = { id: "prj_1", name: "demo", nested: { list: [1, 2], flag: true } };
     expect(await complete(db, lease, { status: 201, headers: { Location: "/v1/projects/prj_1" }, body })).toBe(true);
     const again = await begin(db, req);
-    expect(again).toEqual({ kind: "replay", status: 201, headers: { Location: "/v1/projects/prj_1" }, body });
+    expect(again).toEqual({ kind: "replay", requestHash: req.requestHash, status: 201, headers: { Location: "/v1/projects/prj_1" }, body });
     // And again: replays do not consume the record.
     expect((await begin(db, req)).kind).toBe("replay");
   });
@@ -248,19 +246,28 @@ function suite(driver: "pglite" | "postgres") {
     expect((await begin(db, req)).kind).toBe("new");
   });
 
-  it("finish stores 2xx and 4xx for replay and releases 5xx", async () => {
-    const created = input();
-    expect(await finish(db, leaseOf(await begin(db, created)), { status: 201, headers: {}, body: { id: "prj_9" } })).toBe("stored");
-    expect((await begin(db, created)).kind).toBe("replay");
+  it("renew keeps a long request's claim past the lock timeout; a renewal after completion changes nothing", async () => {
+    const t0 = Date.now();
+    const req = input();
+    const lease = leaseOf(await begin(db, req, { now: () => t0 }));
+    expect(await renew(db, lease, { now: () => t0 + IDEMPOTENCY_LOCK_TIMEOUT_MS - 1 })).toBe(true);
+    expect((await begin(db, req, { now: () => t0 + IDEMPOTENCY_LOCK_TIMEOUT_MS + 1 })).kind).toBe("in_use");
+    expect((await begin(db, req, { now: () => t0 + 2 * IDEMPOTENCY_LOCK_TIMEOUT_MS })).kind).toBe("new");
+    // The successor completes; the first request's late renewal is fenced out.
+    expect(await renew(db, lease, { now: () => t0 + 2 * IDEMPOTENCY_LOCK_TIMEOUT_MS + 1 })).toBe(false);
+  });
 
-    const notFound = input({ path: "/v1/projects/prj_missing/runs" });
-    const nfBody = { error: { code: "not_found", message: "No such project.", param: null } };
-    expect(await finish(db, leaseOf(await begin(db, notFound)), { status: 404, headers: {}, body: nfBody })).toBe("stored");
-    expect(await begin(db, notFound)).toEqual({ kind: "replay", status: 404, headers: {}, body: nfBody });
-
-    const failed = input();
-    expect(await finish(db, leaseOf(await begin(db, failed)), { status: 500, headers: {}, body: {} })).toBe("released");
-    expect((await begin(db, failed)).kind).toBe("new");
+  it("a claim taken before the body is read (requestHash null) records the real hash on completion", async () => {
+    const req = input({ requestHash: null });
+    const lease = leaseOf(await begin(db, req));
+    // Another request with the key while the first runs: in use, whatever its body.
+    expect((await begin(db, { ...req, requestHash: "other" })).kind).toBe("in_use");
+    expect(await complete(db, lease, { status: 201, headers: {}, body: { id: "file_1" } }, { requestHash: "read" })).toBe(true);
+    // A later request that has not read its body yet gets the stored hash to compare with its own…
+    expect(await begin(db, req)).toMatchObject({ kind: "replay", requestHash: "read", body: { id: "file_1" } });
+    // …and one that knows its hash is told at once.
+    expect((await begin(db, { ...req, requestHash: "other" })).kind).toBe("mismatch");
+    expect((await begin(db, { ...req, requestHash: "read" })).kind).toBe("replay");
   });
 
   it("stores bodies that are not objects", async () => {

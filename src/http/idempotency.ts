@@ -2,7 +2,9 @@
 //
 // Flow for a creating POST that carries `Idempotency-Key`:
 //   const r = await begin(db, { workspaceId, environment, key, method, path, requestHash });
-//   'new'      → run the handler, then finish(db, r.lease, { status, headers, body })
+//   'new'      → run the handler (renew(db, r.lease) every lockTimeout/3 while it runs), then
+//                complete(tx, r.lease, { status, headers, body }) in the transaction of its writes,
+//                or abandon(db, r.lease) when nothing is to be stored
 //   'replay'   → answer r.status / r.headers / r.body with `Idempotent-Replayed: true`, run nothing
 //   'in_use'   → 409 idempotency_key_in_use (the first request with this key is still running)
 //   'mismatch' → 422 idempotency_key_reused (same key, different method, path or body)
@@ -24,6 +26,12 @@
 //   number of concurrent requests with one key gets 'new'. complete/abandon are fenced on the
 //   lease (created_at + request hash) so a request whose lease ran out and was taken over cannot
 //   overwrite or release its successor's row.
+// - A streamed body (a multipart upload) is fingerprinted as it is read, so its hash is unknown at
+//   `begin` (requestHash null): the claim is taken with an empty hash, `complete` records the real
+//   one, and a replay candidate carries the stored hash for the caller to compare once it has read
+//   the body.
+// - Long requests keep their claim: `renew` extends an in_progress row's lease; a crashed
+//   replica's claim still frees itself one lock timeout after its last renewal.
 // - Time is the application's clock (injectable `now`), written explicitly into created_at and
 //   expires_at with millisecond precision, so the fence compares equal values on both drivers.
 import { createHash } from "node:crypto";
@@ -51,11 +59,11 @@ export interface BeginInput extends IdempotencyScope {
   readonly method: string;
   /** The concrete request path (e.g. /v1/projects/prj_1/runs), not the route template. */
   readonly path: string;
-  /** `requestHash({ method, path, body })`. */
-  readonly requestHash: string;
+  /** `requestHash({ method, path, body })`, or null when the body is streamed and not yet read. */
+  readonly requestHash: string | null;
 }
 
-/** Proof that this request holds the key; pass it to complete/abandon/finish. */
+/** Proof that this request holds the key; pass it to renew/complete/abandon. */
 export interface IdempotencyLease extends IdempotencyScope {
   readonly requestHash: string;
   readonly startedAt: Date;
@@ -69,7 +77,8 @@ export interface StoredResponse {
 
 export type BeginResult =
   | { readonly kind: "new"; readonly lease: IdempotencyLease }
-  | ({ readonly kind: "replay" } & StoredResponse)
+  /** The stored answer; `requestHash` is the stored request's, to compare when begin had none. */
+  | ({ readonly kind: "replay"; readonly requestHash: string } & StoredResponse)
   | { readonly kind: "in_use" }
   | { readonly kind: "mismatch" };
 
@@ -121,7 +130,7 @@ export async function begin(db: AnyPgDatabase, input: BeginInput, options?: Idem
     const claim = {
       method,
       path: input.path,
-      requestHash: input.requestHash,
+      requestHash: input.requestHash ?? "",
       state: "in_progress" as const,
       responseStatus: null,
       responseHeaders: null,
@@ -147,19 +156,21 @@ export async function begin(db: AnyPgDatabase, input: BeginInput, options?: Idem
           workspaceId: input.workspaceId,
           environment: input.environment,
           key: input.key,
-          requestHash: input.requestHash,
+          requestHash: claim.requestHash,
           startedAt: nowDate,
         },
       };
     }
     const [row] = await db.select().from(idempotencyKeys).where(scopeWhere(input)).limit(1);
     if (row === undefined || row.expiresAt.getTime() <= cfg.now()) continue;
-    if (row.method !== method || row.path !== input.path || row.requestHash !== input.requestHash) {
+    const hashesKnown = input.requestHash !== null && row.requestHash !== "";
+    if (row.method !== method || row.path !== input.path || (hashesKnown && row.requestHash !== input.requestHash)) {
       return { kind: "mismatch" };
     }
     if (row.state !== "completed" || row.responseStatus === null) return { kind: "in_use" };
     return {
       kind: "replay",
+      requestHash: row.requestHash,
       status: row.responseStatus,
       headers: (row.responseHeaders ?? {}) as Record<string, string>,
       body: row.responseBody ?? null,
@@ -177,12 +188,13 @@ export async function complete(
   db: AnyPgDatabase,
   lease: IdempotencyLease,
   response: StoredResponse,
-  options?: IdempotencyOptions,
+  options?: IdempotencyOptions & { readonly requestHash?: string },
 ): Promise<boolean> {
   const cfg = settings(options);
   const updated = await db
     .update(idempotencyKeys)
     .set({
+      ...(options?.requestHash ? { requestHash: options.requestHash } : {}),
       state: "completed",
       responseStatus: response.status,
       responseHeaders: { ...response.headers },
@@ -194,26 +206,24 @@ export async function complete(
   return updated.length === 1;
 }
 
+/**
+ * Extends the claim of a request still running by one lock timeout from now. Returns false when the
+ * lease was lost or the request has completed meanwhile.
+ */
+export async function renew(db: AnyPgDatabase, lease: IdempotencyLease, options?: IdempotencyOptions): Promise<boolean> {
+  const cfg = settings(options);
+  const updated = await db
+    .update(idempotencyKeys)
+    .set({ expiresAt: new Date(cfg.now() + cfg.lockTimeoutMs) })
+    .where(leaseWhere(lease))
+    .returning({ key: idempotencyKeys.key });
+  return updated.length === 1;
+}
+
 /** Releases the key (the handler failed with 5xx or threw) so the client can retry with it. */
 export async function abandon(db: AnyPgDatabase, lease: IdempotencyLease): Promise<boolean> {
   const deleted = await db.delete(idempotencyKeys).where(leaseWhere(lease)).returning({ key: idempotencyKeys.key });
   return deleted.length === 1;
-}
-
-/** True for the responses we keep for replay (see the decision at the top): status < 500. */
-export function isStorable(status: number): boolean {
-  return status < 500;
-}
-
-/** complete() for storable responses, abandon() for 5xx. Returns what it did. */
-export async function finish(
-  db: AnyPgDatabase,
-  lease: IdempotencyLease,
-  response: StoredResponse,
-  options?: IdempotencyOptions,
-): Promise<"stored" | "released" | "lease_lost"> {
-  if (isStorable(response.status)) return (await complete(db, lease, response, options)) ? "stored" : "lease_lost";
-  return (await abandon(db, lease)) ? "released" : "lease_lost";
 }
 
 /**

@@ -1,24 +1,32 @@
 // The one request pipeline. Every request passes, in order:
 //   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
-//   (replay/409/422) → handler → response
-// and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
+//   (replay/409/422) → handler (its writes and its stored answer in one transaction) → response
+// and leaves an audit entry, whatever its outcome. A client address that has failed too often
+// before any key was identified (404/405 on routing, 401 on authentication) is answered
+// `429 ip_rate_limited` at those steps instead, authenticating from memory only (address-limit.ts).
+// Handlers see only typed input and answer typed
 // results; every error, theirs included, leaves here in the contract's one error shape.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { Operation } from "openapi-backend";
-import { operationMeta, type Handlers, type OperationId } from "../../generated/handlers.ts";
+import { operationMeta, type Handlers, type MultipartBody, type OperationId } from "../../generated/handlers.ts";
 import type { Context } from "../handlers/context.ts";
+import type { AnswerSeal } from "../handlers/stored-answers.ts";
+import type { Database } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
 import type { Contract } from "./contract.ts";
 import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
-import { HttpError, errorBody, internalError, toHttpError } from "./errors.ts";
+import { BodyError, HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit.ts";
+import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import * as idempotency from "./idempotency.ts";
+import { fingerprintOf } from "./multipart.ts";
+import { requestTransaction } from "./request-transaction.ts";
 import type { AuditWriter } from "./audit.ts";
 
 export interface PipelineDeps {
@@ -27,10 +35,20 @@ export interface PipelineDeps {
   rateLimiter: KeyRateLimiter;
   /** Resolves a bearer secret to its key and workspace, or says why it cannot. */
   authenticate: (secret: string) => Promise<Principal | Refusal>;
+  /** The same from memory alone (no database work): undefined when the secret is not known there. */
+  authenticateFromMemory: (secret: string) => Principal | Refusal | undefined;
+  /** Counts and refuses, per client address, requests failing before a key is identified. */
+  addressLimiter: AddressLimiter;
   /** The per-request context handlers receive. */
   context: (principal: Principal, requestId: string, log: Logger) => Context;
-  idempotencyDb: idempotency.AnyPgDatabase;
+  idempotencyDb: Database;
+  /** What an operation's stored answer keeps in place of a secret it carried. */
+  answerSeals: Partial<Record<OperationId, AnswerSeal>>;
+  /** Idempotency claims' lock timeout (default IDEMPOTENCY_LOCK_TIMEOUT_MS); tests shorten it. */
+  idempotencyOptions?: idempotency.IdempotencyOptions;
   audit: AuditWriter;
+  /** The client's address, as TRUST_PROXY says to read it. */
+  clientAddress: (request: IncomingMessage) => string | null;
   logger: Logger;
 }
 
@@ -42,9 +60,10 @@ interface HandlerResult {
 
 export function createPipeline(deps: PipelineDeps) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // Under a flood the audit queue is full: wait for room rather than let it grow.
+    // Under a flood the audit queue is full: wait for room rather than let it grow. With the
+    // database unreachable as well, there is no room to wait for: refuse, unrecorded.
     const room = deps.audit.admit();
-    if (room) await room;
+    if (room && !(await room)) return refuseUnrecorded(response, deps.logger, request);
     const started = performance.now();
     const requestId = newId("req");
     const log = deps.logger.child({ request_id: requestId });
@@ -57,7 +76,8 @@ export function createPipeline(deps: PipelineDeps) {
     let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = { workspaceId: null, keyId: null, clientId: null };
     // Read now: once a response has finished, a socket closed after it (Connection: close) is
     // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
-    const ip = request.socket?.remoteAddress ?? null;
+    const ip = deps.clientAddress(request);
+    const addressRefusal = deps.addressLimiter.refusal(ip);
     response.setHeader("X-Request-Id", requestId);
     response.on("finish", () => {
       const latencyMs = Math.round(performance.now() - started);
@@ -79,7 +99,11 @@ export function createPipeline(deps: PipelineDeps) {
       const operation = deps.contract.match(method, url.pathname);
       route = operation.path;
       const operationId = operation.operationId as OperationId;
-      const principal = await authenticateRequest(request.headers.authorization, deps.authenticate, (refusal) => {
+      // A refused address is authenticated from memory only: no database work for it.
+      const authenticate = addressRefusal
+        ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
+        : deps.authenticate;
+      const principal = await authenticateRequest(request.headers.authorization, authenticate, (refusal) => {
         caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null, clientId: refusal.clientId ?? null };
       });
       caller = principal.client
@@ -101,39 +125,61 @@ export function createPipeline(deps: PipelineDeps) {
         operation,
         { streamedBody: streamed },
       );
-      const input = {
-        path: params,
-        query,
-        header: declaredHeaders(request, operation),
-        body: streamed ? { contentType: request.headers["content-type"]!, stream: request } : body,
-      };
+      const multipart: MultipartBody | undefined = streamed ? { contentType: request.headers["content-type"]!, stream: request } : undefined;
+      const input = { path: params, query, header: declaredHeaders(request, operation), body: multipart ?? body };
       const context = deps.context(principal, requestId, log);
-      const run = () => (deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>)(input, context);
+      const handler = deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>;
 
       const key = request.headers["idempotency-key"];
       const result =
         operationMeta[operationId].idempotent && typeof key === "string"
-          ? await withIdempotency(
-              deps.idempotencyDb,
-              {
-                workspaceId: principal.workspace.id,
-                environment: principal.key.environment,
-                key,
-                method,
-                path: url.pathname,
-                requestHash: idempotency.requestHash({ method, path: url.pathname, body: fingerprint(request, body) }),
-              },
-              run,
-              requestId,
-            )
-          : await run();
+          ? await idempotently(deps, {
+              operationId,
+              context,
+              run: (db) => handler(input, { ...context, db }),
+              scope: { workspaceId: principal.workspace.id, environment: principal.key.environment, key, method, path: url.pathname },
+              body: multipart ?? body,
+            })
+          : await handler(input, context);
       await send(response, result);
     } catch (error) {
-      const failure = toHttpError(error);
+      let failure = toHttpError(error);
       if (!failure) log.error({ err: error }, "unhandled error");
+      else if (failure.code === "service_unavailable") log.warn({ err: error }, "database unavailable");
+      if (failure && failedBeforeIdentifying(failure, route)) {
+        if (addressRefusal) failure = addressLimited(addressRefusal);
+        else deps.addressLimiter.failed(ip);
+      }
       sendError(response, failure ?? internalError(), requestId, request);
     }
   };
+}
+
+/** A 503 for a request the audit log cannot take (database down, queue full); in the process log only. */
+function refuseUnrecorded(response: ServerResponse, logger: Logger, request: IncomingMessage): void {
+  const requestId = newId("req");
+  response.setHeader("X-Request-Id", requestId);
+  logger.warn({ request_id: requestId, method: request.method, path: request.url?.split("?")[0] }, "refused unrecorded: audit log full and database unavailable");
+  sendError(response, serviceUnavailable(), requestId, request);
+}
+
+const UNKNOWN_IN_MEMORY: Refusal = { refused: "invalid" };
+
+/** A refusal that came before any key was identified: no route (404/405), or no valid credential (401). */
+function failedBeforeIdentifying(failure: HttpError, route: string | null): boolean {
+  if (route === null) return failure.status === 404 || failure.status === 405;
+  return failure.status === 401 && failure.code !== "insufficient_scope";
+}
+
+function addressLimited(refusal: AddressRefusal): HttpError {
+  const headers = rateLimitHeaders({ allowed: false, retryAfterSeconds: refusal.retryAfterSeconds, windows: [refusal.window] });
+  return new HttpError(
+    429,
+    "ip_rate_limited",
+    `Too many requests without a valid API key from this address; retry after ${refusal.retryAfterSeconds} seconds.`,
+    null,
+    headers,
+  );
 }
 
 function requireScopes(required: readonly string[], principal: Principal): void {
@@ -168,46 +214,117 @@ function declaredHeaders(request: IncomingMessage, operation: Operation): Record
   return header;
 }
 
-/** What tells two requests with one Idempotency-Key apart: the JSON body, or for a multipart body
- * (streamed to storage, never held) its declared length. */
-function fingerprint(request: IncomingMessage, body: unknown): unknown {
-  return body ?? (request.headers["content-length"] ? { content_length: request.headers["content-length"] } : undefined);
+interface IdempotentCall {
+  readonly operationId: OperationId;
+  readonly context: Context;
+  /** The handler, on the database it is given. */
+  readonly run: (db: Database) => Promise<HandlerResult>;
+  readonly scope: Omit<idempotency.BeginInput, "requestHash">;
+  /** The parsed JSON body, or the multipart body still to be read. */
+  readonly body: unknown;
 }
 
-/** Runs a creating request at most once per Idempotency-Key, replaying its stored answer after. */
-async function withIdempotency(
-  db: idempotency.AnyPgDatabase,
-  request: idempotency.BeginInput,
-  run: () => Promise<HandlerResult>,
-  requestId: string,
-): Promise<HandlerResult> {
-  const claim = await idempotency.begin(db, request);
+/**
+ * Runs a creating request at most once per Idempotency-Key and replays its stored answer after. The
+ * handler's writes and the stored answer commit in one transaction (request-transaction.ts); while
+ * the handler runs, its claim is renewed, so a long upload keeps it. Not stored: server errors, and
+ * refusals of a body that could not be received (cut short, malformed, too large) — the retry then
+ * runs again. A multipart body is told apart by its fingerprint (its parts' content, hashed while
+ * read), so its hash is compared once it has been read.
+ */
+async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<HandlerResult> {
+  const { idempotencyDb: db, answerSeals, idempotencyOptions: options } = deps;
+  const { method, path } = call.scope;
+  const multipart = isMultipart(call.body) ? call.body : undefined;
+  const hashOf = (body: unknown) => idempotency.requestHash({ method, path, body });
+  const seal = answerSeals[call.operationId];
+
+  const claim = await idempotency.begin(db, { ...call.scope, requestHash: multipart ? null : hashOf(call.body) }, options);
   switch (claim.kind) {
-    case "replay":
-      return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body: claim.body };
+    case "replay": {
+      if (multipart && hashOf({ multipart: await fingerprintOf(multipart) }) !== claim.requestHash) throw keyReused();
+      const body = seal && claim.status < 300 ? await seal.open(claim.body, call.context) : claim.body;
+      return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body };
+    }
     case "in_use":
-      throw new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");
+      throw keyInUse();
     case "mismatch":
-      throw new HttpError(
-        422,
-        "idempotency_key_reused",
-        "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.",
-        "Idempotency-Key",
-      );
+      throw keyReused();
   }
+
+  const { lease } = claim;
+  const work = requestTransaction(db);
+  const renewal = keepClaimed(db, lease, deps.logger, options);
   let result: HandlerResult;
   try {
-    result = await run();
+    result = await call.run(work.db);
   } catch (error) {
+    await work.rollback();
     const failure = toHttpError(error);
-    if (!failure || failure.status >= 500) {
-      await idempotency.abandon(db, claim.lease);
+    if (!failure || failure.status >= 500 || failure instanceof BodyError) {
+      renewal.stop();
+      await release(db, lease);
       throw error;
     }
-    result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, requestId) };
+    result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
   }
-  await idempotency.finish(db, claim.lease, { status: result.status, headers: stringHeaders(result.headers), body: result.body });
+  renewal.stop();
+  const fingerprint = multipart ? multipart.fingerprint : undefined;
+  if (result.status >= 500 || (multipart && fingerprint === undefined)) {
+    await work.rollback();
+    await release(db, lease);
+    return result;
+  }
+  const stored = {
+    status: result.status,
+    headers: stringHeaders(result.headers),
+    body: seal && result.status < 300 ? seal.seal(result.body) : result.body,
+  };
+  try {
+    await work.commit(async (tx) => {
+      const requestHash = multipart ? hashOf({ multipart: fingerprint }) : undefined;
+      if (!(await idempotency.complete(tx, lease, stored, { ...options, requestHash }))) throw new LeaseLost();
+    });
+  } catch (error) {
+    // Held past its lease, the key went to a retry, which carries the request out instead of this one.
+    if (error instanceof LeaseLost) throw keyInUse();
+    await release(db, lease);
+    throw error;
+  }
   return result;
+}
+
+class LeaseLost extends Error {}
+
+/**
+ * Frees the key of a request that stored nothing, so a retry may run at once. Best effort: when the
+ * database cannot be reached, the claim frees itself when its lease runs out.
+ */
+async function release(db: Database, lease: idempotency.IdempotencyLease): Promise<void> {
+  await idempotency.abandon(db, lease).catch(() => undefined);
+}
+
+const keyInUse = () =>
+  new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");
+
+const keyReused = () =>
+  new HttpError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.", "Idempotency-Key");
+
+function isMultipart(body: unknown): body is MultipartBody {
+  return typeof (body as MultipartBody | undefined)?.stream?.pipe === "function";
+}
+
+/**
+ * Renews a claim every third of its lock timeout until stopped; a renewal that fails is tried again
+ * at the next. Not awaited: on PGlite a renewal waits for the transaction the handler holds open.
+ */
+function keepClaimed(db: Database, lease: idempotency.IdempotencyLease, logger: Logger, options: idempotency.IdempotencyOptions = {}) {
+  const timer = setInterval(
+    () => idempotency.renew(db, lease, options).catch((error: unknown) => logger.warn({ err: error }, "idempotency claim not renewed")),
+    (options.lockTimeoutMs ?? idempotency.IDEMPOTENCY_LOCK_TIMEOUT_MS) / 3,
+  );
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 function stringHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {

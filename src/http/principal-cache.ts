@@ -31,6 +31,8 @@ export interface PrincipalCacheOptions {
 
 export interface PrincipalCache {
   readonly authenticate: Authenticate;
+  /** What the cache knows of a secret, without looking it up: undefined when it knows nothing fresh. */
+  fromMemory(secret: string): Principal | Refusal | undefined;
   /** Stops listening for changes. */
   close(): void;
 }
@@ -72,11 +74,16 @@ export function createPrincipalCache(options: PrincipalCacheOptions): PrincipalC
     },
   });
 
+  function cachedResult(hash: string, at: number): Principal | Refusal | undefined {
+    const cached = principals.get(hash) ?? refusals.get(hash);
+    return cached && cached.freshUntil > at && options.changes.connected ? cached.result : undefined;
+  }
+
   async function authenticate(secret: string): Promise<Principal | Refusal> {
     const hash = hashSecret(secret);
     const at = now();
-    const cached = principals.get(hash) ?? refusals.get(hash);
-    if (cached && cached.freshUntil > at && options.changes.connected) return cached.result;
+    const cached = cachedResult(hash, at);
+    if (cached) return cached;
 
     const seen = generation;
     const listening = options.changes.connected;
@@ -94,7 +101,7 @@ export function createPrincipalCache(options: PrincipalCacheOptions): PrincipalC
     return result;
   }
 
-  return { authenticate, close: unsubscribe };
+  return { authenticate, fromMemory: (secret) => cachedResult(hashSecret(secret), now()), close: unsubscribe };
 }
 
 function principalFreshUntil({ key }: Principal): number {

@@ -62,9 +62,11 @@ describe("rate limiter (memory store, fake clock)", () => {
     expect(refused.retryAfterSeconds).toBe(1);
     const h = rateLimitHeaders(refused);
     expect(h["Retry-After"]).toBe("1");
-    expect(h["X-RateLimit-Limit"]).toBe("10");
-    expect(h["X-RateLimit-Remaining"]).toBe("0");
-    expect(h["X-RateLimit-Reset"]).toBe(String(T0 / 1000 + 1));
+    // The X-RateLimit-* fields describe the minute, whichever window refused.
+    expect(h["X-RateLimit-Limit"]).toBe("60");
+    expect(h["X-RateLimit-Remaining"]).toBe("50");
+    expect(h["X-RateLimit-Used"]).toBe("10");
+    expect(h["X-RateLimit-Reset"]).toBe(String(T0 / 1000 + 60));
     expect(h["RateLimit-Policy"]).toBe('"default";q=60;w=60, "burst";q=10;w=1');
     // The refused request was refunded in the minute window: 10 spent, 50 left.
     expect(h["RateLimit"]).toBe('"default";r=50;t=60, "burst";r=0;t=1');
@@ -76,6 +78,7 @@ describe("rate limiter (memory store, fake clock)", () => {
     const h = rateLimitHeaders(first!);
     expect(h["Retry-After"]).toBeUndefined();
     expect(h["RateLimit"]).toBe('"default";r=59;t=60, "burst";r=9;t=1');
+    expect([h["X-RateLimit-Limit"], h["X-RateLimit-Remaining"], h["X-RateLimit-Used"]]).toEqual(["60", "59", "1"]);
     expect(first!.retryAfterSeconds).toBeNull();
   });
 
@@ -284,6 +287,36 @@ describe.skipIf(!TEST_DATABASE_URL)("rate limiter on Postgres (TEST_DATABASE_URL
     const results = await fire(limiter, "k", 11);
     expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
     expect(statements).toHaveLength(11);
+    // The refusal is remembered until the window resets: asking again costs nothing.
+    expect((await limiter.consume("k")).allowed).toBe(false);
+    expect(statements).toHaveLength(11);
+    await limiter.close();
+  });
+
+  it("a key past its limit is refused from memory until its window resets; a plan change asks again", async () => {
+    let statements = 0;
+    const query = storage.pool.query.bind(storage.pool);
+    const counting = Object.create(storage.pool, {
+      query: { value: (...args: Parameters<typeof query>) => (statements++, query(...args)) },
+    }) as typeof storage.pool;
+    const plans = { ...PLAN_LIMITS, free: { perMinute: 3, burst: 1000 } };
+    const limiter = createKeyRateLimiter({
+      store: await createPostgresStore({ pool: counting }),
+      keyPrefix: `pbs:test:${randomUUID()}`,
+      plans,
+      windows: { longSeconds: 1, shortSeconds: 0.5 },
+    });
+    const results = await fire(limiter, "hot", 6, "free");
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, false, false]);
+    expect(statements).toBe(4);
+    // Remembered refusals report the same window as the store did.
+    expect(results[5]!.retryAfterSeconds).toBe(1);
+    expect(results[5]!.windows[0]!.remaining).toBe(0);
+    expect((await limiter.consume("hot", "enterprise")).allowed).toBe(true);
+    expect(statements).toBe(5);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await limiter.consume("hot", "free")).allowed).toBe(true);
+    expect(statements).toBe(6);
     await limiter.close();
   });
 

@@ -16,13 +16,19 @@
 // - Counters are keyed by the API key id only (not by plan): a plan change keeps the counts already
 //   spent in the window. The window length is part of the counter's name, so limiters configured
 //   with other windows never share counts.
-// - The numbers reported in X-RateLimit-* / result.limit/remaining/resetSeconds come from the
-//   "binding" window: the one with the fewest requests left (ties: the later reset); when refused,
-//   the full window with the latest reset, so Retry-After and X-RateLimit-Reset agree. The IETF
-//   `RateLimit` / `RateLimit-Policy` fields list both policies, each with its own figures.
+// - `X-RateLimit-Limit`, `-Remaining`, `-Used` and `-Reset` always describe one window, the minute
+//   ("default"), so a client reading them sees one consistent quota (60, 59, 1, …) rather than
+//   figures that jump between the minute's and the second's. The IETF `RateLimit` /
+//   `RateLimit-Policy` fields list both policies, each with its own figures, and `Retry-After`
+//   says when the window that refused has room again. `result.limit/remaining/resetSeconds` are
+//   the "binding" window's: the one with the fewest requests left (ties: the later reset); when
+//   refused, the full window with the latest reset.
 // - Shared stores (Redis, PostgreSQL) are insured: while the store cannot answer, the process counts
 //   in memory instead of refusing or failing every request (limits then hold per process, not
-//   globally), and goes back to the store as soon as it answers again.
+//   globally, each process starting its counts afresh), and goes back to the store as soon as it
+//   answers again. A store that fails is left alone for a second before it is tried again, and a
+//   Redis command gets 500 ms: a Redis that goes silent (no reset, no answer) costs one request
+//   half a second each second, not every request forever.
 import type { Redis } from "ioredis";
 import type { Pool } from "pg";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../domain/plans.ts";
@@ -46,8 +52,8 @@ export interface RateLimitWindows {
 
 export const DEFAULT_WINDOWS: RateLimitWindows = Object.freeze({ longSeconds: 60, shortSeconds: 1 });
 
-/** Names used in the IETF RateLimit-Policy / RateLimit fields. */
-export type PolicyName = "default" | "burst";
+/** Names used in the IETF RateLimit-Policy / RateLimit fields ("address": src/http/address-limit.ts). */
+export type PolicyName = "default" | "burst" | "address";
 
 export interface WindowState {
   readonly policy: PolicyName;
@@ -57,6 +63,8 @@ export interface WindowState {
   readonly windowSeconds: number;
   /** Requests left in the current window (r), ≥ 0. */
   readonly remaining: number;
+  /** Requests counted in the current window (limit − remaining). */
+  readonly used: number;
   /** Whole seconds until the window resets (t), ≥ 0. */
   readonly resetSeconds: number;
   /** Unix epoch seconds at which the window resets. */
@@ -145,17 +153,24 @@ export function createMemoryStore(): RateLimitStore {
   };
 }
 
+/** How long an insured store that failed is left alone before a request tries it again. */
+const STORE_RETRY_PAUSE_MS = 1000;
+/** How long a Redis command may take before the request is counted in memory instead. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
- * A shared store insured by per-process memory counting: used while `ready()` is false, and for a
- * request the shared store failed. `onError` hears the first failure of each outage.
+ * A shared store insured by per-process memory counting: used while `ready()` is false, for a
+ * request the shared store failed, and for a second after each failure. `onError` hears the first
+ * failure of each outage.
  */
 function insured(store: RateLimitStore, ready: () => boolean, onError: (error: Error) => void): RateLimitStore {
   const memory = createMemoryStore();
   let failing = false;
+  let retryAt = 0;
   return {
     kind: store.kind,
     async consume(key, windows) {
-      if (!ready()) return memory.consume(key, windows);
+      if (!ready() || (failing && Date.now() < retryAt)) return memory.consume(key, windows);
       try {
         const result = await store.consume(key, windows);
         failing = false;
@@ -163,6 +178,7 @@ function insured(store: RateLimitStore, ready: () => boolean, onError: (error: E
       } catch (error) {
         if (!failing) onError(error instanceof Error ? error : new Error(String(error)));
         failing = true;
+        retryAt = Date.now() + STORE_RETRY_PAUSE_MS;
         return memory.consume(key, windows);
       }
     },
@@ -170,6 +186,38 @@ function insured(store: RateLimitStore, ready: () => boolean, onError: (error: E
       await memory.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * A shared store whose refusals are remembered in this process until the full window resets: a
+ * window's count only grows until then, and a refused request charges nothing, so asking the store
+ * again could only give the same answer. A key hammering past its limit then costs no round trip
+ * (and no turn on its counter's row lock). Keyed by the windows' limits too, so a plan change is
+ * asked afresh. Bounded: entries leave when their window resets, and the oldest go first when full.
+ */
+function rememberingRefusals(store: RateLimitStore, maxKeys = 10_000): RateLimitStore {
+  const refused = new Map<string, { until: number; counts: number[]; resetsAt: number[] }>();
+  return {
+    kind: store.kind,
+    async consume(key, windows) {
+      const memo = `${key}|${windows.map((window) => `${window.name}=${window.limit}`).join(",")}`;
+      const now = Date.now();
+      const known = refused.get(memo);
+      if (known && known.until > now) {
+        return { allowed: false, windows: known.counts.map((count, i) => ({ count, resetInMs: known.resetsAt[i]! - now })) };
+      }
+      if (known) refused.delete(memo);
+      const result = await store.consume(key, windows);
+      if (!result.allowed) {
+        const full = result.windows.filter((window, i) => window.count >= windows[i]!.limit);
+        const until = now + Math.max(0, ...full.map((window) => window.resetInMs));
+        if (refused.size >= maxKeys) refused.delete(refused.keys().next().value!);
+        refused.set(memo, { until, counts: result.windows.map((window) => window.count), resetsAt: result.windows.map((window) => now + window.resetInMs) });
+      }
+      return result;
+    },
+    close: () => store.close(),
   };
 }
 
@@ -223,7 +271,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
   const owned = options.client === undefined;
   let client: Redis;
   if (options.client !== undefined) client = options.client;
-  else if (options.url !== undefined) client = new Redis(options.url, { maxRetriesPerRequest: 1 });
+  else if (options.url !== undefined) client = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   else throw new Error("createRedisStore needs a client or a url");
   const onError = options.onError ?? (() => {});
   client.on("error", onError);
@@ -352,7 +400,8 @@ export interface KeyRateLimiter {
 }
 
 export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateLimiter {
-  const store = options.store ?? createMemoryStore();
+  const given = options.store ?? createMemoryStore();
+  const store = given.kind === "memory" ? given : rememberingRefusals(given);
   const plans = options.plans ?? PLAN_LIMITS;
   const windows = options.windows ?? DEFAULT_WINDOWS;
   const prefix = options.keyPrefix ?? "pbs:rl";
@@ -396,6 +445,7 @@ export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateL
         limit: part.limit,
         windowSeconds: part.windowSeconds,
         remaining: exceeded ? 0 : Math.max(0, Math.min(part.limit, part.limit - count)),
+        used: exceeded ? part.limit : Math.max(0, Math.min(part.limit, count)),
         resetSeconds: Math.max(0, Math.ceil(ms / 1000)),
         resetAt: Math.ceil((t + ms) / 1000),
         exceeded,
@@ -437,19 +487,21 @@ function pickBinding(ws: readonly WindowState[]): WindowState {
  * - IETF draft-ietf-httpapi-ratelimit-headers (structured-field lists):
  *   `RateLimit-Policy: "default";q=60;w=60, "burst";q=10;w=1`
  *   `RateLimit: "default";r=59;t=60, "burst";r=9;t=1`
- * - GitHub-style `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix epoch
- *   seconds), from the binding window;
+ * - GitHub-style `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Used` and
+ *   `X-RateLimit-Reset` (Unix epoch seconds), all of the first (long) window: the minute;
  * - `Retry-After` (whole seconds ≥ 1) when refused.
  */
-export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+export function rateLimitHeaders(result: Pick<RateLimitResult, "allowed" | "retryAfterSeconds" | "windows">): Record<string, string> {
   const policy = result.windows.map((w) => `"${w.policy}";q=${w.limit};w=${Math.ceil(w.windowSeconds)}`).join(", ");
   const current = result.windows.map((w) => `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`).join(", ");
+  const minute = result.windows[0]!;
   const headers: Record<string, string> = {
     "RateLimit-Policy": policy,
     RateLimit: current,
-    "X-RateLimit-Limit": String(result.limit),
-    "X-RateLimit-Remaining": String(result.remaining),
-    "X-RateLimit-Reset": String(result.resetAt),
+    "X-RateLimit-Limit": String(minute.limit),
+    "X-RateLimit-Remaining": String(minute.remaining),
+    "X-RateLimit-Used": String(minute.used),
+    "X-RateLimit-Reset": String(minute.resetAt),
   };
   if (!result.allowed) headers["Retry-After"] = String(Math.max(1, result.retryAfterSeconds ?? 1));
   return headers;

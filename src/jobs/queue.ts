@@ -14,6 +14,7 @@ export const queues = {
   deploymentBuild: "deployment-build",
   housekeeping: "housekeeping",
   billing: "billing",
+  retention: "retention",
 } as const;
 
 /**
@@ -65,6 +66,9 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
     for (const name of [queues.agentRun, queues.deploymentBuild]) await retryOrphans(boss, name, logger);
   }
   await ensureQueue(boss, queues.billing, { expireInSeconds: 15 * 60, retryLimit: 5, retryDelay: 60, retryBackoff: true });
+  // One run at a time, queued or active: a run that takes longer than the schedule's period is not
+  // joined by the next one.
+  await ensureQueue(boss, queues.retention, { policy: "exclusive", expireInSeconds: 15 * 60, retryLimit: 1 });
 
   /** Sends the job through the caller's transaction: it exists only if that transaction commits. */
   const send = async (tx: Queryable, name: string, data: object) => {
@@ -108,7 +112,9 @@ async function retryOrphans(boss: PgBoss, name: string, logger: Logger): Promise
 }
 
 async function ensureQueue(boss: PgBoss, name: string, options: Omit<Queue, "name">): Promise<void> {
-  if (await boss.getQueue(name)) await boss.updateQueue(name, options);
+  // A queue's policy is fixed when it is created; updates carry the rest.
+  const { policy: _policy, ...updatable } = options;
+  if (await boss.getQueue(name)) await boss.updateQueue(name, updatable);
   else await boss.createQueue(name, options);
 }
 

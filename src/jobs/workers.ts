@@ -1,6 +1,6 @@
 // The worker pool of one process: agent runs and deployment builds (AGENT_CONCURRENCY of each at a
 // time), and the periodic jobs, scheduled by cron in pg-boss so that one replica does each
-// occurrence: housekeeping every ten minutes, closing billing periods every hour.
+// occurrence: housekeeping and retention every ten minutes, closing billing periods every hour.
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Agent } from "../agents/agent.ts";
@@ -11,6 +11,7 @@ import { failDeployment } from "../domain/deployments.ts";
 import { purgeUnreferencedBlobs } from "../domain/builds.ts";
 import { purgeAbandonedUploads } from "../domain/files.ts";
 import { purgeExpiredOAuth } from "../domain/oauth.ts";
+import { deleteExpiredRecords } from "../domain/retention.ts";
 import { purgeExpiredSessions } from "../domain/sessions.ts";
 import { purgeExpired } from "../http/idempotency.ts";
 import type { Database } from "../storage/index.ts";
@@ -26,20 +27,27 @@ export interface WorkerOptions {
   /** Jobs of each kind this process works on at once. */
   readonly concurrency: number;
   readonly agentRunTimeoutMs: number;
-  /** How often an idle worker asks for a job, in seconds (default 1). */
+  /** How often an idle worker asks for a job, in seconds (default 1 for runs and builds, 30 for the periodic jobs). */
   readonly pollingIntervalSeconds?: number;
+  /** Days audit rows, events and webhook delivery logs are kept (AUDIT_RETENTION_DAYS). */
+  readonly retentionDays: number;
+  /** The longest one retention run deletes for before it leaves the rest to the next (default 5 minutes). */
+  readonly retentionRunMs?: number;
   /**
-   * Refresh the planner's statistics with housekeeping: for the embedded PGlite, which has no
-   * autovacuum. Without it a table that grew (100,000 projects) keeps the statistics of its first
-   * rows, and a project read by id took the wrong index: 130 instead of 1,100 reads a second.
+   * Do autovacuum's work: for the embedded PGlite, which has none. Housekeeping refreshes the
+   * planner's statistics (without it a table that grew, say to 100,000 projects, keeps the
+   * statistics of its first rows, and a project read by id took the wrong index: 130 instead of
+   * 1,100 reads a second), and retention vacuums the tables it deleted from, so their space is
+   * used again instead of the data directory growing.
    */
-  readonly analyze?: boolean;
+  readonly withoutAutovacuum?: boolean;
 }
 
 export async function startWorkers(queue: JobQueue, options: WorkerOptions): Promise<void> {
   const { boss } = queue;
   const { db, logger } = options;
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, localConcurrency: options.concurrency, batchSize: 1 };
+  const periodic = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 };
 
   const carryOutRun = createAgentRunWorker({ db, agent: options.agent, timeoutMs: options.agentRunTimeoutMs, logger });
   await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) =>
@@ -66,19 +74,29 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     }
   }
 
-  await boss.work(queues.housekeeping, { pollingIntervalSeconds: 30 }, async () => {
+  await boss.work(queues.housekeeping, periodic, async () => {
     const idempotencyKeys = await purgeExpired(db);
     // Far older than any upload in progress: only a process that died leaves these.
     const uploads = await purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000));
     const blobs = await purgeUnreferencedBlobs(db);
     await purgeExpiredSessions(db);
     await purgeExpiredOAuth(db);
-    if (options.analyze) await db.execute(sql`analyze`);
+    if (options.withoutAutovacuum) await db.execute(sql`analyze`);
     logger.debug({ idempotencyKeys, uploads, blobs }, "housekeeping done");
   });
   await boss.schedule(queues.housekeeping, "*/10 * * * *");
 
-  await boss.work(queues.billing, { pollingIntervalSeconds: 30 }, async () => {
+  await boss.work(queues.retention, periodic, async () => {
+    const before = new Date(Date.now() - options.retentionDays * 24 * 3_600_000);
+    const deleted = await deleteExpiredRecords(db, { before, deadline: Date.now() + (options.retentionRunMs ?? 5 * 60_000) });
+    if (options.withoutAutovacuum && deleted.deliveries + deleted.events + deleted.auditRows > 0) {
+      await db.execute(sql`vacuum (analyze) webhook_deliveries, webhook_delivery_attempts, events, audit_log`);
+    }
+    logger.info({ ...deleted, before: before.toISOString() }, "retention done");
+  });
+  await boss.schedule(queues.retention, "*/10 * * * *");
+
+  await boss.work(queues.billing, periodic, async () => {
     const invoices = await closeBillingPeriod(db);
     if (invoices > 0) logger.info({ invoices }, "billing period closed");
   });

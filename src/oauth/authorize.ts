@@ -165,7 +165,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
         method: request.method ?? "GET",
         path: "/oauth/authorize",
         status: refusal.status,
-        ip: request.socket?.remoteAddress ?? null,
+        ip: deps.web.clientAddress(request),
         userAgent: request.headers["user-agent"] ?? null,
       },
     });
@@ -278,7 +278,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
           method: "POST",
           path: "/oauth/authorize",
           status: 303,
-          ip: request.socket?.remoteAddress ?? null,
+          ip: deps.web.clientAddress(request),
           userAgent: request.headers["user-agent"] ?? null,
         },
       });

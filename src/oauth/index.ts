@@ -72,8 +72,8 @@ export function createOAuthServer(deps: OAuthServerDeps): (request: IncomingMess
   const issuer = deps.issuer.replace(/\/+$/, "");
   const logger = deps.logger.child({ component: "oauth" });
   const authorize = createAuthorizationEndpoint({ ...deps, issuer, logger });
-  const token = createTokenEndpoint({ db: deps.db, logger });
-  const revoke = createRevocationEndpoint({ db: deps.db, logger });
+  const token = createTokenEndpoint({ db: deps.db, logger, clientAddress: deps.web.clientAddress });
+  const revoke = createRevocationEndpoint({ db: deps.db, logger, clientAddress: deps.web.clientAddress });
   const metadata = JSON.stringify(authorizationServerMetadata(issuer));
 
   return async function handle(request, response) {

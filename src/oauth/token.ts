@@ -33,6 +33,8 @@ export class OAuthProtocolError extends Error {
 export interface TokenDeps {
   readonly db: Database;
   readonly logger: Logger;
+  /** The client's address, for the audit log (TRUST_PROXY). */
+  readonly clientAddress: (request: IncomingMessage) => string | null;
 }
 
 /** The client credentials of HTTP Basic, form-urldecoded; undefined without a Basic header. */
@@ -227,7 +229,7 @@ export function createRevocationEndpoint(deps: TokenDeps) {
               method: "POST",
               path: "/oauth/revoke",
               status: 200,
-              ip: request.socket?.remoteAddress ?? null,
+              ip: deps.clientAddress(request),
               userAgent: request.headers["user-agent"] ?? null,
             },
           });

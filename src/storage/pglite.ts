@@ -9,15 +9,24 @@
 // them. So opening takes the lock file first (created exclusively); a lock whose pid is no longer
 // running was left by a crash and is taken over. `pbs`, finding the directory locked, talks to the
 // owner through its admin socket instead.
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import type { Database, PgliteStorage } from "./index.ts";
-import { migrationsFolder } from "./index.ts";
+import type { Database, MigrationPolicy, PgliteStorage } from "./index.ts";
 import * as schema from "./schema.ts";
+import {
+  applyMigrations,
+  readMigrations,
+  requireCurrentSchema,
+  SchemaNotCurrentError,
+  type ApplyOptions,
+  type MigrationReport,
+  type MigrationSession,
+} from "./migrator.ts";
 import { pgliteChangeFeed, type ChangeFeed } from "./notifications.ts";
+import { readTemplate, saveTemplate, templateOrBuild } from "./pglite-template.ts";
 
 export const PGDATA_DIR = "pgdata";
 
@@ -50,24 +59,42 @@ export class DataDirInUseError extends Error {
   }
 }
 
-export type PgliteOptions =
-  /** The database in `dataDir`, created on first use. */
-  | { readonly dataDir: string }
+export type PgliteOptions = (
+  | /** The database in `dataDir`, created on first use (unless `migrations` is "require"). */ { readonly dataDir: string }
   /** An already opened PGlite (tests: an in-memory clone of a migrated template). Closed with the storage. */
-  | { readonly client: PGlite };
+  | { readonly client: PGlite }
+) & {
+  /** What to do about the schema on opening (default "apply"). */
+  readonly migrations?: MigrationPolicy;
+};
 
 export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteStorage> {
   const dataDir = "dataDir" in options ? options.dataDir : undefined;
+  const policy = options.migrations ?? "apply";
   let releaseLock = async () => {};
   let client: PGlite;
+  /** A cluster made by initdb here: once migrated, it becomes the template for the next ones. */
+  let fresh = false;
   if (dataDir === undefined) {
     client = (options as { client: PGlite }).client;
   } else {
+    // Asked only to use a database: never create one where there is none.
+    if (policy === "require" && !existsSync(join(dataDir, PGDATA_DIR))) {
+      throw new SchemaNotCurrentError(
+        readMigrations().map((migration) => migration.tag),
+        true,
+      );
+    }
     // 0700: the directory holds the database and the admin socket; nobody else may enter.
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     releaseLock = await lockDataDir(dataDir);
     try {
-      client = await PGlite.create({ ...pgliteOptions, dataDir: join(dataDir, PGDATA_DIR) });
+      const pgdata = join(dataDir, PGDATA_DIR);
+      fresh = !(await stat(join(pgdata, "PG_VERSION")).catch(() => undefined));
+      // A new cluster starts from the migrated template when there is one (pglite-template.ts).
+      const template = fresh ? await readTemplate() : undefined;
+      if (template) fresh = false;
+      client = await PGlite.create({ ...pgliteOptions, dataDir: pgdata, ...(template ? { loadDataDir: template } : {}) });
     } catch (error) {
       await releaseLock();
       throw error;
@@ -76,7 +103,10 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
   const db: Database = drizzle({ client, schema });
   let changes: ChangeFeed;
   try {
-    await migrate(drizzle({ client, schema }), { migrationsFolder });
+    if (policy === "apply") await migratePglite(client);
+    if (policy === "require") await requireCurrentSchema(pgliteSession(client), readMigrations());
+    // Best effort: a read-only node_modules only means the next new data directory starts slowly too.
+    if (fresh && policy === "apply") await saveTemplate(await client.dumpDataDir("none")).catch(() => undefined);
     changes = await pgliteChangeFeed(client);
   } catch (error) {
     await client.close();
@@ -93,11 +123,44 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
     async ping() {
       await client.query("select 1");
     },
+    migrate: (migrateOptions) => migratePglite(client, migrateOptions),
     close() {
       closed ??= changes.close().then(() => client.close()).finally(releaseLock);
       return closed;
     },
   };
+}
+
+/** The migrated template (pglite-template.ts), built in memory when there is none yet. */
+export function migratedTemplate(): Promise<Blob> {
+  return templateOrBuild(async () => {
+    const storage = await openPgliteStorage({ client: await PGlite.create() });
+    const tarball = await storage.client.dumpDataDir("none");
+    await storage.close();
+    return tarball;
+  });
+}
+
+/** Applies the pending migrations to `client` (for code that has a PGlite but no storage: tests). */
+export function migratePglite(client: PGlite, options?: ApplyOptions): Promise<MigrationReport> {
+  return applyMigrations(pgliteSession(client), readMigrations(), options);
+}
+
+/**
+ * Migrations on PGlite's one connection. Its `transaction` holds the connection for the whole
+ * transaction, so requests served meanwhile (`pbs migrate` through a running server's admin
+ * socket) wait instead of landing inside it.
+ */
+export function pgliteSession(client: PGlite): MigrationSession {
+  const on = (target: Pick<PGlite, "exec" | "query">): Omit<MigrationSession, "transaction"> => ({
+    async execute(statement) {
+      await target.exec(statement);
+    },
+    async query<Row extends Record<string, unknown>>(text: string, params?: unknown[]) {
+      return (await target.query<Row>(text, params)).rows;
+    },
+  });
+  return { ...on(client), transaction: (work) => client.transaction((tx) => work(on(tx))) };
 }
 
 /**

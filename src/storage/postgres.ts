@@ -1,29 +1,46 @@
 // PostgreSQL server through node-postgres: the driver for DATABASE_URL, shared by any number of
 // replicas (and by `pbs` while they run).
 import { drizzle } from "drizzle-orm/node-postgres";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import type { Database, PostgresStorage } from "./index.ts";
-import { migrationsFolder } from "./index.ts";
+import type { Database, MigrationPolicy, PostgresStorage } from "./index.ts";
 import * as schema from "./schema.ts";
+import { applyMigrations, readMigrations, requireCurrentSchema, type ApplyOptions, type MigrationReport, type MigrationSession } from "./migrator.ts";
 import { postgresChangeFeed } from "./notifications.ts";
 
-// Any constant unique to this application: replicas starting together take turns migrating.
-const MIGRATION_LOCK_ID = 0x7062_7301;
+const CONNECT_TIMEOUT_MS = 5000;
 
 export interface PostgresOptions {
   readonly url: string;
   readonly poolSize?: number;
+  /** What to do about the schema on opening (default "apply"). */
+  readonly migrations?: MigrationPolicy;
 }
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<PostgresStorage> {
   const changes = postgresChangeFeed(options.url);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, onConnect: changes.listenOn });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    onConnect: changes.listenOn,
+    // While the database cannot be reached, a request waits this long for a connection at most, then
+    // answers 503 (rather than waiting as long as the operating system lets a connect hang).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A connection whose peer vanished without a reset (a cut network) is found out by TCP
+    // keepalives, probing after 10 s of silence (then as often as the operating system says).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client losing its connection (server restart) must not crash the process; the pool
   // replaces it and the next query reports any lasting problem.
   pool.on("error", () => {});
+  // Nor may a client that loses it while checked out (a transaction, a migration): pg-pool leaves
+  // such a client without an 'error' listener, so its error would be thrown as uncaught. Its queries
+  // fail (503), and the pool discards it when it is released.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  const policy = options.migrations ?? "apply";
   try {
-    await migrateWithLock(pool);
+    if (policy === "apply") await migratePool(pool);
+    if (policy === "require") await withMigrationSession(pool, (session) => requireCurrentSchema(session, readMigrations()));
   } catch (error) {
     await pool.end();
     throw error;
@@ -38,6 +55,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
     async ping() {
       await pool.query("select 1");
     },
+    migrate: (migrateOptions) => migratePool(pool, migrateOptions),
     close() {
       closed ??= changes.close().then(() => pool.end());
       return closed;
@@ -45,17 +63,41 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
   };
 }
 
-/** Applies pending migrations while holding an advisory lock, so concurrent starts do not race. */
-async function migrateWithLock(pool: pg.Pool): Promise<void> {
+/** Applies the pending migrations through `pool` (for code that has a pool but no storage: tests). */
+export function migratePool(pool: pg.Pool, options?: ApplyOptions): Promise<MigrationReport> {
+  return withMigrationSession(pool, (session) => applyMigrations(session, readMigrations(), options));
+}
+
+/**
+ * Runs `work` on one connection of the pool, which is then closed rather than returned: the
+ * migration lock belongs to the session, and a session that ends cannot keep it by mistake.
+ */
+export async function withMigrationSession<T>(pool: pg.Pool, work: (session: MigrationSession) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-    try {
-      await migrate(drizzle({ client, schema }), { migrationsFolder });
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
-    }
+    return await work(pgSession(client));
   } finally {
-    client.release();
+    client.release(true);
   }
+}
+
+function pgSession(client: pg.PoolClient): MigrationSession {
+  const execute = async (statement: string) => {
+    await client.query(statement);
+  };
+  const query = async <Row extends Record<string, unknown>>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows;
+  return {
+    execute,
+    query,
+    async transaction(work) {
+      await client.query("begin");
+      try {
+        await work({ execute, query });
+        await client.query("commit");
+      } catch (error) {
+        await client.query("rollback").catch(() => {});
+        throw error;
+      }
+    },
+  };
 }

@@ -190,7 +190,11 @@ export const auditLog = pgTable(
     actor: text("actor"),
     target: text("target"),
   },
-  (t) => [index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Retention (src/domain/retention.ts) deletes the oldest rows in batches.
+    index("audit_log_occurred_at_idx").on(t.occurredAt),
+  ],
 );
 
 /** Stored responses of creating POSTs, replayed for 24 h (see src/http/idempotency.ts). */
@@ -456,6 +460,7 @@ export const events = pgTable(
   (t) => [
     oneOf("events", "environment", environments),
     index("events_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
+    index("events_created_at_idx").on(t.createdAt),
   ],
 );
 
@@ -492,6 +497,10 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
+    // Retention: the oldest deliveries, and whether an event still has one (also what deleting an
+    // event, which cascades to its deliveries, looks up).
+    index("webhook_deliveries_created_at_idx").on(t.createdAt),
+    index("webhook_deliveries_event_idx").on(t.eventId),
   ],
 );
 

@@ -20,11 +20,13 @@ export interface WebDeps {
   /** Signs CSRF tokens; shared by every replica. */
   readonly csrfSecret: string;
   readonly cookies: CookieJar;
+  /** The client's address as TRUST_PROXY says to read it (src/http/client-address.ts). */
+  readonly clientAddress: (request: IncomingMessage) => string | null;
 }
 
-export function webDeps(db: Queryable, publicUrl: string, csrfSecret: string): WebDeps {
+export function webDeps(db: Queryable, publicUrl: string, csrfSecret: string, clientAddress: WebDeps["clientAddress"]): WebDeps {
   const origin = new URL(publicUrl).origin;
-  return { db, origin, csrfSecret, cookies: cookieJar(origin.startsWith("https:")) };
+  return { db, origin, csrfSecret, cookies: cookieJar(origin.startsWith("https:")), clientAddress };
 }
 
 export interface Visitor {

@@ -57,8 +57,9 @@ async function expectConforms(method: string, path: string, response: Response, 
   expect(response.headers.get("x-request-id"), `${where}: X-Request-Id`).toMatch(/^req_[0-9A-Za-z]{8,64}$/);
   const operation = api.matchOperation({ method: method.toLowerCase(), path: url.pathname, headers: {} });
   if (!operation) {
-    // Unknown routes and wrong methods answer outside any operation, still in the error shape.
-    expect([404, 405], where).toContain(response.status);
+    // Unknown routes and wrong methods answer outside any operation, still in the error shape
+    // (429 once the client's address has failed too often).
+    expect([404, 405, 429], where).toContain(response.status);
     expect(api.validator.validateResponse(body, "getProject", 404).errors ?? [], `${where}: error body`).toEqual([]);
     return;
   }

@@ -1,8 +1,8 @@
 // Fresh, migrated databases for tests, on both storage drivers.
 //
 // PGlite: creating a cluster (initdb) and migrating it takes seconds, so it is done once per machine
-// and migration set: the migrated cluster is dumped to a tarball in the OS temp directory, named by
-// a hash of the migrations and the PGlite version. Each test then loads that tarball (~0.3 s) into
+// and migration set: the migrated cluster is the server's own template (src/storage/pglite-template.ts,
+// in node_modules/.cache). Each test then loads that tarball (~0.3 s) into
 // memory, or into a temp data directory when another process (server, pbs) must open it.
 //
 // PostgreSQL: runs only when TEST_DATABASE_URL names a server (its user must be allowed to create
@@ -16,16 +16,16 @@
 //     it("…", async () => { … storage().db … });
 //   });
 // or, for a database of a test's own: `const storage = await driver.open(); … await storage.close();`
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
-import { migrationsFolder, type Storage, type StorageDriver } from "../../src/storage/index.ts";
-import { openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
+import type { MigrationPolicy, Storage, StorageDriver } from "../../src/storage/index.ts";
+import { migratedTemplate, openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
 
 export interface TestDriver {
@@ -34,8 +34,11 @@ export interface TestDriver {
   readonly skipReason: string | undefined;
   /** A fresh migrated database, open in this process. Its `close()` also throws it away. */
   open(): Promise<Storage>;
-  /** A fresh migrated database for other processes to open (a server, `pbs`); not open here. */
-  forProcess(): Promise<ProcessDatabase>;
+  /**
+   * A fresh database for other processes to open (a server, `pbs`); not open here. Migrated unless
+   * `migrated` is false (then empty: for PGlite, a data directory without a database yet).
+   */
+  forProcess(options?: { migrated?: boolean }): Promise<ProcessDatabase>;
 }
 
 export interface ProcessDatabase {
@@ -45,8 +48,8 @@ export interface ProcessDatabase {
   readonly databaseUrl: string | undefined;
   /** Environment for a child process: DATA_DIR, and DATABASE_URL (empty for PGlite, so an inherited one cannot leak in). */
   readonly env: { readonly DATA_DIR: string; readonly DATABASE_URL: string };
-  /** Opens the database in this process (for PGlite: only while no other process has it open). */
-  open(): Promise<Storage>;
+  /** Opens the database in this process (for PGlite: only while no other process has it open); migrating it by default. */
+  open(options?: { migrations?: MigrationPolicy }): Promise<Storage>;
   /** Drops the database and removes the data directory. */
   dispose(): Promise<void>;
 }
@@ -60,16 +63,18 @@ export const pgliteDriver: TestDriver = {
     const client = await PGlite.create({ ...pgliteOptions, loadDataDir: await pgliteTemplate() });
     return openPgliteStorage({ client });
   },
-  async forProcess() {
+  async forProcess(options = {}) {
     const dataDir = await mkdtemp(join(tmpdir(), "pbs-test-"));
-    // Loading the template into a data directory writes the cluster there; closing flushes it.
-    const loader = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR), loadDataDir: await pgliteTemplate() });
-    await loader.close();
+    if (options.migrated !== false) {
+      // Loading the template into a data directory writes the cluster there; closing flushes it.
+      const loader = await PGlite.create({ dataDir: join(dataDir, PGDATA_DIR), loadDataDir: await pgliteTemplate() });
+      await loader.close();
+    }
     return {
       dataDir,
       databaseUrl: undefined,
       env: { DATA_DIR: dataDir, DATABASE_URL: "" },
-      open: () => openPgliteStorage({ dataDir }),
+      open: (openOptions) => openPgliteStorage({ dataDir, ...openOptions }),
       dispose: () => rm(dataDir, { recursive: true, force: true }),
     };
   },
@@ -90,16 +95,16 @@ export const postgresDriver: TestDriver = {
       },
     });
   },
-  async forProcess() {
+  async forProcess(options = {}) {
     const database = await createDatabase();
     const dataDir = await mkdtemp(join(tmpdir(), "pbs-test-"));
     // Migrate now, as a server would on start, so tests may query before any process ran.
-    await (await openPostgresStorage({ url: database.url, poolSize: 1 })).close();
+    if (options.migrated !== false) await (await openPostgresStorage({ url: database.url, poolSize: 1 })).close();
     return {
       dataDir,
       databaseUrl: database.url,
       env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
-      open: () => openPostgresStorage({ url: database.url, poolSize: 4 }),
+      open: (openOptions) => openPostgresStorage({ url: database.url, poolSize: 4, ...openOptions }),
       async dispose() {
         await database.drop();
         await rm(dataDir, { recursive: true, force: true });
@@ -180,76 +185,15 @@ async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> 
 }
 
 // ---------------------------------------------------------------------------------------------
-// PGlite: the migrated template, built once per machine and migration set
+// PGlite: the migrated template (src/storage/pglite-template.ts), built once per machine and migration set
 
 let template: Promise<Blob> | undefined;
 
 /** The migrated cluster as a tarball, for `PGlite.create({ loadDataDir })`. */
 export function pgliteTemplate(): Promise<Blob> {
-  template ??= templatePath()
-    .then(async (path) => {
-      if (!(await exists(path))) await buildTemplate(path);
-      return new Blob([new Uint8Array(await readFile(path))]);
-    })
-    .catch((error: unknown) => {
-      template = undefined; // let the next test try again rather than fail forever
-      throw error;
-    });
+  template ??= migratedTemplate().catch((error: unknown) => {
+    template = undefined; // let the next test try again rather than fail forever
+    throw error;
+  });
   return template;
-}
-
-async function templatePath(): Promise<string> {
-  const hash = createHash("sha256");
-  // A new PGlite may write clusters an older one cannot read: its version is part of the name.
-  hash.update(await readFile(join(import.meta.dirname, "..", "..", "node_modules", "@electric-sql", "pglite", "package.json")));
-  for (const file of await listFiles(migrationsFolder)) {
-    hash.update(`${file}\n`);
-    hash.update(await readFile(join(migrationsFolder, file)));
-  }
-  return join(tmpdir(), `pbs-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
-}
-
-/**
- * Builds the template unless another process is building it (test files run in parallel workers):
- * a directory created with mkdir is the lock; the others wait for the file to appear.
- */
-async function buildTemplate(path: string): Promise<void> {
-  const lock = `${path}.lock`;
-  const deadline = Date.now() + 120_000;
-  while (!(await exists(path))) {
-    try {
-      await mkdir(lock);
-    } catch {
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > 120_000) await rm(lock, { recursive: true, force: true }); // its builder died
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock} to go`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      continue;
-    }
-    try {
-      const storage = await openPgliteStorage({ client: await PGlite.create() });
-      const tarball = await storage.client.dumpDataDir("none");
-      await storage.close();
-      const partial = `${path}.${process.pid}.partial`;
-      await writeFile(partial, new Uint8Array(await tarball.arrayBuffer()));
-      await rename(partial, path); // atomic: readers never see half a file
-    } finally {
-      await rm(lock, { recursive: true, force: true });
-    }
-  }
-}
-
-async function listFiles(dir: string, prefix = ""): Promise<string[]> {
-  const entries = await readdir(join(dir, prefix), { withFileTypes: true });
-  const files = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)])),
-  );
-  return files.flat().sort();
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

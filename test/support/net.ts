@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 
 /** A TCP port nothing listens on right now, for a child process to bind. */
 export async function freePort(): Promise<number> {
@@ -9,4 +9,65 @@ export async function freePort(): Promise<number> {
     });
     server.on("error", reject);
   });
+}
+
+/** A plain TCP connection to an HTTP server, for tests about what happens below HTTP clients. */
+export interface RawConnection {
+  readonly socket: Socket;
+  /** Everything received so far, as latin1 text. */
+  received(): string;
+  /** Resolves with what has been received once it matches `pattern` (rejects after `timeoutMs`). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves when the server has closed the connection, with the milliseconds since it opened. */
+  readonly closed: Promise<number>;
+}
+
+/** Connects to the host and port of `url` (e.g. `http://127.0.0.1:8080`). */
+export async function rawConnection(url: string): Promise<RawConnection> {
+  const { hostname, port } = new URL(url);
+  const opened = Date.now();
+  const socket = connect(Number(port), hostname.replace(/^\[|\]$/g, ""));
+  let text = "";
+  const watchers = new Set<() => void>();
+  socket.on("data", (data) => {
+    text += data.toString("latin1");
+    for (const watch of watchers) watch();
+  });
+  socket.on("error", () => {});
+  const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now() - opened)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", resolve);
+    socket.once("error", reject);
+    void closed.then(() => resolve());
+  });
+  return {
+    socket,
+    received: () => text,
+    closed,
+    waitFor(pattern, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(text)) return false;
+          watchers.delete(check);
+          clearTimeout(timer);
+          resolve(text);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`no ${pattern} within ${timeoutMs} ms; received ${JSON.stringify(text.slice(0, 300))}`));
+        }, timeoutMs);
+        if (!check()) watchers.add(check);
+      });
+    },
+  };
+}
+
+/** The status and JSON body of the one HTTP/1.1 response in `text`. */
+export function parseRawResponse(text: string): { status: number; headers: Record<string, string>; body: any } {
+  const [head = "", ...rest] = text.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  const body = rest.join("\r\n\r\n");
+  return { status: Number(statusLine.split(" ")[1]), headers, body: body && headers["content-type"]?.startsWith("application/json") ? JSON.parse(body) : body };
 }

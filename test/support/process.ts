@@ -24,9 +24,16 @@ export function runPbs(args: string[], env: Record<string, string>, input = ""):
   return run(join(repoRoot, "src/cli/pbs.ts"), args, env, input);
 }
 
-/** Starts the server and resolves with its base URL once it logs that it listens. */
-export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
-  const child = spawn(process.execPath, ["src/main.ts"], { cwd: repoRoot, env: { ...process.env, ...env } });
+/**
+ * Starts the server (`node src/main.ts`, or `command`: a program and its arguments, run in the
+ * repository) and resolves with its base URL once it logs that it listens.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  command: readonly string[] = [process.execPath, "src/main.ts"],
+): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
+  const [program, ...args] = command;
+  const child = spawn(program!, args, { cwd: repoRoot, env: { ...process.env, ...env } });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";

@@ -2,6 +2,7 @@
 // to make workspaces and keys. Every response goes through the contract-checking client.
 import type { Agent } from "../../src/agents/agent.ts";
 import { builtinAgent } from "../../src/agents/builtin.ts";
+import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
 import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
@@ -13,6 +14,8 @@ import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/listen.ts";
+import type { TrustProxy } from "../../src/http/client-address.ts";
 import type { Storage } from "../../src/storage/index.ts";
 import { auditLog, type AuditEntry, type Environment } from "../../src/storage/schema.ts";
 import { eq } from "drizzle-orm";
@@ -61,8 +64,16 @@ export async function startTestServer(
     rateLimitWindows?: RateLimitWindows;
     /** Where the rate-limit counters live (default: memory); the server closes it when it stops. */
     rateLimitStore?: RateLimitStore;
+    /** How long an Idempotency-Key's claim outlives its last renewal (default 60 s). */
+    idempotencyLockTimeoutMs?: number;
     /** The server's logger (default: silent), for tests that read what it logs. */
     logger?: Logger;
+    /** HTTP server limits of both listeners, over the defaults (tests about them shorten them). */
+    serverLimits?: Partial<ServerLimits>;
+    /** TRUST_PROXY (default off). */
+    trustProxy?: TrustProxy;
+    /** The per-address limit of failed unauthenticated requests (default: off, for suites not about it). */
+    unauthenticatedLimit?: { limit: number; windowSeconds?: number };
     /**
      * Run the workers (agent runs, deployment builds) in this server. Off by default: suites that
      * are not about them see runs and deployments stay queued, as they were created.
@@ -86,6 +97,7 @@ export async function startTestServer(
   });
   // Known before listening: the console and the OAuth issuer are told where they are reached.
   const port = await freePort();
+  const serverLimits = { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits };
   const app = await createApp({
     storage,
     logger,
@@ -96,12 +108,16 @@ export async function startTestServer(
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
+    ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
     drainTimeoutMs: 1000,
+    serverLimits,
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    unauthenticatedLimit: options.unauthenticatedLimit ?? { limit: 0 },
     publicUrl: `http://127.0.0.1:${port}`,
     csrfSecret: "test-csrf-secret-0123456789",
   });
   const url = await app.listen(port, "127.0.0.1");
-  const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger });
+  const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: serverLimits });
   const appsUrl = await appsServer.listen(Number(new URL(apps.origin("x")).port), "127.0.0.1");
   const deliveries = options.webhooks?.deliver
     ? await startDeliveryWorker({
@@ -123,6 +139,8 @@ export async function startTestServer(
       concurrency: workers.concurrency ?? 2,
       agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
       pollingIntervalSeconds: 0.5,
+      retentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      withoutAutovacuum: storage.driver === "pglite",
     });
   }
 

@@ -1,11 +1,13 @@
 // A multipart/form-data body as an async sequence of parts, parsed by busboy while it streams. A
 // file part's content is itself an async sequence of chunks, which the consumer must read to the
 // end before the next part arrives (or stop, abandoning the body). Nothing is buffered beyond
-// busboy's and the socket's own high-water marks: reading slowly slows the client down.
+// busboy's and the socket's own high-water marks: reading slowly slows the client down. The body's
+// fingerprint is hashed on the way, for idempotency (MultipartBody.fingerprint).
+import { createHash, type Hash } from "node:crypto";
 import busboy from "busboy";
 import type { Readable } from "node:stream";
 import type { MultipartBody } from "../../generated/handlers.ts";
-import { HttpError } from "../http/errors.ts";
+import { BodyError } from "./errors.ts";
 
 export interface FieldPart {
   readonly kind: "field";
@@ -34,15 +36,22 @@ export interface MultipartLimits {
   readonly parts: number;
 }
 
+/**
+ * The limits of every multipart body the API reads (an upload's `path` and `file`, with room to
+ * refuse extra parts by name). One set, so that a body reads the same for its handler and for its
+ * idempotency fingerprint.
+ */
+export const MULTIPART_LIMITS: MultipartLimits = Object.freeze({ fieldSize: 4096, parts: 16 });
+
 const malformed = (error: unknown) =>
-  new HttpError(400, "invalid_request", `The multipart body could not be read: ${(error as Error)?.message ?? error}.`);
+  new BodyError(400, "invalid_request", `The multipart body could not be read: ${(error as Error)?.message ?? error}.`);
 
 /**
- * The parts of the body, in order. Ends with HttpError 400 when the body is not well-formed
+ * The parts of the body, in order. Ends with BodyError 400 when the body is not well-formed
  * multipart (no boundary, cut short, client gone). Stopping early (break, throw) detaches the
- * parser and leaves the rest of the request unread.
+ * parser and leaves the rest of the request unread. Reading to the end sets `body.fingerprint`.
  */
-export async function* multipartParts(body: MultipartBody, limits: MultipartLimits): AsyncGenerator<Part> {
+export async function* multipartParts(body: MultipartBody, limits: MultipartLimits = MULTIPART_LIMITS): AsyncGenerator<Part> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -52,12 +61,15 @@ export async function* multipartParts(body: MultipartBody, limits: MultipartLimi
       limits: { fieldSize: limits.fieldSize, parts: limits.parts, fieldNameSize: 100, headerPairs: 32 },
     });
   } catch (error) {
-    throw new HttpError(400, "invalid_request", `The multipart body could not be read: ${(error as Error).message}.`, "Content-Type");
+    throw new BodyError(400, "invalid_request", `The multipart body could not be read: ${(error as Error).message}.`, "Content-Type");
   }
 
+  // Every part in body order, each framed by its length so that no two bodies hash alike. A file's
+  // content is hashed as the consumer reads it, which busboy makes happen before the next part.
+  const fingerprint = createHash("sha256");
   const queue: Part[] = [];
   let finished = false;
-  let failure: HttpError | undefined;
+  let failure: BodyError | undefined;
   let wake: (() => void) | undefined;
   const notify = () => {
     wake?.();
@@ -65,6 +77,7 @@ export async function* multipartParts(body: MultipartBody, limits: MultipartLimi
   };
 
   parser.on("field", (name, value, info) => {
+    fingerprint.update(frame("field", name, String(info.valueTruncated), value));
     queue.push({ kind: "field", name, value, truncated: info.valueTruncated });
     notify();
   });
@@ -72,7 +85,8 @@ export async function* multipartParts(body: MultipartBody, limits: MultipartLimi
     // The stream may fail (body cut short) before the consumer reads it: its reader gets the error
     // then (an async iterator reports `errored`), but an 'error' with no listener would crash us.
     stream.on("error", () => {});
-    queue.push({ kind: "file", name, filename: info.filename, mimeType: info.mimeType, content: chunksOf(stream) });
+    fingerprint.update(frame("file", name, info.filename ?? "", info.mimeType));
+    queue.push({ kind: "file", name, filename: info.filename, mimeType: info.mimeType, content: chunksOf(stream, fingerprint) });
     notify();
   });
   parser.on("close", () => {
@@ -101,7 +115,10 @@ export async function* multipartParts(body: MultipartBody, limits: MultipartLimi
         continue;
       }
       if (failure) throw failure;
-      if (finished) return;
+      if (finished) {
+        body.fingerprint = fingerprint.digest("hex");
+        return;
+      }
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
@@ -152,11 +169,30 @@ function drain(stream: Readable): Promise<void> {
   });
 }
 
-/** A busboy file stream as chunks; its failures (cut-short body, client gone) as HttpError 400. */
-async function* chunksOf(stream: Readable): AsyncGenerator<Buffer> {
+/** A busboy file stream as chunks, hashed on the way; its failures (cut-short body, client gone) as BodyError 400. */
+async function* chunksOf(stream: Readable, fingerprint: Hash): AsyncGenerator<Buffer> {
+  let bytes = 0;
   try {
-    for await (const chunk of stream) yield chunk as Buffer;
+    for await (const chunk of stream) {
+      fingerprint.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+      yield chunk as Buffer;
+    }
   } catch (error) {
     throw malformed(error);
   }
+  fingerprint.update(frame("end", String(bytes)));
+}
+
+/** Strings joined so that their boundaries stay unambiguous: each preceded by its byte length. */
+function frame(...values: string[]): string {
+  return values.map((value) => `${Buffer.byteLength(value)}:${value}`).join("");
+}
+
+/** Reads the whole body, storing nothing, for its fingerprint; BodyError when it cannot be read. */
+export async function fingerprintOf(body: MultipartBody): Promise<string> {
+  for await (const part of multipartParts(body)) {
+    if (part.kind === "file") for await (const _ of part.content);
+  }
+  return body.fingerprint!;
 }

@@ -1,0 +1,150 @@
+// A PostgreSQL outage, made by cutting a TCP proxy of the test's own between the server and the
+// machine's PostgreSQL (which is never stopped): every request is answered `503
+// service_unavailable` with Retry-After, /readyz fails while /healthz still answers, and once the
+// proxy is restored the server recovers by itself: the pool reconnects, a create retried with its
+// Idempotency-Key is made once, the audit rows of the outage are written, the principal cache's
+// LISTEN connection is back (a revocation made elsewhere is refused at once), and pg-boss works on
+// jobs again. PGlite runs inside the server's process, so it has no outage to test.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeApiKey } from "../src/domain/keys.ts";
+import { openPostgresStorage } from "../src/storage/postgres.ts";
+import type { ApiResponse } from "./support/api-client.ts";
+import { postgresDriver, type ProcessDatabase, type TestDriver } from "./support/database.ts";
+import { pollUntil } from "./support/poll.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function expectUnavailable(response: ApiResponse): void {
+  expect(response.status).toBe(503);
+  expect(response.body).toEqual({
+    error: { code: "service_unavailable", message: expect.any(String), param: null, request_id: response.headers.get("x-request-id") },
+  });
+  expect(response.headers.get("retry-after")).toBe("5");
+}
+
+/** Polls `check` every 100 ms until it holds, for up to `timeoutMs`. */
+async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await sleep(100);
+  }
+}
+
+const skip = postgresDriver.skipReason;
+describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (skipped: ${skip})` : ""}`, () => {
+  let database: ProcessDatabase;
+  let proxy: TcpProxy;
+  let server: TestServer;
+  let direct: pg.Client;
+  beforeAll(async () => {
+    database = await postgresDriver.forProcess();
+    proxy = await startTcpProxy(database.databaseUrl!);
+    const throughProxy: TestDriver = {
+      ...postgresDriver,
+      open: () => openPostgresStorage({ url: proxy.url(database.databaseUrl!), poolSize: 4 }),
+    };
+    server = await startTestServer(throughProxy, { workers: true });
+    direct = new pg.Client({ connectionString: database.databaseUrl });
+    await direct.connect();
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await server?.stop();
+    await direct?.end();
+    await proxy?.close();
+    await database?.dispose();
+  });
+
+  it("answers 503 with Retry-After and fails /readyz while it lasts, then recovers by itself, losing nothing", async () => {
+    const secret = await server.createKey();
+    const client = server.as(secret);
+    const before = await client.post("/v1/projects", { name: "Before", prompt: "p" }, { headers: { "Idempotency-Key": "before-1" } });
+    expect(before.status).toBe(201);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+
+    // Creates keep arriving, four at a time, before, during and after the outage.
+    const sent: Array<{ name: string; status: number; id?: string }> = [];
+    let sending = true;
+    const traffic = Promise.all(
+      Array.from({ length: 4 }, async (_, lane) => {
+        for (let n = 0; sending; n++) {
+          const name = `traffic-${lane}-${n}`;
+          const response = await client.post("/v1/projects", { name, prompt: "p" }, { headers: { "Idempotency-Key": name } });
+          sent.push({ name, status: response.status, id: response.body?.id });
+          if (response.status !== 201) await sleep(50);
+        }
+      }),
+    );
+    await sleep(300);
+
+    proxy.cut();
+    const during: ApiResponse[] = [
+      await client.get("/v1/projects"),
+      await client.get(`/v1/projects/${before.body.id}`),
+      await client.post("/v1/projects", { name: "During", prompt: "p" }, { headers: { "Idempotency-Key": "outage-1" } }),
+      await client.get("/v1/key"),
+      await server.as("svc_live_unknown").get("/v1/key"),
+    ];
+    for (const response of during) expectUnavailable(response);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+    await sleep(500);
+    proxy.restore();
+    await eventually("/readyz answers 200", async () => (await fetch(`${server.url}/readyz`)).status === 200);
+    await eventually("a read answers 200", async () => (await client.get("/v1/projects")).status === 200);
+    await sleep(300);
+    sending = false;
+    await traffic;
+
+    // Every create the server acknowledged is there; each key made one project at most; the
+    // outage answered 503, nothing else.
+    expect(new Set(sent.map((request) => request.status))).toEqual(new Set([201, 503]));
+    expect(sent.filter((request) => request.status === 503).length).toBeGreaterThan(0);
+    const { rows: made } = await direct.query<{ id: string; name: string }>("select id, name from projects where name like 'traffic-%'");
+    const acknowledged = sent.filter((request) => request.status === 201);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(made.map((row) => row.id)).toEqual(expect.arrayContaining(acknowledged.map((request) => request.id)));
+    expect(new Set(made.map((row) => row.name)).size).toBe(made.length);
+
+    // The create refused during the outage, retried with its key: made once.
+    const retried = await client.post("/v1/projects", { name: "During", prompt: "p" }, { headers: { "Idempotency-Key": "outage-1" } });
+    expect(retried.status).toBe(201);
+    const replayed = await client.post("/v1/projects", { name: "During", prompt: "p" }, { headers: { "Idempotency-Key": "outage-1" } });
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.body.id).toBe(retried.body.id);
+    const { rows } = await direct.query<{ n: string }>("select count(*) as n from projects where name = 'During'");
+    expect(Number(rows[0]!.n)).toBe(1);
+
+    // The audit rows of the outage were kept and written once the database returned.
+    const outageIds = during.map((response) => response.headers.get("x-request-id")!);
+    await eventually("the outage's audit rows are written", async () => {
+      const { rows: audited } = await direct.query<{ request_id: string; status: number }>(
+        "select request_id, status from audit_log where request_id = any($1)",
+        [outageIds],
+      );
+      return audited.length === outageIds.length && audited.every((row) => row.status === 503);
+    });
+
+    // The principal cache listens again: a revocation made by another process is refused at once.
+    await eventually("the change feed is connected", async () => server.storage.changes.connected);
+    const keyId = (await client.get("/v1/key")).body.id as string;
+    expect((await client.get("/v1/key")).status).toBe(200); // served from the cache
+    const elsewhere = await openPostgresStorage({ url: database.databaseUrl!, poolSize: 1 });
+    try {
+      await revokeApiKey(elsewhere.db, keyId);
+    } finally {
+      await elsewhere.close();
+    }
+    await eventually("the revoked key is refused", async () => (await client.get("/v1/key")).status === 401, 2000);
+
+    // pg-boss works on jobs again: the project created after the outage is built.
+    const other = server.as(await server.createKey({ workspace: "after" }));
+    await pollUntil(other, `/v1/projects/${(await other.post("/v1/projects", { name: "After", prompt: "p" })).body.id}`, (body: { status: string }) => body.status === "ready", 30_000);
+  });
+});

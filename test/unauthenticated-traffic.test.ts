@@ -1,0 +1,116 @@
+// Unauthenticated traffic limited per client address (src/http/address-limit.ts), over HTTP: the
+// failures counted (no key, a bad key, an unknown route, a wrong method), the 429 ip_rate_limited
+// in the contract's shape with the address's window in the rate-limit headers, keys the server
+// knows still served from the refused address, the window's end, and addresses told apart
+// through X-Forwarded-For when TRUST_PROXY says so. (That a refused address costs no database
+// statement is pinned in test/statement-counts.test.ts.)
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiResponse } from "./support/api-client.ts";
+import { pgliteDriver } from "./support/database.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function expectAddressLimited(response: ApiResponse, limit: number, windowSeconds: number): void {
+  expect(response.status).toBe(429);
+  expect(response.body).toEqual({
+    error: { code: "ip_rate_limited", message: expect.any(String), param: null, request_id: response.headers.get("x-request-id") },
+  });
+  const retryAfter = Number(response.headers.get("retry-after"));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(response.headers.get("ratelimit-policy")).toBe(`"address";q=${limit};w=${windowSeconds}`);
+  expect(response.headers.get("ratelimit")).toBe(`"address";r=0;t=${retryAfter}`);
+  expect(response.headers.get("x-ratelimit-limit")).toBe(String(limit));
+  expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
+  expect(response.headers.get("x-ratelimit-used")).toBe(String(limit));
+}
+
+describe("unauthenticated traffic, limited per client address", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: 4, windowSeconds: 3 }, trustProxy: { hops: 1 } });
+  });
+  afterAll(() => server?.stop());
+
+  /** A client whose requests come, as far as the server can tell, from `address`. */
+  const from = (address: string, key: string | null) => {
+    const client = server.as(key);
+    const headers = { "X-Forwarded-For": address };
+    return {
+      get: (path: string) => client.get(path, { headers }),
+      request: (method: string, path: string) => client.request(method, path, { headers }),
+    };
+  };
+
+  it("counts every kind of failure before a key is identified, then answers 429 ip_rate_limited", async () => {
+    const address = "203.0.113.1";
+    const failures = [
+      await from(address, null).get("/v1/projects"), // no Authorization
+      await from(address, "svc_live_notakey").get("/v1/projects"), // unknown key
+      await from(address, null).get("/v1/no-such-route"), // unknown route
+      await from(address, null).request("PUT", "/v1/projects"), // a method the route lacks
+    ];
+    expect(failures.map((response) => response.status)).toEqual([401, 401, 404, 405]);
+    // The fifth, of any of these kinds, is refused before any lookup.
+    expectAddressLimited(await from(address, "svc_live_another").get("/v1/projects"), 4, 3);
+    expectAddressLimited(await from(address, null).get("/v1/key"), 4, 3);
+    expectAddressLimited(await from(address, null).get("/v1/no-such-route"), 4, 3);
+    // Another address is not affected.
+    expect((await from("203.0.113.2", null).get("/v1/projects")).status).toBe(401);
+  });
+
+  it("does not count what an identified key is refused (a missing scope) or a lookup that found nothing", async () => {
+    const address = "203.0.113.3";
+    const readOnly = await server.createKey({ scopes: ["projects:read"] });
+    for (let i = 0; i < 6; i++) {
+      expect((await from(address, readOnly).request("DELETE", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ")).status).toBe(401); // insufficient_scope
+      expect((await from(address, readOnly).get("/v1/projects/prj_8kF2mQ9xLp3vR7tZ")).status).toBe(404);
+    }
+    expect((await from(address, null).get("/v1/projects")).status).toBe(401);
+  });
+
+  it("still serves, from a refused address, a key the server knows; an unknown one waits for the window's end", async () => {
+    const address = "203.0.113.4";
+    const known = await server.createKey();
+    expect((await from(address, known).get("/v1/key")).status).toBe(200); // now in the server's memory
+    const unseen = await server.createKey();
+    for (let i = 0; i < 4; i++) await from(address, null).get("/v1/projects");
+    const refused = await from(address, null).get("/v1/projects");
+    expectAddressLimited(refused, 4, 3);
+    const served = await from(address, known).get("/v1/key");
+    expect(served.status).toBe(200);
+    expect(served.headers.get("ratelimit-policy")).toMatch(/^"default";/); // the key's own limits
+    expectAddressLimited(await from(address, unseen).get("/v1/key"), 4, 3);
+
+    await sleep(Number(refused.headers.get("retry-after")) * 1000 + 100);
+    expect((await from(address, unseen).get("/v1/key")).status).toBe(200);
+    expect((await from(address, null).get("/v1/projects")).status).toBe(401);
+  });
+
+  it("records the refusals in the audit log, under the client's address", async () => {
+    const address = "203.0.113.5";
+    for (let i = 0; i < 4; i++) await from(address, null).get("/v1/projects");
+    const refused = await from(address, null).get("/v1/projects");
+    expect(refused.status).toBe(429);
+    expect(await server.auditRow(refused.headers.get("x-request-id")!)).toMatchObject({ ip: address, status: 429, route: "/v1/projects" });
+  });
+});
+
+describe("the per-address limit without TRUST_PROXY", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: 3 } });
+  });
+  afterAll(() => server?.stop());
+
+  it("counts by the socket's address: X-Forwarded-For cannot spread a flood over made-up addresses", async () => {
+    expect((await server.client.get("/v1/key")).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await server.as(`svc_live_random${i}`).get("/v1/key", { headers: { "X-Forwarded-For": `198.51.100.${i}` } })).status).toBe(401);
+    }
+    expectAddressLimited(await server.as("svc_live_random9").get("/v1/key", { headers: { "X-Forwarded-For": "198.51.100.9" } }), 3, 60);
+    // The key used before the flood is in the server's memory, and still served.
+    expect((await server.client.get("/v1/key")).status).toBe(200);
+  });
+});
