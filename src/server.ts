@@ -18,6 +18,8 @@ import { openStorage, type Storage } from "./storage/index.ts";
 import { SchemaNotCurrentError } from "./storage/migrator.ts";
 import { sharedSecret } from "./storage/secrets.ts";
 
+/** Before this process opened the database: on the embedded one, an upload pending from before then is a dead process's. */
+const startedAt = new Date();
 const config = loadConfig();
 setPasswordHashCost(config.passwordHashCost);
 const logger = createLogger({ level: config.logLevel });
@@ -60,6 +62,7 @@ await startWorkers(jobs, {
   agentRunTimeoutMs: config.agentRunTimeoutMs,
   retentionDays: config.auditRetentionDays,
   withoutAutovacuum: storage.driver === "pglite",
+  ...(storage.driver === "pglite" ? { abandonedUploadsBefore: startedAt } : {}),
 });
 const deliveries = await startDeliveryWorker({
   db: storage.db,

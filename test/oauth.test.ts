@@ -314,6 +314,38 @@ describe("OAuth 2.0 authorization server", () => {
       }
     });
 
+    it("refuses a client id the database could not hold (NUL, a lone surrogate) as an unknown client, not a 500", async () => {
+      const basic = (id: string) => `Basic ${Buffer.from(`${id}:secret`).toString("base64")}`;
+      for (const id of ["%00", "pbc_%00abcdefgh", "%ED%A0%80"]) {
+        const response = await fetch(`${server.url}/oauth/token`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic(id) },
+          body: "grant_type=authorization_code&code=x",
+        });
+        expect([400, 401], id).toContain(response.status);
+        expect(["invalid_request", "invalid_client"]).toContain(((await response.json()) as { error: string }).error);
+        const page = await fetch(`${server.url}/oauth/authorize?response_type=code&client_id=${id}&redirect_uri=https%3A%2F%2Fexample.com%2Fcb`);
+        expect(page.status, id).toBe(400);
+      }
+      // The refusals are audited, the unstorable characters replaced.
+      const refused = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.target, "pbc_\ufffdabcdefgh")));
+      expect(refused).toHaveLength(1);
+    });
+
+    it("closes the connection after refusing a body it did not read to the end, so the next request on it is not delayed", async () => {
+      const { request } = await import("node:http");
+      const { port } = new URL(server.url);
+      const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const outgoing = request({ host: "127.0.0.1", port, method: "POST", path: "/oauth/token", headers: { "Content-Type": "application/json" } }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode!, connection: response.headers.connection }));
+        });
+        outgoing.on("error", (error: NodeJS.ErrnoException) => (["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error)));
+        outgoing.end(`{"grant_type": "${"x".repeat(256 * 1024)}"}`);
+      });
+      expect(answer).toEqual({ status: 400, connection: "close" });
+    });
+
     it("refuses a reused code and revokes the tokens it issued", async () => {
       const started = await authorizationRequest();
       const callback = await consent(started);

@@ -158,6 +158,29 @@ forEachDriver("request rules", (driver) => {
     }
   });
 
+  it("refuses a NUL character or a lone surrogate anywhere in a JSON body 400 naming the field, instead of failing in the database", async () => {
+    const before = await server.client.get("/v1/projects?limit=100");
+    const project = before.body.data[0]?.id ?? (await server.client.post("/v1/projects", { name: "host", prompt: "y" })).body.id;
+    const count = (await server.client.get("/v1/projects?limit=100")).body.data.length;
+    const cases: Array<[string, string, string, string | null]> = [
+      ["POST", "/v1/projects", '{"name": "a\\u0000b", "prompt": "x"}', "name"],
+      ["POST", "/v1/projects", '{"name": "a", "prompt": "x\\ud800"}', "prompt"],
+      ["POST", "/v1/projects", '{"name": "a", "prompt": "\\udc00x"}', "prompt"],
+      ["POST", "/v1/projects", '{"name": "a", "prompt": "x", "n\\u0000": 1}', null],
+      ["PATCH", `/v1/projects/${project}`, '{"name": "\\u0000"}', "name"],
+      ["POST", "/v1/webhooks", '{"url": "https://example.com/h", "enabled_events": ["*", "\\ud83d"]}', "enabled_events.1"],
+    ];
+    for (const [method, path, raw, param] of cases) {
+      const response = await server.client.request(method, path, { raw, headers: { "Content-Type": "application/json" } });
+      expectError(response, 400, "invalid_request", param);
+    }
+    // A well-formed pair (an emoji) is text like any other.
+    const emoji = await server.client.post("/v1/projects", { name: "\u{1F600} \u202Eabc\u0301", prompt: "x" });
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.name).toBe("\u{1F600} \u202Eabc\u0301");
+    expect((await server.client.get("/v1/projects?limit=100")).body.data.length).toBe(count + 1);
+  });
+
   it("refuses an unknown body field, naming it, so a misspelt optional field never passes silently", async () => {
     const before = await server.client.get("/v1/projects?limit=100");
     const misspelt = await server.client.post("/v1/projects", { name: "typo", prompt: "y", visiblity: "public" });

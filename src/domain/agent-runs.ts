@@ -18,7 +18,7 @@ import { snapshotRun } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { applyFileChanges, type FileWrite } from "./files.ts";
-import { findProject } from "./projects.ts";
+import { findProject, touchedAt } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
@@ -83,7 +83,7 @@ export async function triggerAgentRun(
         updatedAt: now,
       })
       .returning();
-    await tx.update(projects).set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: now }).where(eq(projects.id, projectId));
+    await tx.update(projects).set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: touchedAt(now) }).where(eq(projects.id, projectId));
     await work.queueAgentRun(tx, run.id);
     const queued = toAgentRun(run);
     await recordEvent(tx, partition, "agent_run.queued", queued);
@@ -133,7 +133,7 @@ export async function cancelAgentRun(db: Database, partition: Partition, project
       .where(eq(agentRuns.id, runId))
       .returning();
     if (project.latestRunId === runId) {
-      await tx.update(projects).set({ status: projectStatusOf[canceled.status], updatedAt: now }).where(eq(projects.id, projectId));
+      await tx.update(projects).set({ status: projectStatusOf[canceled.status], updatedAt: touchedAt(now) }).where(eq(projects.id, projectId));
     }
     const result = toAgentRun(canceled);
     await recordEvent(tx, partition, "agent_run.canceled", result);
@@ -194,7 +194,7 @@ export async function startAgentRun(
         .where(eq(agentRuns.id, runId))
         .returning();
       if (row.project.latestRunId === runId) {
-        await tx.update(projects).set({ status: projectStatusOf.running, updatedAt: now }).where(eq(projects.id, row.project.id));
+        await tx.update(projects).set({ status: projectStatusOf.running, updatedAt: touchedAt(now) }).where(eq(projects.id, row.project.id));
       }
       await recordEvent(tx, partition, "agent_run.started", toAgentRun(run));
     }
@@ -296,7 +296,7 @@ async function finish(tx: Queryable, run: AgentRunRow, project: Project, now: Da
     .where(eq(agentRuns.id, run.id))
     .returning();
   if (project.latestRunId === run.id) {
-    await tx.update(projects).set({ status: projectStatusOf[finished.status], updatedAt: now }).where(eq(projects.id, project.id));
+    await tx.update(projects).set({ status: projectStatusOf[finished.status], updatedAt: touchedAt(now) }).where(eq(projects.id, project.id));
   }
   const result = toAgentRun(finished);
   await recordEvent(tx, partition, outcome.status === "succeeded" ? "agent_run.succeeded" : "agent_run.failed", result);

@@ -48,9 +48,16 @@ export async function recordAdminAction(db: Queryable, entry: AdminActionEntry):
     workspaceId: entry.workspaceId,
     action: entry.action,
     actor: entry.actor,
-    target: entry.target,
+    // The target may echo what a caller sent (an unknown client_id): text can hold neither a NUL
+    // nor a lone surrogate, and the row must not be lost for it.
+    target: entry.target === null ? null : storableText(entry.target),
     ...entry.request,
   });
+}
+
+/** `text` with each NUL and lone UTF-16 surrogate replaced by U+FFFD, which PostgreSQL can store. */
+function storableText(text: string): string {
+  return text.toWellFormed().replaceAll("\0", "\ufffd");
 }
 
 export interface AuditFilter {

@@ -17,7 +17,7 @@ import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { findProject } from "./projects.ts";
+import { findProject, touchedAt } from "./projects.ts";
 import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
@@ -283,7 +283,7 @@ export async function publishDeployment(
       .where(eq(deployments.id, row.id))
       .returning();
     if (row.target === "production") {
-      await tx.update(projects).set({ url, updatedAt: now }).where(eq(projects.id, row.projectId));
+      await tx.update(projects).set({ url, updatedAt: touchedAt(now) }).where(eq(projects.id, row.projectId));
     }
     const result = toDeployment(ready);
     await recordEvent(tx, partitionOf(row), "deployment.ready", result);

@@ -55,8 +55,12 @@ export async function createOAuthClient(db: Queryable, input: NewOAuthClient): P
   return { client: client!, secret };
 }
 
+/** The shape of every client id (the contract's OAuthClientId); anything else names no client. */
+const CLIENT_ID = /^pbc_[0-9A-Za-z]{8,64}$/;
+
 export async function findOAuthClient(db: Queryable, clientId: string): Promise<OAuthClient | undefined> {
-  if (clientId.length > 100) return undefined;
+  // Checked before the database sees it: a NUL in a text parameter fails the query (a 500).
+  if (!CLIENT_ID.test(clientId)) return undefined;
   const [client] = await db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
   return client;
 }

@@ -1,6 +1,6 @@
 // Projects: an app built from a prompt. Creating one queues its initial agent run in the same
 // transaction and returns at once; the project's status mirrors its most recent run.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type {
   SchemaCreateProjectRequest,
   SchemaProject,
@@ -143,6 +143,16 @@ export async function listProjects(db: Database, partition: Partition, page: Pag
   return toPage(rows, page, toProject);
 }
 
+/**
+ * A project's updated_at for a write that locks its row: `now`, but never earlier than the time the
+ * row already holds. Writers read the clock before they queue on the row's lock, so the last to
+ * commit may hold the earliest reading; updated_at would then go back in time, and a client asking
+ * what changed since a moment would miss the updates in between.
+ */
+export function touchedAt(now: Date): SQL {
+  return sql`greatest(${now.toISOString()}::timestamptz, ${projects.updatedAt})`;
+}
+
 export async function updateProject(
   db: Database,
   partition: Partition,
@@ -156,7 +166,7 @@ export async function updateProject(
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.agent !== undefined ? { agent: changes.agent } : {}),
         ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
-        updatedAt: new Date(),
+        updatedAt: touchedAt(new Date()),
       })
       .where(and(inPartition(projects, partition), eq(projects.id, id)))
       .returning();

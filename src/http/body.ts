@@ -42,9 +42,48 @@ export async function readJsonBody(request: IncomingMessage, limit = JSON_BODY_L
   }
   if (size === 0) return undefined;
   const text = Buffer.concat(chunks).toString("utf8");
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw new HttpError(400, "invalid_request", `The request body is not valid JSON: ${(error as Error).message}`);
   }
+  const unstorable = unstorableString(body);
+  if (unstorable !== undefined) {
+    throw new HttpError(
+      400,
+      "invalid_request",
+      "The body holds a NUL character (\\u0000) or a lone UTF-16 surrogate, which no text can store; remove it.",
+      // Named when the name itself is printable in an error (the contract's param is ≤ 200 characters).
+      unstorable && unstorable.length <= 200 && unstorableString(unstorable) === undefined ? unstorable : null,
+    );
+  }
+  return body;
+}
+
+/**
+ * The dotted path of the first string (value or field name) that PostgreSQL cannot store, "" for
+ * the body itself, or undefined when there is none. JSON may escape U+0000 and unpaired surrogates,
+ * which are valid in a JavaScript string, but text columns refuse NUL and jsonb refuses both: left
+ * in, they reach the database and fail as a 500. Walked with a stack of its own, not recursion: JSON
+ * nested a million deep parses, and must not overflow the call stack here.
+ */
+export function unstorableString(body: unknown): string | undefined {
+  const unstorable = (text: string) => text.includes("\0") || !text.isWellFormed();
+  const pending: Array<[path: string, value: unknown]> = [["", body]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [path, value] = next;
+    if (typeof value === "string") {
+      if (unstorable(value)) return path;
+    } else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!;
+        const at = path ? `${path}.${key}` : key;
+        if (unstorable(key)) return at;
+        pending.push([at, item]);
+      }
+    }
+  }
+  return undefined;
 }

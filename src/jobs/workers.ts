@@ -39,6 +39,13 @@ export interface WorkerOptions {
    * used again instead of the data directory growing.
    */
   readonly withoutAutovacuum?: boolean;
+  /**
+   * Remove at start the uploads left pending since before this time: the embedded database has one
+   * process, so an upload pending from before it started was cut by a previous process's death and
+   * its chunks would otherwise wait an hour for housekeeping. (On PostgreSQL another replica may be
+   * receiving it: there only housekeeping's hour decides.)
+   */
+  readonly abandonedUploadsBefore?: Date;
 }
 
 /** The longest one retention run deletes for; the rest waits for the next run, ten minutes later. */
@@ -47,6 +54,10 @@ const RETENTION_RUN_MS = 5 * 60_000;
 export async function startWorkers(queue: JobQueue, options: WorkerOptions): Promise<void> {
   const { boss } = queue;
   const { db, logger } = options;
+  if (options.abandonedUploadsBefore) {
+    const uploads = await purgeAbandonedUploads(db, options.abandonedUploadsBefore);
+    if (uploads > 0) logger.info({ uploads }, "removed uploads left pending by a previous process");
+  }
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, localConcurrency: options.concurrency, batchSize: 1 };
   const periodic = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 };
 

@@ -129,7 +129,9 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
 }
 
 export function sendProtocolError(response: ServerResponse, error: OAuthProtocolError, request: IncomingMessage): void {
-  if (!request.readableEnded && request.readable) response.setHeader("Connection", "close");
+  // A body left unread (refused before reading, or read only up to the limit, which destroys the
+  // request stream) would be parsed as the next request on a kept-alive connection: close it.
+  if (!request.readableEnded) response.setHeader("Connection", "close");
   sendJson(
     response,
     error.status,

@@ -1,0 +1,267 @@
+// kill -9 in the middle of a stream of creates and uploads, on a real server process (src/main.ts),
+// then a start on the same data, as many times as asked. Declared by crash.test.ts (npm test) and
+// crash.long.test.ts (npm run test:long).
+//
+// Every request carries an Idempotency-Key and a name or path made from it, so afterwards the
+// stored rows say which request made them. After each restart every key is sent again, the same
+// request byte for byte: an answered one must be replayed with the same resource, one whose answer
+// was lost with the process is made now or replayed; none may make a second resource. At the end
+// (after a graceful stop) the database is read directly: every acknowledged project and file is
+// there, each file's chunks hold exactly its bytes (count, order, size, SHA-256), no upload is left
+// pending beyond those cut by a kill (on the embedded default: none, its next start removes them),
+// and no chunk outlives its file. Meanwhile every queued agent run must finish.
+import type { ChildProcess } from "node:child_process";
+import { createHash, randomBytes, randomInt } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { purgeAbandonedUploads } from "../../../src/domain/files.ts";
+import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "../../../src/http/idempotency.ts";
+import type { Storage } from "../../../src/storage/index.ts";
+import { forEachDriver, type ProcessDatabase } from "../../support/database.ts";
+import { pbs, startServer } from "../../support/process.ts";
+import { recordResult } from "./summary.ts";
+
+export interface CrashSuiteOptions {
+  /** kill -9 and restart cycles per driver. */
+  readonly cycles: number;
+  /**
+   * Wait out the claim's lease (about a minute) and send again the keys whose request the kill cut
+   * while it held the claim, to see them made once. Without it they are checked in the database:
+   * claimed, and nothing made under them.
+   */
+  readonly waitForLeases: boolean;
+}
+
+interface Sent {
+  readonly key: string;
+  readonly kind: "project" | "upload";
+  /** For an upload: the project it goes to, its path and bytes. */
+  readonly projectId?: string;
+  readonly path?: string;
+  readonly bytes?: Buffer;
+  outcome: "pending" | "acknowledged" | "unknown" | "in progress at the crash";
+  /** The id answered (201). */
+  id?: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function crashSuite(options: CrashSuiteOptions): void {
+  forEachDriver("crash: kill -9 during creates and uploads", (driver) => {
+    let database: ProcessDatabase;
+    const children: ChildProcess[] = [];
+
+    beforeAll(async () => {
+      database = await driver.forProcess();
+    });
+    afterAll(async () => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await database?.dispose();
+    });
+
+    it(`loses no acknowledged write, duplicates nothing and leaves no orphan over ${options.cycles} kill -9 cycle(s)`, async () => {
+      const env = { ...database.env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", LOG_LEVEL: "info", AGENT_CONCURRENCY: "2" };
+      const start = async () => {
+        const server = await startServer(env);
+        children.push(server.child);
+        return server;
+      };
+      let server = await start();
+      await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database.env);
+      const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "crash"], database.env)).trimEnd().split("\n").at(-1)!;
+      const ledger: Sent[] = [];
+      let kills = 0;
+      let requests = 0;
+
+      const send = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
+        requests += 1;
+        const headers: Record<string, string> = { Authorization: `Bearer ${secret}`, "Idempotency-Key": sent.key };
+        let body: string | FormData;
+        let path: string;
+        if (sent.kind === "project") {
+          path = "/v1/projects";
+          headers["Content-Type"] = "application/json";
+          body = JSON.stringify({ name: `crash ${sent.key}`, prompt: "A page that survives a crash" });
+        } else {
+          path = `/v1/projects/${sent.projectId}/files`;
+          body = new FormData();
+          body.append("path", sent.path!);
+          body.append("file", new Blob([new Uint8Array(sent.bytes!)], { type: "application/octet-stream" }), "blob.bin");
+        }
+        const response = await fetch(`${server.url}${path}`, { method: "POST", headers, body, signal: AbortSignal.timeout(20_000) });
+        return { status: response.status, body: await response.json().catch(() => undefined), replayed: response.headers.get("idempotent-replayed") === "true" };
+      };
+
+      for (let cycle = 0; cycle < options.cycles; cycle++) {
+        // The stream: four clients creating projects and uploading files to acknowledged ones.
+        let stopped = false;
+        let acknowledged = 0;
+        const client = async () => {
+          while (!stopped) {
+            const projects = ledger.filter((sent) => sent.kind === "project" && sent.outcome === "acknowledged");
+            const upload = projects.length > 0 && Math.random() < 0.35;
+            const key = `crash-${cycle}-${randomBytes(9).toString("base64url")}`;
+            const sent: Sent = upload
+              ? { key, kind: "upload", projectId: projects[randomInt(projects.length)]!.id!, path: `crash/${key}.bin`, bytes: randomBytes(randomInt(1, 700 * 1024)), outcome: "pending" }
+              : { key, kind: "project", outcome: "pending" };
+            ledger.push(sent);
+            try {
+              const answer = await send(sent);
+              expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+              sent.outcome = "acknowledged";
+              sent.id = answer.body.id;
+              acknowledged += 1;
+            } catch (error) {
+              if (!stopped && !(error instanceof TypeError)) throw error; // TypeError: fetch failed (the server died)
+              sent.outcome = "unknown";
+              if (!stopped) await sleep(20);
+            }
+          }
+        };
+        const clients = Array.from({ length: 4 }, client);
+        const deadline = Date.now() + 20_000;
+        while (acknowledged < 12 && Date.now() < deadline) await sleep(20);
+        await sleep(randomInt(0, 250));
+        const killed = server.child;
+        killed.kill("SIGKILL");
+        kills += 1;
+        await new Promise((resolve) => killed.once("exit", resolve));
+        stopped = true;
+        await Promise.all(clients);
+        expect(acknowledged, "acknowledged before the kill").toBeGreaterThan(0);
+
+        server = await start();
+        // Every key again: an acknowledged one replays its resource; one whose answer died with the
+        // process is made now, or replayed if it had been made; a claim the kill left is in use.
+        for (const sent of ledger.filter((entry) => entry.outcome !== "in progress at the crash")) {
+          const answer = await send(sent);
+          if (answer.status === 409 && answer.body?.error?.code === "idempotency_key_in_use") {
+            expect(sent.outcome, `${sent.key} was acknowledged, yet its key is in use`).not.toBe("acknowledged");
+            sent.outcome = "in progress at the crash";
+            continue;
+          }
+          expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
+          if (sent.outcome === "acknowledged") {
+            expect(answer.replayed, sent.key).toBe(true);
+            expect(answer.body.id, `${sent.key} replayed another resource`).toBe(sent.id);
+          } else {
+            sent.outcome = "acknowledged";
+            sent.id = answer.body.id;
+          }
+        }
+      }
+
+      if (options.waitForLeases) {
+        // The claims the kills cut free themselves a lease after their last renewal: then each is made once.
+        await sleep(IDEMPOTENCY_LOCK_TIMEOUT_MS + 2_000);
+        for (const sent of ledger.filter((entry) => entry.outcome === "in progress at the crash")) {
+          const answer = await send(sent);
+          expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
+          sent.outcome = "acknowledged";
+          sent.id = answer.body.id;
+        }
+      }
+
+      // Every queued run finishes (a run the kill cut is retried: at the next start on the embedded
+      // default, once its heartbeat lapses on PostgreSQL).
+      const unfinished = async () => {
+        let count = 0;
+        for (const status of ["queued", "building"]) {
+          let cursor: string | null = null;
+          do {
+            const page: { data: unknown[]; next_cursor: string | null } = await fetch(
+              `${server.url}/v1/projects?limit=100&status=${status}${cursor ? `&cursor=${cursor}` : ""}`,
+              { headers: { Authorization: `Bearer ${secret}` } },
+            ).then((response) => response.json() as Promise<{ data: unknown[]; next_cursor: string | null }>);
+            count += page.data.length;
+            cursor = page.next_cursor;
+          } while (cursor);
+        }
+        return count;
+      };
+      const runsDeadline = Date.now() + 90_000;
+      while ((await unfinished()) > 0) {
+        if (Date.now() > runsDeadline) throw new Error(`${await unfinished()} projects still have a run queued or building 90 s after the last restart`);
+        await sleep(500);
+      }
+
+      // A graceful stop, then the database as it is.
+      const stopping = server.child;
+      stopping.kill("SIGTERM");
+      await new Promise((resolve) => stopping.once("exit", resolve));
+      const storage = await database.open();
+      try {
+        const found = await inventory(storage, ledger);
+        const checked = ledger.filter((sent) => sent.outcome === "acknowledged").length;
+        recordResult({ check: `crash, kill -9 [${driver.name}]`, cases: requests, faults: kills, acknowledged: checked, lost: found.lost.length, duplicated: found.duplicated.length });
+        expect(found.lost, "acknowledged writes not found").toEqual([]);
+        expect(found.duplicated, "keys that made two resources").toEqual([]);
+        expect(found.madeWhileInProgress, "keys still claimed whose resource exists").toEqual([]);
+        expect(found.corruptFiles, "files whose chunks do not hold their bytes").toEqual([]);
+        expect(found.chunksWithoutFile).toBe(0);
+        const cutUploads = ledger.filter((sent) => sent.kind === "upload" && sent.outcome !== "acknowledged").length;
+        if (driver.name === "pglite") {
+          expect(found.pendingUploads, "uploads left pending after a restart of the embedded database").toBe(0);
+        } else {
+          // Another replica may be uploading: housekeeping removes pending uploads an hour old.
+          expect(found.pendingUploads).toBeLessThanOrEqual(cutUploads);
+          await purgeAbandonedUploads(storage.db, new Date(Date.now() + 1000));
+          const after = await inventory(storage, ledger);
+          expect([after.pendingUploads, after.pendingChunks]).toEqual([0, 0]);
+        }
+      } finally {
+        await storage.close();
+      }
+    }, 600_000);
+  });
+}
+
+/** What the database holds for the ledger's requests. */
+async function inventory(storage: Storage, ledger: readonly Sent[]) {
+  const rows = async <T>(query: ReturnType<typeof sql>) => (await storage.db.execute<T & Record<string, unknown>>(query)).rows as T[];
+  const projects = await rows<{ id: string; name: string }>(sql`select id, name from projects where name like 'crash %'`);
+  const files = await rows<{ id: string; path: string; sha256: string; size: number }>(
+    sql`select id, path, sha256, size_bytes::int as size from files where path like 'crash/%'`,
+  );
+  const byName = Map.groupBy(projects, (project) => project.name.slice("crash ".length));
+  const byPath = Map.groupBy(files, (file) => file.path);
+  const lost: string[] = [];
+  const duplicated: string[] = [];
+  const madeWhileInProgress: string[] = [];
+  for (const sent of ledger) {
+    const made = sent.kind === "project" ? (byName.get(sent.key) ?? []) : (byPath.get(sent.path!) ?? []);
+    if (made.length > 1) duplicated.push(sent.key);
+    if (sent.outcome === "acknowledged") {
+      const match = made.find((row) => row.id === sent.id);
+      if (!match) lost.push(`${sent.kind} ${sent.key} (${sent.id})`);
+      else if (sent.kind === "upload") {
+        const file = match as { sha256: string; size: number };
+        if (file.size !== sent.bytes!.length || file.sha256 !== createHash("sha256").update(sent.bytes!).digest("hex")) lost.push(`content of ${sent.id}`);
+      }
+    }
+    if (sent.outcome === "in progress at the crash" && made.length > 0) madeWhileInProgress.push(sent.key);
+  }
+  // Each committed file's chunks: numbered 0…n-1, their bytes its size and its SHA-256.
+  const corruptFiles = await rows<{ id: string }>(sql`
+    select f.id from files f
+    cross join lateral (
+      select count(*) as n, coalesce(max(c.seq), -1) as last, coalesce(sum(length(c.data)), 0) as bytes,
+             encode(sha256(coalesce(string_agg(c.data, ''::bytea order by c.seq), ''::bytea)), 'hex') as digest
+      from file_chunks c where c.file_id = f.id
+    ) chunks
+    where f.path not like '~pending/%'
+      and (chunks.bytes <> f.size_bytes or chunks.digest <> f.sha256 or chunks.last <> chunks.n - 1)`);
+  const [counts] = await rows<{ pending: number; pending_chunks: number; orphans: number }>(sql`
+    select (select count(*)::int from files where path like '~pending/%') as pending,
+           (select count(*)::int from file_chunks c join files f on f.id = c.file_id where f.path like '~pending/%') as pending_chunks,
+           (select count(*)::int from file_chunks c where not exists (select 1 from files f where f.id = c.file_id)) as orphans`);
+  return {
+    lost,
+    duplicated,
+    madeWhileInProgress,
+    corruptFiles: corruptFiles.map((file) => file.id),
+    chunksWithoutFile: counts!.orphans,
+    pendingUploads: counts!.pending,
+    pendingChunks: counts!.pending_chunks,
+  };
+}

@@ -1,0 +1,7 @@
+// `npm run test:long`: only the expensive reliability cases, with the setup of `npm test`.
+import { defineConfig } from "vitest/config";
+import base, { longTests } from "./vitest.config.ts";
+
+export default defineConfig({
+  test: { ...base.test, include: [longTests], exclude: ["**/node_modules/**"], testTimeout: 600_000 },
+});
