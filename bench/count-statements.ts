@@ -16,15 +16,16 @@ import pg from "pg";
 const counts = new Map<string, number>();
 const inRequest = new AsyncLocalStorage<true>();
 const emit = Server.prototype.emit;
+// Both hooks act only while a census is on: the timed rounds pay for counting alone.
 Server.prototype.emit = function (this: Server, ...args: unknown[]) {
   const send = () => Reflect.apply(emit, this, args) as boolean;
-  return args[0] === "request" ? inRequest.run(true, send) : send();
+  return census && args[0] === "request" ? inRequest.run(true, send) : send();
 } as typeof emit;
 // pg-pool runs a queued query's callback when another query releases its client, in that one's
 // context: bound to the caller's, the statement is counted where it was asked for.
 const connect = pg.Pool.prototype.connect as (this: pg.Pool, callback?: (...args: unknown[]) => void) => unknown;
 pg.Pool.prototype.connect = function (this: pg.Pool, callback?: (...args: unknown[]) => void) {
-  return connect.call(this, callback && AsyncResource.bind(callback));
+  return connect.call(this, callback && census ? AsyncResource.bind(callback) : callback);
 } as typeof pg.Pool.prototype.connect;
 let census: { requestPath: number; background: number } | undefined;
 
