@@ -141,7 +141,7 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
             } else {
               expect(answer.status, `${phase}: ${JSON.stringify(answer.body)}`).toBe(201);
             }
-            await sleep(100);
+            await sleep(200);
           }
         }),
       );
