@@ -23,13 +23,13 @@ const startedAt = new Date();
 const config = loadConfig();
 setPasswordHashCost(config.passwordHashCost);
 const logger = createLogger({ level: config.logLevel });
-const storage = await openStorageOrExit();
+const storage = await exitIfSchemaNotCurrent(openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" }));
 const rateLimitStore = await selectRateLimitStore({
   redisUrl: config.redisUrl,
   pgPool: storage.driver === "postgres" ? storage.pool : undefined,
   onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
 });
-const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs });
+const jobs = await exitIfSchemaNotCurrent(openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs, migrate: config.migrateOnStart }), storage);
 const webhookTargets = createWebhookTargets({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
 const apps = createAppAccess({ secret: await sharedSecret(storage.db, "apps"), appsDomain: config.appsDomain, appsPort: config.appsPort });
 const app = await createApp({
@@ -75,15 +75,17 @@ const deliveries = await startDeliveryWorker({
 logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
 
 /**
- * The storage, migrated at start by default; with MIGRATE_ON_START=false only checked, and a schema
- * that is behind stops the process with a message saying what to run, not a stack trace.
+ * Opening storage and the job queue migrates their schemas by default; with MIGRATE_ON_START=false
+ * it only checks them, and a schema that is behind stops the process with a message saying what to
+ * run, not a stack trace.
  */
-async function openStorageOrExit(): Promise<Storage> {
+async function exitIfSchemaNotCurrent<T>(opening: Promise<T>, opened?: Storage): Promise<T> {
   try {
-    return await openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" });
+    return await opening;
   } catch (error) {
     if (!(error instanceof SchemaNotCurrentError)) throw error;
     logger.fatal({ pending: error.pending }, `${error.message} (or start with MIGRATE_ON_START=true)`);
+    await opened?.close();
     process.exit(1);
   }
 }

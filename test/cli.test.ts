@@ -117,6 +117,10 @@ forEachDriver("pbs migrate", (driver) => {
       expect(migrated.stdout.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`${upToDate.replace(/[.()]/g, "\\$&")}$`));
     }
 
+    // pg-boss's schema too, for servers that only check theirs (MIGRATE_ON_START=false).
+    await withStorage(database, async (storage) => {
+      expect((await storage.db.execute<{ installed: string | null }>(sql`select to_regclass('pgboss.version')::text as installed`)).rows).toEqual([{ installed: "pgboss.version" }]);
+    });
     const again = await pbs(database.env, "migrate", "--json");
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ applied: [], latest: tags.at(-1) });

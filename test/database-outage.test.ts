@@ -3,15 +3,19 @@
 // service_unavailable` with Retry-After, /readyz fails while /healthz still answers, and once the
 // proxy is restored the server recovers by itself: the pool reconnects, a create retried with its
 // Idempotency-Key is made once, the audit rows of the outage are written, the principal cache's
-// LISTEN connection is back (a revocation made elsewhere is refused at once), and pg-boss works on
-// jobs again. PGlite runs inside the server's process, so it has no outage to test.
+// LISTEN connection is back (a revocation made elsewhere is refused at once), pg-boss works on
+// jobs again, and no connection stays checked out of the pool for good (a transaction whose BEGIN
+// the outage cut: see src/storage/postgres.ts). PGlite runs inside the server's process, so it has
+// no outage to test.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { revokeApiKey } from "../src/domain/keys.ts";
+import { isStorageUnavailable } from "../src/storage/unavailable.ts";
+import type { PostgresStorage } from "../src/storage/index.ts";
 import { openPostgresStorage } from "../src/storage/postgres.ts";
 import type { ApiResponse } from "./support/api-client.ts";
 import { postgresDriver, type ProcessDatabase, type TestDriver } from "./support/database.ts";
-import { pollUntil } from "./support/poll.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
 
@@ -96,6 +100,7 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
 
     await sleep(500);
     proxy.restore();
+    const restoredAt = new Date();
     await eventually("/readyz answers 200", async () => (await fetch(`${server.url}/readyz`)).status === 200);
     await eventually("a read answers 200", async () => (await client.get("/v1/projects")).status === 200);
     await sleep(300);
@@ -143,8 +148,40 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
     }
     await eventually("the revoked key is refused", async () => (await client.get("/v1/key")).status === 401, 2000);
 
-    // pg-boss works on jobs again: the project created after the outage is built.
-    const other = server.as(await server.createKey({ workspace: "after" }));
-    await pollUntil(other, `/v1/projects/${(await other.post("/v1/projects", { name: "After", prompt: "p" })).body.id}`, (body: { status: string }) => body.status === "ready", 30_000);
+    // pg-boss works on jobs again: agent runs (of the creates above) finish after the outage.
+    await eventually("agent runs finish again", async () => {
+      const { rows: finished } = await direct.query<{ n: string }>("select count(*) as n from agent_runs where finished_at > $1", [restoredAt]);
+      return Number(finished[0]!.n) >= 2;
+    });
+
+    // Every connection the outage's requests checked out went back to the pool (or was discarded).
+    const { pool } = server.storage as PostgresStorage;
+    await eventually("no connection stays checked out", async () => pool.totalCount === pool.idleCount);
+  });
+
+  it("gives the pool its connection back when a transaction's BEGIN is what the outage cut", async () => {
+    const ownProxy = await startTcpProxy(database.databaseUrl!);
+    const storage = await openPostgresStorage({ url: ownProxy.url(database.databaseUrl!), poolSize: 1 });
+    try {
+      await storage.db.execute(sql`select 1`); // the pool's one connection, idle
+      ownProxy.pause();
+      const failed = storage.db.transaction((tx) => tx.execute(sql`select 1`)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await sleep(200); // BEGIN is sent on that connection, and held
+      ownProxy.cut();
+      expect(isStorageUnavailable(await failed)).toBe(true);
+      ownProxy.restore();
+      // The connection that BEGIN was sent on is not kept checked out: the pool has room again.
+      const started = Date.now();
+      await storage.db.transaction((tx) => tx.execute(sql`select 1`));
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(storage.pool.totalCount - storage.pool.idleCount).toBe(0);
+    } finally {
+      ownProxy.restore();
+      await storage.close();
+      await ownProxy.close();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
+import pg from "pg";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMigrations } from "../src/storage/migrator.ts";
@@ -266,10 +268,19 @@ describe.skipIf(skipReason !== undefined)(`compose.yaml's services as plain proc
     await new Promise<void>((resolve) => proxy.listen(proxyPort, "127.0.0.1", resolve));
   }, 90_000);
 
+  /** Roles are the server's, not the database's: dropped once the database that used them is gone. */
+  const rolesToDrop: string[] = [];
+
   afterAll(async () => {
     for (const replica of replicas) if (replica.child.exitCode === null) replica.child.kill("SIGKILL");
     await new Promise((resolve) => proxy?.close(resolve));
     await database?.dispose();
+    if (rolesToDrop.length > 0) {
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      for (const role of rolesToDrop) await admin.query(`drop role if exists ${role}`);
+      await admin.end();
+    }
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
@@ -281,6 +292,42 @@ describe.skipIf(skipReason !== undefined)(`compose.yaml's services as plain proc
       expect(check.code).toBe(0);
     }
   });
+
+  it("run a replica on a database role that cannot change the schema: after `pbs migrate`, replicas only read and write", async () => {
+    const role = `pbs_replica_${process.pid}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: database.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create role ${role} login`);
+      for (const statement of [
+        `revoke create on schema public from public`,
+        `grant usage on schema public, drizzle, pgboss to ${role}`,
+        `grant select, insert, update, delete on all tables in schema public, drizzle, pgboss to ${role}`,
+        `grant usage, select on all sequences in schema public, drizzle, pgboss to ${role}`,
+        `grant execute on all functions in schema public, pgboss to ${role}`,
+      ])
+        await admin.query(statement);
+      const url = new URL(database.databaseUrl!);
+      url.username = role;
+      url.password = "";
+      const env = { ...replicaEnvs[0]!, DATABASE_URL: url.toString(), PORT: String(await freePort()), APPS_PORT: String(await freePort()) };
+      const replica = await startServer(env, commandOf(services[replicaNames[0]!]!));
+      try {
+        expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
+        const denied = await admin.query(`select has_schema_privilege('${role}', 'public', 'CREATE') as allowed`);
+        expect(denied.rows).toEqual([{ allowed: false }]);
+      } finally {
+        const exited = once(replica.child, "exit");
+        replica.child.kill("SIGTERM");
+        expect((await exited)[0]).toBe(0);
+        expect(replica.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+      }
+    } finally {
+      await admin.query(`drop owned by ${role}`).catch(() => {});
+      await admin.end();
+      rolesToDrop.push(role);
+    }
+  }, 60_000);
 
   it("serve one workspace from both replicas through the load balancer", async () => {
     const key = await run(process.execPath, ["src/cli/pbs.ts", "keys", "create", "--workspace", "compose", "--name", "through the proxy", "--json"], {

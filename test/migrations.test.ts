@@ -11,7 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as drizzleMigratePglite } from "drizzle-orm/pglite/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { migrationsFolder } from "../src/storage/index.ts";
 import {
   applyMigrations,
@@ -35,15 +35,21 @@ interface EmptyDatabase {
   close(): Promise<void>;
 }
 
+/** One in-memory PGlite for the file (initdb takes seconds), emptied after each test. */
+let pglite: Promise<PGlite> | undefined;
+afterAll(async () => {
+  await (await pglite)?.close();
+});
+
 async function emptyDatabase(driver: "pglite" | "postgres"): Promise<EmptyDatabase> {
   if (driver === "pglite") {
-    const client = await PGlite.create();
+    const client = await (pglite ??= PGlite.create());
     const session = pgliteSession(client);
     return {
       session: (work) => work(session),
       drizzleMigrate: (folder) => drizzleMigratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
       query: session.query,
-      close: () => client.close(),
+      close: () => client.exec(`drop schema if exists drizzle cascade; drop schema public cascade; create schema public; select pg_advisory_unlock_all()`).then(() => {}),
     };
   }
   const database: ProcessDatabase = await postgresDriver.forProcess({ migrated: false });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, run, startServer } from "./support/process.ts";
 import { openStorage } from "../src/storage/index.ts";
+import { pgliteDriver } from "./support/database.ts";
 
 describe("the server process on the embedded default", () => {
   let dataDir: string;
@@ -103,4 +104,27 @@ describe("the server process with MIGRATE_ON_START=false", () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it("refuses to start while the job queue's schema is missing, and starts once `pbs migrate` installed it", async () => {
+    // The application's migrations applied, pg-boss's schema not installed (no server ever ran).
+    const database = await pgliteDriver.forProcess();
+    try {
+      const env = { ...database.env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", MIGRATE_ON_START: "false" };
+      const refused = await run(process.execPath, ["src/main.ts"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain("the job queue's schema (pgboss) is missing or behind this release; run `pbs migrate` (or start with MIGRATE_ON_START=true)");
+
+      expect((await run(join(repoRoot, "src/cli/pbs.ts"), ["migrate"], env)).code).toBe(0);
+      const server = await startServer(env);
+      try {
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      } finally {
+        const exited = once(server.child, "exit");
+        server.child.kill("SIGTERM");
+        await exited;
+      }
+    } finally {
+      await database.dispose();
+    }
+  }, 60_000);
 });

@@ -75,7 +75,13 @@ async function run(config: Config, argv: string[], command: Command, input: Comm
       message: `${error.message}, which does not answer on ${config.adminSocketPath}; stop it or retry when it is up`,
     };
   }
-  const migrate = () => storage.migrate({ progress: (message) => process.stderr.write(`pbs: ${message}\n`) });
+  // The application's migrations, then pg-boss's own schema (servers that do not migrate only check it).
+  const migrate = async () => {
+    const report = await storage.migrate({ progress: (message) => process.stderr.write(`pbs: ${message}\n`) });
+    const { migrateJobQueue } = await import("../jobs/queue.ts");
+    await migrateJobQueue(storage);
+    return report;
+  };
   try {
     return { ok: true, output: await executeCommand(storage.db, command, input, migrate) };
   } catch (error) {

@@ -2,11 +2,11 @@
 //   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
 //   (replay/409/422) → handler (its writes and its stored answer in one transaction) → response
-// and leaves an audit entry, whatever its outcome. A client address that has failed too often
-// before any key was identified (404/405 on routing, 401 on authentication) is answered
-// `429 ip_rate_limited` at those steps instead, authenticating from memory only (address-limit.ts).
-// Handlers see only typed input and answer typed
-// results; every error, theirs included, leaves here in the contract's one error shape.
+// and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
+// results; every error, theirs included, leaves here in the contract's one error shape. A client
+// address that has failed too often before any key was identified (404/405 on routing, 401 on
+// authentication) is answered `429 ip_rate_limited` at those steps instead, and authenticated from
+// memory only (address-limit.ts). An unreachable database answers 503 (storage/unavailable.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
@@ -262,13 +262,13 @@ async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<H
     await work.rollback();
     const failure = toHttpError(error);
     if (!failure || failure.status >= 500 || failure instanceof BodyError) {
-      renewal.stop();
       await release(db, lease);
       throw error;
     }
     result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
+  } finally {
+    renewal.stop();
   }
-  renewal.stop();
   const fingerprint = multipart ? multipart.fingerprint : undefined;
   if (result.status >= 500 || (multipart && fingerprint === undefined)) {
     await work.rollback();

@@ -8,6 +8,7 @@ import { PgBoss, fromDrizzle, fromPglite, type Db, type Queue } from "pg-boss";
 import type { Logger } from "pino";
 import type { WorkQueue } from "../domain/work-queue.ts";
 import type { Queryable, Storage } from "../storage/index.ts";
+import { SchemaNotCurrentError } from "../storage/migrator.ts";
 
 export const queues = {
   agentRun: "agent-run",
@@ -35,6 +36,11 @@ export interface JobQueueOptions {
    * true; a process that only queues jobs and works none may leave it to those that do.
    */
   maintain?: boolean;
+  /**
+   * Install or migrate pg-boss's own schema (`pgboss`) at start. Default true; false (the server
+   * with MIGRATE_ON_START=false) only checks it, and `pbs migrate` installs it (migrateJobQueue).
+   */
+  migrate?: boolean;
 }
 
 export interface JobQueue extends WorkQueue {
@@ -42,15 +48,20 @@ export interface JobQueue extends WorkQueue {
   stop(): Promise<void>;
 }
 
-/** Starts pg-boss on the storage (installing or migrating its schema) and creates the queues. */
+/** Starts pg-boss on the storage (installing or migrating its schema unless told not to) and creates the queues. */
 export async function openJobQueue(storage: Storage, logger: Logger, options: JobQueueOptions): Promise<JobQueue> {
   const maintenance = options.maintain === false ? { supervise: false, schedule: false } : {};
-  const boss =
-    storage.driver === "pglite"
-      ? new PgBoss({ db: fromPglite(storage.client), backend: "pglite", ...bossOptions, ...maintenance })
-      : new PgBoss({ db: poolDatabase(storage.pool), ...bossOptions, ...maintenance });
+  const boss = newBoss(storage, { ...maintenance, migrate: options.migrate ?? true });
   boss.on("error", (error: unknown) => logger.warn({ err: error }, "job queue error"));
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (error) {
+    // pg-boss's words for a schema that `pbs migrate` has not installed, or not brought up to date.
+    if (options.migrate === false && /pg-boss is not installed|requires migrations/.test((error as Error).message)) {
+      throw new SchemaNotCurrentError(["pg-boss"], false, "the job queue's schema (pgboss) is missing or behind this release; run `pbs migrate`");
+    }
+    throw error;
+  }
 
   const expireInSeconds = Math.ceil(options.agentRunTimeoutMs / 1000) + 60;
   // A job fails only when its process died or storage failed (the worker records an agent's own
@@ -85,6 +96,23 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
       return stopped;
     },
   };
+}
+
+/**
+ * Installs or migrates pg-boss's own schema, and nothing else (no maintenance, no schedules): what
+ * `pbs migrate` does besides the application's migrations, for servers that only check it.
+ */
+export async function migrateJobQueue(storage: Storage): Promise<void> {
+  const boss = newBoss(storage, { supervise: false, schedule: false, migrate: true });
+  boss.on("error", () => {}); // start() rejects with anything that matters
+  await boss.start();
+  await boss.stop({ graceful: false, close: false });
+}
+
+function newBoss(storage: Storage, maintenance: { supervise?: boolean; schedule?: boolean; migrate: boolean }): PgBoss {
+  return storage.driver === "pglite"
+    ? new PgBoss({ db: fromPglite(storage.client), backend: "pglite", ...bossOptions, ...maintenance })
+    : new PgBoss({ db: poolDatabase(storage.pool), ...bossOptions, ...maintenance });
 }
 
 const bossOptions = {

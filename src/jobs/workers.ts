@@ -31,8 +31,6 @@ export interface WorkerOptions {
   readonly pollingIntervalSeconds?: number;
   /** Days audit rows, events and webhook delivery logs are kept (AUDIT_RETENTION_DAYS). */
   readonly retentionDays: number;
-  /** The longest one retention run deletes for before it leaves the rest to the next (default 5 minutes). */
-  readonly retentionRunMs?: number;
   /**
    * Do autovacuum's work: for the embedded PGlite, which has none. Housekeeping refreshes the
    * planner's statistics (without it a table that grew, say to 100,000 projects, keeps the
@@ -49,6 +47,9 @@ export interface WorkerOptions {
    */
   readonly abandonedUploadsBefore?: Date;
 }
+
+/** The longest one retention run deletes for; the rest waits for the next run, ten minutes later. */
+const RETENTION_RUN_MS = 5 * 60_000;
 
 export async function startWorkers(queue: JobQueue, options: WorkerOptions): Promise<void> {
   const { boss } = queue;
@@ -99,7 +100,7 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
 
   await boss.work(queues.retention, periodic, async () => {
     const before = new Date(Date.now() - options.retentionDays * 24 * 3_600_000);
-    const deleted = await deleteExpiredRecords(db, { before, deadline: Date.now() + (options.retentionRunMs ?? 5 * 60_000) });
+    const deleted = await deleteExpiredRecords(db, { before, deadline: Date.now() + RETENTION_RUN_MS });
     if (options.withoutAutovacuum && deleted.deliveries + deleted.events + deleted.auditRows > 0) {
       await db.execute(sql`vacuum (analyze) webhook_deliveries, webhook_delivery_attempts, events, audit_log`);
     }

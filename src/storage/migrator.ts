@@ -63,11 +63,12 @@ export class SchemaNotCurrentError extends Error {
   /** Tags of the migrations not applied yet (all of them for an empty database). */
   readonly pending: readonly string[];
   readonly empty: boolean;
-  constructor(pending: readonly string[], empty: boolean) {
+  constructor(pending: readonly string[], empty: boolean, message?: string) {
     super(
-      empty
-        ? "the database has no schema yet (no migration applied); run `pbs migrate` to create it"
-        : `the database schema is behind this release: ${pending.length} migration${pending.length === 1 ? "" : "s"} not applied (${pending.join(", ")}); run \`pbs migrate\``,
+      message ??
+        (empty
+          ? "the database has no schema yet (no migration applied); run `pbs migrate` to create it"
+          : `the database schema is behind this release: ${pending.length} migration${pending.length === 1 ? "" : "s"} not applied (${pending.join(", ")}); run \`pbs migrate\``),
     );
     this.name = "SchemaNotCurrentError";
     this.pending = pending;
@@ -130,9 +131,12 @@ export async function applyMigrations(session: MigrationSession, migrations: rea
   const latest = migrations.at(-1)?.tag ?? "";
   await takeLock(session, options.progress);
   try {
-    await session.execute(`create schema if not exists "drizzle"`);
-    await session.execute(`create table if not exists ${BOOKKEEPING} (id serial primary key, hash text not null, created_at bigint)`);
-    const { pending } = await pendingMigrations(session, migrations);
+    const { pending, empty } = await pendingMigrations(session, migrations);
+    // Nothing to do runs no DDL at all, so a role without the right to change the schema can run it.
+    if (empty && pending.length > 0) {
+      await session.execute(`create schema if not exists "drizzle"`);
+      await session.execute(`create table if not exists ${BOOKKEEPING} (id serial primary key, hash text not null, created_at bigint)`);
+    }
     const applied: { tag: string; ms: number }[] = [];
     for (const migration of pending) {
       options.progress?.(`applying ${migration.tag}`);

@@ -45,7 +45,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
     await pool.end();
     throw error;
   }
-  const db: Database = drizzle({ client: pool, schema });
+  const db: Database = drizzle({ client: releasingOnFailedBegin(pool), schema });
   let closed: Promise<void> | undefined;
   return {
     driver: "postgres",
@@ -100,4 +100,42 @@ function pgSession(client: pg.PoolClient): MigrationSession {
       }
     },
   };
+}
+
+/**
+ * The pool as drizzle sees it. drizzle-orm 0.45's node-postgres `transaction()` sends BEGIN before
+ * the try/finally that releases its client (drizzle-team/drizzle-orm#6241, open): a BEGIN that fails
+ * (the connection died between checkout and BEGIN's answer, which an outage under traffic makes
+ * likely) would keep its client checked out for good, and once `poolSize` of them were lost every
+ * request would wait for a connection forever. So the first statement on a client drizzle checks out,
+ * its BEGIN, releases that client (which pg-pool then discards) if it fails. Everything else is the
+ * pool's own: plain queries check out and release their clients inside `pool.query`.
+ */
+function releasingOnFailedBegin(pool: pg.Pool): pg.Pool {
+  const connect = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    const query = client.query;
+    const first = (...args: unknown[]): unknown => {
+      // Back to the client's own method before anything else happens on it.
+      delete (client as { query?: unknown }).query;
+      const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          client.release(error instanceof Error ? error : true);
+          // Discarded by the pool: a drizzle that does release it (once fixed) must not release it twice.
+          client.release = () => {};
+        });
+      }
+      return result;
+    };
+    Object.defineProperty(client, "query", { value: first, configurable: true, writable: true });
+    return client;
+  };
+  return new Proxy(pool, {
+    get(target, property) {
+      if (property === "connect") return connect;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
