@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "../../../src/http/idempotency.ts";
 import { postgresDriver, type ProcessDatabase } from "../../support/database.ts";
 import { freePort } from "../../support/net.ts";
 import { pbs, startServer } from "../../support/process.ts";
@@ -95,8 +96,9 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
         LOG_LEVEL: "info",
         AGENT_CONCURRENCY: "4",
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-        // Retries every second or two, for long enough to outlast the receiver's downtime.
-        WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, (_, i) => (i < 5 ? "1s" : "3s")).join(","),
+        // Retries every second, then every ten (the most attempts allowed, 20, span 155 s): long
+        // enough to outlast the receiver's downtime, after which a delivery would be `failed`.
+        WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, (_, i) => (i < 5 ? "1s" : "10s")).join(","),
       });
       children.push(server.child);
       await pbs(["workspaces", "create", "--slug", "faults", "--plan", "enterprise"], database.env);
@@ -141,7 +143,7 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
             } else {
               expect(answer.status, `${phase}: ${JSON.stringify(answer.body)}`).toBe(201);
             }
-            await sleep(100);
+            await sleep(200);
           }
         }),
       );
@@ -184,9 +186,16 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
       expect([...statuses.keys()].filter((tag) => tag.startsWith("redis")).every((tag) => tag.endsWith(" 201")), JSON.stringify([...statuses])).toBe(true);
       expect(statuses.get("database cut 503") ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(0);
 
-      // Every key again: 201, made now (its first try was refused) or replayed.
+      // Every key again: 201, made now (its first try was refused) or replayed. A key whose claim
+      // was taken just as the database went away could not be released: it is in use until its
+      // lease ends (IDEMPOTENCY_LOCK_TIMEOUT_MS), and a client retries it later, as told.
+      const retryUntil = Date.now() + IDEMPOTENCY_LOCK_TIMEOUT_MS + 15_000;
       for (const request of sent) {
-        const again = await api("/v1/projects", { method: "POST", key: request.key, body: { name: `fault ${request.key}`, prompt: "Built through faults" } });
+        let again = await api("/v1/projects", { method: "POST", key: request.key, body: { name: `fault ${request.key}`, prompt: "Built through faults" } });
+        while (again.status === 409 && again.body?.error?.code === "idempotency_key_in_use" && Date.now() < retryUntil) {
+          await sleep(1000);
+          again = await api("/v1/projects", { method: "POST", key: request.key, body: { name: `fault ${request.key}`, prompt: "Built through faults" } });
+        }
         expect(again.status, JSON.stringify(again.body)).toBe(201);
         if (request.status === 201) expect(again.body.id).toBe(request.id);
       }

@@ -505,35 +505,32 @@ function jsonBodies(operation: ContractOperation, fixture: HostileFixture): fc.A
 }
 
 function mediaTypes(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
-  const accepted = new Set(operation.body!.mediaTypes);
-  return fc
-    .oneof(
-      fc.constantFrom(
-        undefined,
-        "text/plain",
-        "application/xml",
-        "application/x-www-form-urlencoded",
-        "multipart/form-data; boundary=x",
-        "application/octet-stream",
-        "json",
-        "application/jsonp",
-        "application/json-seq",
-        "application/problem+json",
-        "text/json",
-        "*/*",
-        "",
-      ),
-      fc.constantFrom("gzip", "br", "deflate", "compress", "identity, gzip"),
-    )
-    .filter((value) => value === undefined || value.includes("/") || value === "" || value === "json" ? !accepted.has(value ?? "") : true)
-    .map((value): HostileCase => {
-      const request = baseline(operation, fixture, "");
-      const { "Content-Type": _, ...headers } = request.headers;
-      if (value !== undefined && !value.includes("/") && value !== "" && value !== "json") {
-        return { ...request, kind: `Content-Encoding ${value}`, headers: { ...request.headers, "Content-Encoding": value } };
-      }
-      return { ...request, kind: `Content-Type ${value}`, headers: value === undefined ? headers : { ...headers, "Content-Type": value } };
-    });
+  // Media types the operation does not accept (none at all: undefined), and encodings it never reads.
+  const refused = [
+    undefined,
+    "text/plain",
+    "application/xml",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/octet-stream",
+    "json",
+    "application/jsonp",
+    "application/json-seq",
+    "application/problem+json",
+    "text/json",
+    "*/*",
+    "",
+  ].filter((type) => !operation.body!.mediaTypes.includes(type ?? ""));
+  const withType = fc.constantFrom(...refused).map((type): HostileCase => {
+    const request = baseline(operation, fixture, "");
+    const { "Content-Type": _, ...headers } = request.headers;
+    return { ...request, kind: `Content-Type ${type}`, headers: type === undefined ? headers : { ...headers, "Content-Type": type } };
+  });
+  const withEncoding = fc.constantFrom("gzip", "br", "deflate", "compress", "identity, gzip").map((encoding): HostileCase => {
+    const request = baseline(operation, fixture, "");
+    return { ...request, kind: `Content-Encoding ${encoding}`, headers: { ...request.headers, "Content-Encoding": encoding } };
+  });
+  return fc.oneof(withType, withEncoding);
 }
 
 function oversized(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
@@ -674,7 +671,9 @@ function uploads(operation: ContractOperation, fixture: HostileFixture): fc.Arbi
     fc.constant(request("upload with the file as a field", [{ name: "path", value: "x.txt" }, { name: "file", value: "hello" }])),
     fc.constant(request("upload with two files", [{ name: "path", value: "x.txt" }, file(), file()])),
     fc.constant(request("upload with two paths", [{ name: "path", value: "x.txt" }, { name: "path", value: "y.txt" }, file()])),
-    anyString.filter((name) => name !== "file" && name !== "path" && !/["\r\n]/.test(name) && name.isWellFormed() && !name.includes("\u0000")).map((name) => request("upload with an unknown part", [{ name, value: "v" }, file()])),
+    // (A name the quoted Content-Disposition cannot carry — a quote, a backslash, a line break —
+    // would make the part unreadable, and busboy skips unreadable parts.)
+    anyString.filter((name) => name !== "file" && name !== "path" && !/["\\\r\n]/.test(name) && name.isWellFormed() && !name.includes("\u0000")).map((name) => request("upload with an unknown part", [{ name, value: "v" }, file()])),
     fc.constant(request("upload to a taken path", [{ name: "path", value: fixture.takenPath }, file()])),
     fc.constant(request("upload to a project that does not exist", [{ name: "path", value: "x.txt" }, file()], { path: projectPath("prj_doesNotExist1234") })),
     fc.constant(request("upload to another workspace's project", [{ name: "path", value: "x.txt" }, file()], { path: projectPath(fixture.otherProjectId) })),
