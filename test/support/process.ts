@@ -48,6 +48,8 @@ export async function startServer(
       }
     });
     child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+    // Not started at all (the node binary gone, say): fail now rather than wait for a timeout.
+    child.on("error", reject);
   });
   return { child, url, logs };
 }
