@@ -1,6 +1,7 @@
 // Retention (AUDIT_RETENTION_DAYS): old audit rows, events and webhook delivery logs go, in
 // batches; a delivery still being retried, and an event a delivery still refers to, stay. The
 // `retention` job does it on a schedule, on both drivers.
+import { isDeepStrictEqual } from "node:util";
 import { asc, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { deleteExpiredRecords } from "../src/domain/retention.ts";
@@ -119,13 +120,13 @@ forEachDriver("the retention job", (driver) => {
       await seed(server.storage);
       await server.jobs.boss.send(queues.retention, {});
       const deadline = Date.now() + 20_000;
+      // Until what is left is what must be kept: the job's statements commit one after another.
       for (;;) {
         const now = await remaining(server.storage);
-        if (now.audit.length === 1) {
+        if (isDeepStrictEqual(now, kept) || Date.now() > deadline) {
           expect(now).toEqual(kept);
           break;
         }
-        if (Date.now() > deadline) throw new Error(`the retention job did not run: ${JSON.stringify(now)}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     } finally {
