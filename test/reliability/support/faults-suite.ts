@@ -96,9 +96,10 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
         LOG_LEVEL: "info",
         AGENT_CONCURRENCY: "4",
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-        // Retries every second, then every ten (the most attempts allowed, 20, span 155 s): long
-        // enough to outlast the receiver's downtime, after which a delivery would be `failed`.
-        WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, (_, i) => (i < 5 ? "1s" : "10s")).join(","),
+        // Retries every second, then every ten seconds (the most attempts allowed, 20, span 155 s)
+        // or, over several rounds, every thirty (455 s): long enough to outlast the receiver's
+        // downtime even when cut claims are waited out, after which a delivery would be `failed`.
+        WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, (_, i) => (i < 5 ? "1s" : options.rounds > 1 ? "30s" : "10s")).join(","),
       });
       children.push(server.child);
       await pbs(["workspaces", "create", "--slug", "faults", "--plan", "enterprise"], database.env);
