@@ -42,15 +42,15 @@ export function requestTransaction(db: Database): RequestTransaction {
   let held: Held | undefined;
   let closed = false;
 
-  function open(): Promise<Held> {
-    return new Promise((opened, failed) => {
-      let end!: (ending: Ending) => void;
-      const ending = new Promise<Ending>((resolve) => (end = resolve));
-      let began = false;
-      const ended = db.transaction(async (tx) => {
+  async function open(): Promise<Held> {
+    let end!: (ending: Ending) => void;
+    const ending = new Promise<Ending>((resolve) => (end = resolve));
+    let began = false;
+    let ended!: Promise<unknown>;
+    const tx = await new Promise<Transaction>((opened, failed) => {
+      ended = db.transaction(async (tx) => {
         began = true;
-        held = { tx, end, ended };
-        opened(held);
+        opened(tx);
         const decided = await ending;
         if (!decided.commit) throw new RolledBack();
         return decided.last(tx);
@@ -60,6 +60,8 @@ export function requestTransaction(db: Database): RequestTransaction {
         if (!began) failed(error);
       });
     });
+    held = { tx, end, ended };
+    return held;
   }
 
   async function finish(ending: Ending): Promise<unknown> {
