@@ -2,7 +2,8 @@
 // queued for every enabled webhook endpoint subscribed to its type. The delivery worker sends them.
 import { and, eq, sql } from "drizzle-orm";
 import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
-import type { Database } from "../storage/index.ts";
+import type { Database, Queryable } from "../storage/index.ts";
+import { placeholder, preparedSql } from "../storage/prepared.ts";
 import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
@@ -21,7 +22,7 @@ export function toEvent(row: EventRow): SchemaEvent {
   } as SchemaEvent;
 }
 
-export async function recordEvent(db: Database, partition: Partition, type: SchemaEventType, object: unknown): Promise<SchemaEvent> {
+export async function recordEvent(db: Queryable, partition: Partition, type: SchemaEventType, object: unknown): Promise<SchemaEvent> {
   const [event] = await recordEvents(db, partition, [{ type, object }]);
   return event!;
 }
@@ -32,25 +33,50 @@ export async function recordEvent(db: Database, partition: Partition, type: Sche
  * looked up once for them all, by the database, in the same statement.
  */
 export async function recordEvents(
-  db: Database,
+  db: Queryable,
   partition: Partition,
   happened: ReadonlyArray<{ readonly type: SchemaEventType; readonly object: unknown }>,
 ): Promise<SchemaEvent[]> {
   const createdAt = new Date();
   const rows: EventRow[] = happened.map(({ type, object }) => ({ id: newId("evt"), ...partition, type, data: object, createdAt }));
-  // A delivery's id is random like every id (96 bits of gen_random_uuid), made where its row is.
-  // (drizzle puts the embedded INSERT in parentheses itself.)
-  await db.execute(sql`
-    with recorded as ${db.insert(events).values(rows).returning({ id: events.id, type: events.type, createdAt: events.createdAt })}
-    insert into ${webhookDeliveries} (id, webhook_endpoint_id, event_id, workspace_id, environment, next_attempt_at)
-    select 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${webhookEndpoints.id}, recorded.id,
-      ${webhookEndpoints.workspaceId}, ${webhookEndpoints.environment}, recorded.created_at
-    from recorded
-    join ${webhookEndpoints}
-      on ${and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.status, "enabled"))}
-     and ${webhookEndpoints.enabledEvents} && array[recorded.type, '*']`);
+  const params: Record<string, unknown> = { ...partition, createdAt };
+  rows.forEach((row, i) => Object.assign(params, { [`id${i}`]: row.id, [`type${i}`]: row.type, [`data${i}`]: row.data }));
+  await recording(rows.length)(db).execute(params);
   return rows.map(toEvent);
 }
+
+/** The statement recording `count` events (one per count: a change records one or two). */
+function recording(count: number) {
+  let statement = recordingStatements.get(count);
+  if (!statement) {
+    statement = preparedSql(`record_events_${count}`, (db) => {
+      const rows = Array.from({ length: count }, (_, i) => ({
+        id: placeholder(`id${i}`),
+        workspaceId: placeholder("workspaceId"),
+        environment: placeholder("environment"),
+        type: placeholder(`type${i}`),
+        data: placeholder(`data${i}`),
+        createdAt: placeholder("createdAt"),
+      }));
+      // A delivery's id is random like every id (96 bits of gen_random_uuid), made where its row is.
+      // (drizzle puts the embedded INSERT in parentheses itself.)
+      return sql`
+        with recorded as ${db.insert(events).values(rows).returning({ id: events.id, type: events.type, createdAt: events.createdAt })}
+        insert into ${webhookDeliveries} (id, webhook_endpoint_id, event_id, workspace_id, environment, next_attempt_at)
+        select 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${webhookEndpoints.id}, recorded.id,
+          ${webhookEndpoints.workspaceId}, ${webhookEndpoints.environment}, recorded.created_at
+        from recorded
+        join ${webhookEndpoints}
+          on ${webhookEndpoints.workspaceId} = ${placeholder("workspaceId")}
+         and ${webhookEndpoints.environment} = ${placeholder("environment")}
+         and ${webhookEndpoints.status} = 'enabled'
+         and ${webhookEndpoints.enabledEvents} && array[recorded.type, '*']`;
+    });
+    recordingStatements.set(count, statement);
+  }
+  return statement;
+}
+const recordingStatements = new Map<number, ReturnType<typeof preparedSql<Queryable, Record<string, unknown>>>>();
 
 export async function listEvents(db: Database, partition: Partition, page: PageRequest, filters: { type?: SchemaEventType }): Promise<Page<SchemaEvent>> {
   const { after, orderBy, limit } = keyset(events, page);

@@ -10,7 +10,7 @@ import type {
 } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
-import { placeholder, prepared } from "../storage/prepared.ts";
+import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { recordEvent, recordEvents } from "./events.ts";
@@ -73,9 +73,20 @@ export async function createProject(db: Database, work: WorkQueue, partition: Pa
   project.latestRunId = run.id;
   const created = toProject(project);
   await db.transaction(async (tx) => {
-    // The project and its first run in one statement (the run's foreign key is checked at its end).
-    // An embedded query comes in parentheses, as a CTE needs; the main statement must not.
-    await tx.execute(sql`with project as ${tx.insert(projects).values(project)} ${tx.insert(agentRuns).values(run).getSQL()}`);
+    await insertProjectWithRun(tx).execute({
+      projectId: project.id,
+      runId: run.id,
+      ...partition,
+      name: project.name,
+      prompt: project.prompt,
+      agent: project.agent,
+      visibility: project.visibility,
+      template: project.template,
+      status: project.status,
+      trigger: run.trigger,
+      runStatus: run.status,
+      now,
+    });
     await work.queueAgentRun(tx, run.id);
     await recordEvents(tx, partition, [
       { type: "project.created", object: created },
@@ -84,6 +95,33 @@ export async function createProject(db: Database, work: WorkQueue, partition: Pa
   });
   return created;
 }
+
+// The project and its first run in one statement (the run's foreign key is checked at its end).
+// An embedded query comes in parentheses, as a CTE needs; the main statement must not.
+const insertProjectWithRun = preparedSql("insert_project_with_run", (db: Queryable) => {
+  const shared = { workspaceId: placeholder("workspaceId"), environment: placeholder("environment"), agent: placeholder("agent"), prompt: placeholder("prompt") };
+  const project = db.insert(projects).values({
+    id: placeholder("projectId"),
+    ...shared,
+    name: placeholder("name"),
+    visibility: placeholder("visibility"),
+    template: placeholder("template"),
+    status: placeholder("status"),
+    latestRunId: placeholder("runId"),
+    createdAt: placeholder("now"),
+    updatedAt: placeholder("now"),
+  });
+  const run = db.insert(agentRuns).values({
+    id: placeholder("runId"),
+    projectId: placeholder("projectId"),
+    ...shared,
+    trigger: placeholder("trigger"),
+    status: placeholder("runStatus"),
+    createdAt: placeholder("now"),
+    updatedAt: placeholder("now"),
+  });
+  return sql`with project as ${project} ${run.getSQL()}`;
+});
 
 export async function getProject(db: Database, partition: Partition, id: string): Promise<SchemaProject> {
   return toProject(await findProject(db, partition, id));

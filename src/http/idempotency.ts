@@ -37,6 +37,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { placeholder, placeholderFor, prepared, preparedSql } from "../storage/prepared.ts";
 import { idempotencyKeys } from "../storage/schema.ts";
 import type { Environment } from "../storage/schema.ts";
 
@@ -127,28 +128,14 @@ export async function begin(db: AnyPgDatabase, input: BeginInput, options?: Idem
   // or it expired), in which case we simply try to claim the key again.
   for (let attempt = 0; attempt < 5; attempt++) {
     const nowDate = new Date(cfg.now());
-    const claim = {
-      method,
-      path: input.path,
-      requestHash: input.requestHash ?? "",
-      state: "in_progress" as const,
-      responseStatus: null,
-      responseHeaders: null,
-      responseBody: null,
-      createdAt: nowDate,
+    const claim = { method, path: input.path, requestHash: input.requestHash ?? "", createdAt: nowDate };
+    const { rows: inserted } = await claiming(db).execute({
+      ...claim,
+      workspaceId: input.workspaceId,
+      environment: input.environment,
+      key: input.key,
       expiresAt: new Date(nowDate.getTime() + cfg.lockTimeoutMs),
-    };
-    // One statement: a new key is inserted; an expired row (replay window over, or the lease of a
-    // crashed request ran out) is taken over as if absent; a live row is left alone.
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({ workspaceId: input.workspaceId, environment: input.environment, key: input.key, ...claim })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.workspaceId, idempotencyKeys.environment, idempotencyKeys.key],
-        set: claim,
-        setWhere: lte(idempotencyKeys.expiresAt, nowDate),
-      })
-      .returning({ key: idempotencyKeys.key });
+    });
     if (inserted.length === 1) {
       return {
         kind: "new",
@@ -191,20 +178,79 @@ export async function complete(
   options?: IdempotencyOptions & { readonly requestHash?: string },
 ): Promise<boolean> {
   const cfg = settings(options);
-  const updated = await db
-    .update(idempotencyKeys)
-    .set({
-      ...(options?.requestHash ? { requestHash: options.requestHash } : {}),
-      state: "completed",
-      responseStatus: response.status,
-      responseHeaders: { ...response.headers },
-      responseBody: response.body === undefined ? null : response.body,
-      expiresAt: new Date(lease.startedAt.getTime() + cfg.windowMs),
-    })
-    .where(leaseWhere(lease))
-    .returning({ key: idempotencyKeys.key });
+  const updated = await completing(db).execute({
+    ...leaseParams(lease),
+    newRequestHash: options?.requestHash ?? lease.requestHash,
+    responseStatus: response.status,
+    responseHeaders: { ...response.headers },
+    responseBody: response.body === undefined ? null : response.body,
+    expiresAt: new Date(lease.startedAt.getTime() + cfg.windowMs),
+  });
   return updated.length === 1;
 }
+
+// The two statements every idempotent request sends, prepared (see storage/prepared.ts).
+
+// One statement: a new key is inserted; an expired row (replay window over, or the lease of a
+// crashed request ran out) is taken over as if absent; a live row is left alone.
+const claiming = preparedSql("idempotency_claim", (db: AnyPgDatabase) => {
+  const t = idempotencyKeys;
+  const claim = {
+    method: placeholderFor("method", t.method),
+    path: placeholderFor("path", t.path),
+    requestHash: placeholderFor("requestHash", t.requestHash),
+    state: "in_progress" as const,
+    responseStatus: null,
+    responseHeaders: null,
+    responseBody: null,
+    createdAt: placeholderFor("createdAt", t.createdAt),
+    expiresAt: placeholderFor("expiresAt", t.expiresAt),
+  };
+  return db
+    .insert(t)
+    .values({ workspaceId: placeholder("workspaceId"), environment: placeholder("environment"), key: placeholder("key"), ...claim })
+    .onConflictDoUpdate({
+      target: [t.workspaceId, t.environment, t.key],
+      set: claim,
+      setWhere: lte(t.expiresAt, placeholderFor("createdAt", t.createdAt)),
+    })
+    .returning({ key: t.key })
+    .getSQL();
+});
+
+const completing = prepared((db: AnyPgDatabase) => {
+  const t = idempotencyKeys;
+  return db
+    .update(t)
+    .set({
+      requestHash: placeholderFor("newRequestHash", t.requestHash),
+      state: "completed",
+      responseStatus: placeholderFor("responseStatus", t.responseStatus),
+      responseHeaders: placeholderFor("responseHeaders", t.responseHeaders),
+      responseBody: placeholderFor("responseBody", t.responseBody),
+      expiresAt: placeholderFor("expiresAt", t.expiresAt),
+    })
+    .where(
+      and(
+        eq(t.workspaceId, placeholder("workspaceId")),
+        eq(t.environment, placeholder("environment")),
+        eq(t.key, placeholder("key")),
+        eq(t.state, "in_progress"),
+        eq(t.createdAt, placeholderFor("startedAt", t.createdAt)),
+        eq(t.requestHash, placeholder("requestHash")),
+      ),
+    )
+    .returning({ key: t.key })
+    .prepare("idempotency_complete");
+});
+
+const leaseParams = (lease: IdempotencyLease) => ({
+  workspaceId: lease.workspaceId,
+  environment: lease.environment,
+  key: lease.key,
+  requestHash: lease.requestHash,
+  startedAt: lease.startedAt,
+});
 
 /**
  * Extends the claim of a request still running by one lock timeout from now. Returns false when the

@@ -1,30 +1,72 @@
 // Hot queries built once: a query prepared here is compiled to SQL on its first use per database,
 // and on PostgreSQL runs as a named server-side statement (parsed and planned once per connection).
 // Per request only the parameters change, instead of drizzle walking its query objects again.
-import { sql } from "drizzle-orm";
-import type { Database, Queryable } from "./index.ts";
+//
+// A transaction reuses the query compiled for its database: only the connection it runs on differs.
+// drizzle (0.45) has no public way to say so, so this module reaches into two of its internals, both
+// checked by prepared.test.ts on either driver: a database's or transaction's `dialect` (one per
+// database, shared by its transactions) and `session.client` (the pool, or the transaction's
+// connection), and a prepared query's `client`, which its `execute` reads on every call.
+import { Param, sql, type Column, type SQL } from "drizzle-orm";
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from "drizzle-orm/pg-core";
 
 interface Prepared<Params, Result> {
   execute(params: Params): Promise<Result>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDatabase = PgDatabase<PgQueryResultHKT, any, any>;
+
+interface DrizzleInternals {
+  readonly dialect: PgDialect;
+  readonly session: {
+    readonly client: unknown;
+    prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, isResponseInArrayMode: boolean): Prepared<never, unknown>;
+  };
+}
+const internalsOf = (db: AnyDatabase) => db as unknown as DrizzleInternals;
+
 /**
- * `build` makes the query on a database, with `sql.placeholder(name)` for what varies, ending in
- * `.prepare(statementName)`. Returns the query for a database or transaction (a transaction gets its
- * own, so its statements run on its connection).
+ * `build` makes the query on a database, with `placeholder(name)` for what varies, ending in
+ * `.prepare(statementName)`. Returns the query for a database or any of its transactions (on the
+ * transaction's connection).
  */
-export function prepared<Params extends Record<string, unknown>, Result>(
-  build: (db: Database) => Prepared<Params, Result>,
-): (db: Queryable) => Prepared<Params, Result> {
-  const byDatabase = new WeakMap<Queryable, Prepared<Params, Result>>();
+export function prepared<Db extends AnyDatabase, Params extends Record<string, unknown>, Result>(
+  build: (db: Db) => Prepared<Params, Result>,
+): (db: Db) => Prepared<Params, Result> {
+  const byDatabase = new WeakMap<PgDialect, Prepared<Params, Result> & { client?: unknown }>();
   return (db) => {
-    let query = byDatabase.get(db);
+    const { dialect, session } = internalsOf(db);
+    let query = byDatabase.get(dialect);
     if (!query) {
-      query = build(db as Database);
-      byDatabase.set(db, query);
+      query = build(db);
+      byDatabase.set(dialect, query);
     }
-    return query;
+    if (query.client === session.client) return query;
+    if (!("client" in query)) throw new Error("drizzle's prepared query has no client: see src/storage/prepared.ts");
+    return Object.create(query, { client: { value: session.client } }) as typeof query;
   };
 }
 
+/**
+ * A prepared statement written in SQL (`sql` with `placeholder(name)` and embedded query builders),
+ * for what the builders cannot say (a CTE, an INSERT … SELECT). Resolves to its rows as the driver
+ * returns them (`{ rows }`), like `db.execute`.
+ */
+export function preparedSql<Db extends AnyDatabase, Params extends Record<string, unknown>>(
+  name: string,
+  build: (db: Db) => SQL,
+): (db: Db) => Prepared<Params, { rows: Record<string, unknown>[] }> {
+  return prepared((db: Db) => {
+    const { dialect, session } = internalsOf(db);
+    return session.prepareQuery(dialect.sqlToQuery(build(db)), undefined, name, false) as Prepared<Params, { rows: Record<string, unknown>[] }>;
+  });
+}
+
 export const placeholder = sql.placeholder;
+
+/**
+ * A placeholder whose value is encoded as `column` encodes it (jsonb as JSON, a timestamp's Date as
+ * ISO text), where drizzle's types take SQL but not a placeholder: an UPDATE's `set`, a comparison.
+ */
+export const placeholderFor = (name: string, column: Column): SQL => sql`${new Param(placeholder(name), column)}`;
