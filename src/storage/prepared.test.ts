@@ -59,6 +59,19 @@ forEachDriver("prepared queries", (driver) => {
     expect(builds).toBe(1);
   });
 
+  it("encodes a value as its column does, and keeps null as SQL NULL", async () => {
+    const { db } = storage();
+    const encoded = preparedSql("test_encoded", () => {
+      const data = placeholderFor("data", events.data);
+      const at = placeholderFor("at", events.createdAt);
+      return sql`select ${data}::jsonb as data, ${data}::jsonb is null as "dataIsNull", ${at}::timestamptz as at, ${at}::timestamptz is null as "atIsNull"`;
+    });
+    expect((await encoded(db).execute({ data: null, at: null })).rows).toEqual([{ data: null, dataIsNull: true, at: null, atIsNull: true }]);
+    const [row] = (await encoded(db).execute({ data: { a: [1, "x"] }, at: new Date("2026-11-25T12:00:00.123Z") })).rows;
+    expect(row).toMatchObject({ data: { a: [1, "x"] }, dataIsNull: false, atIsNull: false });
+    expect(new Date(row!.at as string).toISOString()).toBe("2026-11-25T12:00:00.123Z");
+  });
+
   it("keeps each transaction on its own connection when several run at once", async () => {
     const { db } = storage();
     const ids = Array.from({ length: 6 }, (_, i) => `evt_parallel_${i}`);

@@ -68,5 +68,7 @@ export const placeholder = sql.placeholder;
 /**
  * A placeholder whose value is encoded as `column` encodes it (jsonb as JSON, a timestamp's Date as
  * ISO text), where drizzle's types take SQL but not a placeholder: an UPDATE's `set`, a comparison.
+ * null stays SQL NULL (a column's encoder would make it JSON `null`, or fail on a timestamp).
  */
-export const placeholderFor = (name: string, column: Column): SQL => sql`${new Param(placeholder(name), column)}`;
+export const placeholderFor = (name: string, column: Column): SQL =>
+  sql`${new Param(placeholder(name), { mapToDriverValue: (value: unknown) => (value === null ? null : column.mapToDriverValue(value)) })}`;
