@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 interface Profile {
@@ -29,6 +30,11 @@ export function summarizeProfile(path: string, top = 15): string[] {
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const byOwner = new Map<string, number>();
   const byFunction = new Map<string, number>();
+  // Each sample is also charged to the innermost frame of our own code (src/) on its stack, so the
+  // time spent inside libraries shows which of our functions asked for it.
+  const parentOf = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+  const byOurCaller = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
     const us = selfUs.get(node.id) ?? 0;
@@ -38,6 +44,10 @@ export function summarizeProfile(path: string, top = 15): string[] {
     byOwner.set(owner, (byOwner.get(owner) ?? 0) + us);
     const name = `${node.callFrame.functionName || "(anonymous)"} — ${owner}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+    let ours: ProfileNode | undefined = node;
+    while (ours && !/\/src\//.test(ours.callFrame.url)) ours = parentOf.get(ours.id);
+    const caller = ours ? `${ours.callFrame.functionName || "(anonymous)"} — ${ours.callFrame.url.split("/src/")[1]}:${ours.callFrame.lineNumber + 1}` : "(none of ours: event loop, sockets, timers)";
+    byOurCaller.set(caller, (byOurCaller.get(caller) ?? 0) + us);
   }
   const table = (title: string, entries: Map<string, number>) => [
     `| ${title} | self time (% of busy) |`,
@@ -48,7 +58,7 @@ export function summarizeProfile(path: string, top = 15): string[] {
       .map(([name, us]) => `| \`${name}\` | ${((100 * us) / total).toFixed(1)}% |`),
     "",
   ];
-  return [...table("package / directory", byOwner), ...table("function", byFunction)];
+  return [...table("package / directory", byOwner), ...table("function", byFunction), ...table("innermost function of ours (src/) on the stack", byOurCaller)];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
