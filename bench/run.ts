@@ -52,6 +52,7 @@ const { values: flags } = parseArgs({
     scale: { type: "boolean" },
     profile: { type: "boolean" },
     routing: { type: "boolean" },
+    out: { type: "string" },
   },
 });
 // The extra parts run by default, except in a quick run; `--no-scale` etc. turn one off.
@@ -798,6 +799,10 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
 // ------------------------------------------------------------------------------------------------
 
 const startedAt = new Date();
+// Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results and the
+// README's table; any other run writes its report beside them (git-ignored) unless --out says where.
+const complete = !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING;
+const resultsPath = resolve(flags.out ?? join(root, "bench", complete ? "RESULTS.md" : "RESULTS.partial.md"));
 const prismPort = await freePort();
 const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
 const prism = start([prismCli, "mock", join(root, "generated", "openapi.yaml"), "--errors", "--port", String(prismPort), "--host", "127.0.0.1"]);
@@ -813,12 +818,12 @@ try {
     const { rows: driverRows, info } = await benchDriver(driver, prismBase, prism);
     rows.push(...driverRows);
     infos.push(info);
-    writeFileSync(join(root, "bench", "RESULTS.md"), report(rows, infos, startedAt, prismRss, routing));
+    writeFileSync(resultsPath, report(rows, infos, startedAt, prismRss, routing));
   }
   prismRss = rssMb(prism.pid);
 } finally {
   await stop(prism);
 }
-writeFileSync(join(root, "bench", "RESULTS.md"), report(rows, infos, startedAt, prismRss, routing));
-writeReadmeTable(rows, startedAt);
-console.log(`wrote bench/RESULTS.md (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);
+writeFileSync(resultsPath, report(rows, infos, startedAt, prismRss, routing));
+if (complete && !flags.out) writeReadmeTable(rows, startedAt);
+console.log(`wrote ${resultsPath} (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);
