@@ -173,7 +173,9 @@ export async function startAgentRun(
     if (!row || !activeStatuses.includes(row.run.status)) return undefined;
     const partition = partitionOf(row.run);
     // Starts in one workspace take turns, so two runs cannot both pass the check on the same credits.
-    await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, partition.workspaceId)).for("update");
+    // NO KEY UPDATE, not UPDATE: the turn must not hold up the rows that merely reference the
+    // workspace (a create's project, run and events take KEY SHARE on it for their foreign keys).
+    await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, partition.workspaceId)).for("no key update");
     let run = row.run;
     const reserved = run.status === "running" ? run.creditsUsed : 0;
     const left = partition.environment === "test" ? Number.POSITIVE_INFINITY : (await creditsLeft(tx, partition, now)) + reserved;
