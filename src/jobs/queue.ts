@@ -3,12 +3,12 @@
 // server's pool. Jobs are rows in the `pgboss` schema, so queued work survives a restart, and a job
 // whose process died is found by its lapsed heartbeat and retried: on PGlite by the next start of
 // the server, on PostgreSQL by any other replica.
-import { sql } from "drizzle-orm";
-import { PgBoss, fromDrizzle, fromPglite, type Db, type Queue } from "pg-boss";
+import { PgBoss, fromPglite, type Db, type Queue } from "pg-boss";
 import type { Logger } from "pino";
 import type { WorkQueue } from "../domain/work-queue.ts";
 import type { Queryable, Storage } from "../storage/index.ts";
 import { SchemaNotCurrentError } from "../storage/migrator.ts";
+import { executeText } from "../storage/prepared.ts";
 
 export const queues = {
   agentRun: "agent-run",
@@ -81,9 +81,12 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   // joined by the next one.
   await ensureQueue(boss, queues.retention, { policy: "exclusive", expireInSeconds: 15 * 60, retryLimit: 1 });
 
-  /** Sends the job through the caller's transaction: it exists only if that transaction commits. */
+  /**
+   * Sends the job through the caller's transaction: it exists only if that transaction commits. Its
+   * insert runs as a named statement (executeText), not parsed anew each time.
+   */
   const send = async (tx: Queryable, name: string, data: object) => {
-    await boss.send(name, data, { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) });
+    await boss.send(name, data, { db: { executeSql: (text, values) => executeText(tx, text, values ?? []) } });
   };
   let stopped: Promise<void> | undefined;
   return {

@@ -3,7 +3,7 @@ import { beforeEach, expect, it } from "vitest";
 import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { createWorkspace } from "../domain/workspaces.ts";
 import type { Queryable } from "./index.ts";
-import { placeholder, placeholderFor, prepared, preparedSql } from "./prepared.ts";
+import { executeText, placeholder, placeholderFor, prepared, preparedSql } from "./prepared.ts";
 import { events } from "./schema.ts";
 
 // These checks hold prepared.ts to the drizzle internals it relies on: if an upgrade moves them, a
@@ -88,5 +88,24 @@ forEachDriver("prepared queries", (driver) => {
     );
     const kept = await Promise.all(ids.map(async (id) => (await eventById(db).execute({ id })).length));
     expect(kept).toEqual([1, 0, 1, 0, 1, 0]);
+  });
+
+  it("runs a library's SQL text in the transaction it is given, as one named statement on PostgreSQL", async () => {
+    const { db } = storage();
+    const text = "insert into events (id, workspace_id, environment, type, data, created_at) values ($1, $2, 'test', 'project.created', $3::jsonb, now()) returning id";
+    await expect(
+      db.transaction(async (tx) => {
+        expect((await executeText(tx, text, ["evt_text_rolled_back", workspaceId, "{}"])).rows).toEqual([{ id: "evt_text_rolled_back" }]);
+        expect((await executeText(tx, text, ["evt_text_second", workspaceId, "[1]"])).rows).toEqual([{ id: "evt_text_second" }]);
+        if (driver === "postgres") {
+          // Both calls ran on the transaction's connection, where the text was prepared once.
+          const { rows } = await tx.execute(sql`select count(*)::int as statements from pg_prepared_statements where statement = ${text}`);
+          expect(rows).toEqual([{ statements: 1 }]);
+        }
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await eventById(db).execute({ id: "evt_text_rolled_back" })).toEqual([]);
+    expect((await executeText(db, "select count(*)::int as n from events where workspace_id = $1", [workspaceId])).rows).toEqual([{ n: 0 }]);
   });
 });

@@ -7,8 +7,10 @@
 // checked by prepared.test.ts on either driver: a database's or transaction's `dialect` (one per
 // database, shared by its transactions) and `session.client` (the pool, or the transaction's
 // connection), and a prepared query's `client`, which its `execute` reads on every call.
+import { createHash } from "node:crypto";
 import { Param, sql, type Column, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgDialect, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import pg from "pg";
 
 interface Prepared<Params, Result> {
   execute(params: Params): Promise<Result>;
@@ -72,3 +74,23 @@ export const placeholder = sql.placeholder;
  */
 export const placeholderFor = (name: string, column: Column): SQL =>
   sql`${new Param(placeholder(name), { mapToDriverValue: (value: unknown) => (value === null ? null : column.mapToDriverValue(value)) })}`;
+
+interface TextClient {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * SQL text written by a library (pg-boss) on `db`'s connection, or its transaction's. On PostgreSQL it
+ * runs as a named statement, parsed and planned once per connection instead of on every call
+ * (pg-boss's job insert, parsed anew each time, cost PostgreSQL more than any other statement of a
+ * create); its name is the text's hash, so one text is one statement however often it comes. On
+ * PGlite it runs as it is. Rows come back as the driver parses them.
+ */
+export function executeText(db: AnyDatabase, text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }> {
+  const client = internalsOf(db).session.client as TextClient | pg.Pool | pg.Client;
+  if (client instanceof pg.Pool || client instanceof pg.Client) {
+    const name = `text_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
+    return client.query({ name, text, values: [...values] });
+  }
+  return client.query(text, [...values]);
+}
