@@ -97,7 +97,7 @@ forEachDriver("prepared queries", (driver) => {
       db.transaction(async (tx) => {
         expect((await executeText(tx, text, ["evt_text_rolled_back", workspaceId, "{}"])).rows).toEqual([{ id: "evt_text_rolled_back" }]);
         expect((await executeText(tx, text, ["evt_text_second", workspaceId, "[1]"])).rows).toEqual([{ id: "evt_text_second" }]);
-        if (driver === "postgres") {
+        if (driver.name === "postgres") {
           // Both calls ran on the transaction's connection, where the text was prepared once.
           const { rows } = await tx.execute(sql`select count(*)::int as statements from pg_prepared_statements where statement = ${text}`);
           expect(rows).toEqual([{ statements: 1 }]);
