@@ -158,6 +158,23 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks (CLK_TCK 100)
 }
 
+/**
+ * CPU milliseconds all PostgreSQL processes of this machine have used (its server is shared by the
+ * PostgreSQL targets, nothing else loads it during a round): what a request costs the database.
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuMs(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
@@ -230,11 +247,19 @@ interface Round {
   readonly statuses: Record<string, number>;
   readonly errors: number;
   readonly cpuMsPerRequest: number;
+  /** PostgreSQL's CPU per request (NaN on PGlite, which runs inside the server's process). */
+  readonly databaseCpuMsPerRequest: number;
 }
 
-async function load(base: string, spec: RequestSpec, keys: string[], options: { duration?: number; amount?: number; pid?: number }): Promise<Round> {
+async function load(
+  base: string,
+  spec: RequestSpec,
+  keys: string[],
+  options: { duration?: number; amount?: number; pid?: number; postgres?: boolean },
+): Promise<Round> {
   let next = 0;
   const cpuBefore = options.pid ? cpuMs(options.pid) : 0;
+  const databaseCpuBefore = options.postgres ? postgresCpuMs() : 0;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -256,6 +281,7 @@ async function load(base: string, spec: RequestSpec, keys: string[], options: { 
     ],
   });
   const cpu = options.pid ? cpuMs(options.pid) - cpuBefore : 0;
+  const databaseCpu = options.postgres ? postgresCpuMs() - databaseCpuBefore : NaN;
   const statuses: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = count ?? 0;
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
@@ -267,6 +293,7 @@ async function load(base: string, spec: RequestSpec, keys: string[], options: { 
     statuses,
     errors: result.errors + result.timeouts,
     cpuMsPerRequest: options.pid && answered ? cpu / answered : NaN,
+    databaseCpuMsPerRequest: answered ? databaseCpu / answered : NaN,
   };
 }
 
@@ -499,7 +526,7 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       for (let round = 0; round < ROUNDS; round++) {
         for (const target of TARGETS) {
           const { base, pid, spec: targetSpec } = bases[target];
-          const result = await load(base, targetSpec, scenarioKeys, { duration: DURATION, pid });
+          const result = await load(base, targetSpec, scenarioKeys, { duration: DURATION, pid, postgres: driver !== "pglite" && target !== "prism" && target !== "bare-node" });
           (row.targets[target] ??= []).push(result);
           if (target === "server") serverRequests += result.requests;
           console.log(
@@ -625,6 +652,7 @@ function summary(rounds: Round[] | undefined, expect: number) {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     cpu: median(rounds.map((r) => r.cpuMsPerRequest)),
+    databaseCpu: median(rounds.map((r) => r.databaseCpuMsPerRequest)),
     non2xx,
     errors: rounds.reduce((a, r) => a + r.errors, 0),
     unexpected: unexpected.join(" "),
@@ -647,8 +675,8 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
   lines.push("");
   lines.push("## Throughput, latency, CPU");
   lines.push("");
-  lines.push("| driver | scenario | server req/s | bare req/s | oab req/s | prism req/s | server÷bare | server÷oab | server÷prism | server p50/p99 ms | oab p50/p99 ms | server CPU ms/req | oab CPU ms/req | statements/req | of which request path + background | non-2xx server / bare / oab / prism | flag |");
-  lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  lines.push("| driver | scenario | server req/s | bare req/s | oab req/s | prism req/s | server÷bare | server÷oab | server÷prism | server p50/p99 ms | oab p50/p99 ms | server CPU ms/req | oab CPU ms/req | PostgreSQL CPU ms/req: server / oab | statements/req | of which request path + background | non-2xx server / bare / oab / prism | flag |");
+  lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) {
     const s = summary(row.targets.server, row.expect);
     const b = summary(row.targets["bare-node"], row.expect);
@@ -659,7 +687,7 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
       .filter(Boolean)
       .join("; ");
     lines.push(
-      `| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(b?.rps ?? NaN)} | ${fmt(o?.rps ?? NaN)} | ${fmt(p?.rps ?? NaN)} | ${fmt(s.rps / (b?.rps ?? NaN), 2)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${s.p50}/${s.p99} | ${o ? `${o.p50}/${o.p99}` : "–"} | ${fmt(s.cpu, 2)} | ${fmt(o?.cpu ?? NaN, 2)} | ${fmt(row.statementsPerRequest, 2)} | ${censusText(row)} | ${s.non2xx} / ${b?.non2xx ?? "–"} / ${o?.non2xx ?? "–"} / ${p?.non2xx ?? "–"} | ${flag ? `⚠ ${flag}` : ""} |`,
+      `| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(b?.rps ?? NaN)} | ${fmt(o?.rps ?? NaN)} | ${fmt(p?.rps ?? NaN)} | ${fmt(s.rps / (b?.rps ?? NaN), 2)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${s.p50}/${s.p99} | ${o ? `${o.p50}/${o.p99}` : "–"} | ${fmt(s.cpu, 2)} | ${fmt(o?.cpu ?? NaN, 2)} | ${Number.isNaN(s.databaseCpu) ? "–" : `${fmt(s.databaseCpu, 2)} / ${fmt(o?.databaseCpu ?? NaN, 2)}`} | ${fmt(row.statementsPerRequest, 2)} | ${censusText(row)} | ${s.non2xx} / ${b?.non2xx ?? "–"} / ${o?.non2xx ?? "–"} / ${p?.non2xx ?? "–"} | ${flag ? `⚠ ${flag}` : ""} |`,
     );
   }
   lines.push("", "Non-2xx counts include the expected 401/429 of those scenarios; the flag column names every status other than the expected one (server errors = connection errors/timeouts). The oab ceiling does not authenticate and answers 200 for creates too (it is flagged only for non-2xx): for 401/429 it answers 200 after the same match + validate + PK read, so it is not flagged there. The oab ceiling reads the project row for every scenario (list, upload and download included): it is the floor cost of the stack, not the same work.", "");
@@ -748,7 +776,7 @@ const WHY = {
   p99:
     "the load generator, PostgreSQL and the server share two cores: the slowest 1% of requests are those that waited for a time slice or a garbage collection (the ceiling's own p99 is in the table beside it). Quiet runs of this machine measured 8 ms.",
   create:
-    "a create is 8 round trips to PostgreSQL where a warm GET is 2 (see its statements above): the rate limit, the idempotency claim (committed on its own, so that a concurrent retry sees it), BEGIN, the project with its first run, its events with their deliveries, the run's job, the stored answer and COMMIT, all prepared statements. In the create profile below, `writev` (a socket write; ~0.1 ms each on this virtual machine) is the largest line and query building is small: the round trips set the pace. Fewer would need a driver that pipelines statements, or the create moved into one server-side function (domain logic written in SQL, beside pg-boss's own job insert); neither was done.",
+    "the create load saturates the machine's two cores, and most of it is PostgreSQL's work (the PostgreSQL CPU column: a create costs it several times what a GET does, besides the server's own CPU). A GET reads one row and counts the rate limit; a create's 8 statements insert into five tables with their indexes and foreign keys (the project and its run, the events and their deliveries, the job, the idempotency key claimed then completed) and commit twice (the claim, then the work with its stored answer), each commit flushing the WAL. The costliest statement, pg-boss's job insert parsed and planned anew each time, now runs as a named statement; what remains is the work itself. Sending the transaction's three inserts at once (node-postgres's pipeline mode) was tried and gained less than the rounds' noise, as did a larger pool.",
   createStatements: "the census counts what was sent while requests were handled: a create that found its key's principal expired from the cache looks it up again (warm, a create is 8).",
   embeddedStartup:
     "most of it is PGlite's own: instantiating PostgreSQL in WebAssembly and opening the data directory (the openapi-backend ceiling opening a copy of the same directory is in the start-up table). A fresh data directory is restored from the migrated template that `npm ci` builds, so it is the existing-directory start plus the copy.",
