@@ -18,6 +18,7 @@
 import type { Logger } from "pino";
 import type { Database } from "../storage/index.ts";
 import { sql } from "drizzle-orm";
+import { placeholder, preparedSql } from "../storage/prepared.ts";
 import { isStorageUnavailable } from "../storage/unavailable.ts";
 
 export interface AuditEntry {
@@ -71,7 +72,7 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
   const batchSize = options.batchSize ?? 500;
   const maxQueued = options.maxQueued ?? 10_000;
   const delayMs = options.delayMs ?? 5;
-  const write = options.write ?? ((rows: readonly AuditEntry[]) => insertRows(db, rows));
+  const write = options.write ?? ((rows: readonly AuditEntry[]) => insertAuditRows(db, rows));
   const retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const queue: AuditEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -176,23 +177,41 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
 }
 
 /** One INSERT for the whole batch, its columns passed as twelve arrays: the statement is the same
- *  text whatever the batch's size, and nothing is built per row. */
-async function insertRows(db: Database, rows: readonly AuditEntry[]): Promise<void> {
+ *  text whatever the batch's size (prepared once per connection), and nothing is built per row. */
+export async function insertAuditRows(db: Database, rows: readonly AuditEntry[]): Promise<void> {
   const column = <T>(pick: (row: AuditEntry) => T) => rows.map(pick);
-  await db.execute(sql`
+  await insertingRows(db).execute({
+    occurredAt: column((row) => (row.occurredAt ?? new Date()).toISOString()),
+    workspaceId: column((row) => row.workspaceId),
+    keyId: column((row) => row.keyId),
+    clientId: column((row) => row.clientId),
+    method: column((row) => row.method),
+    route: column((row) => row.route),
+    path: column((row) => row.path),
+    status: column((row) => row.status),
+    ip: column((row) => row.ip),
+    userAgent: column((row) => row.userAgent),
+    requestId: column((row) => row.requestId),
+    latencyMs: column((row) => row.latencyMs),
+  });
+}
+
+const insertingRows = preparedSql(
+  "audit_insert_rows",
+  () => sql`
     insert into audit_log (occurred_at, workspace_id, key_id, client_id, method, route, path, status, ip, user_agent, request_id, latency_ms)
     select * from unnest(
-      ${sql.param(column((row) => (row.occurredAt ?? new Date()).toISOString()))}::timestamptz[],
-      ${sql.param(column((row) => row.workspaceId))}::text[],
-      ${sql.param(column((row) => row.keyId))}::text[],
-      ${sql.param(column((row) => row.clientId))}::text[],
-      ${sql.param(column((row) => row.method))}::text[],
-      ${sql.param(column((row) => row.route))}::text[],
-      ${sql.param(column((row) => row.path))}::text[],
-      ${sql.param(column((row) => row.status))}::int[],
-      ${sql.param(column((row) => row.ip))}::text[],
-      ${sql.param(column((row) => row.userAgent))}::text[],
-      ${sql.param(column((row) => row.requestId))}::text[],
-      ${sql.param(column((row) => row.latencyMs))}::int[]
-    )`);
-}
+      ${placeholder("occurredAt")}::timestamptz[],
+      ${placeholder("workspaceId")}::text[],
+      ${placeholder("keyId")}::text[],
+      ${placeholder("clientId")}::text[],
+      ${placeholder("method")}::text[],
+      ${placeholder("route")}::text[],
+      ${placeholder("path")}::text[],
+      ${placeholder("status")}::int[],
+      ${placeholder("ip")}::text[],
+      ${placeholder("userAgent")}::text[],
+      ${placeholder("requestId")}::text[],
+      ${placeholder("latencyMs")}::int[]
+    )`,
+);
