@@ -159,19 +159,26 @@ function cpuMs(pid: number): number {
 }
 
 /**
- * CPU milliseconds all PostgreSQL processes of this machine have used (its server is shared by the
- * PostgreSQL targets, nothing else loads it during a round): what a request costs the database.
+ * CPU milliseconds each PostgreSQL process of this machine has used, by pid (its server is shared by
+ * the PostgreSQL targets, and nothing else loads it during a round): what requests cost the database.
  */
-function postgresCpuMs(): number {
-  let total = 0;
+function postgresCpuMs(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") byPid.set(Number(entry), cpuMs(Number(entry)));
     } catch {
       // gone meanwhile
     }
   }
+  return byPid;
+}
+
+/** What the PostgreSQL processes used between two readings: a process started meanwhile counts whole; one that ended, not at all. */
+function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpuMs()) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -259,7 +266,7 @@ async function load(
 ): Promise<Round> {
   let next = 0;
   const cpuBefore = options.pid ? cpuMs(options.pid) : 0;
-  const databaseCpuBefore = options.postgres ? postgresCpuMs() : 0;
+  const databaseCpuBefore = options.postgres ? postgresCpuMs() : undefined;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -281,7 +288,7 @@ async function load(
     ],
   });
   const cpu = options.pid ? cpuMs(options.pid) - cpuBefore : 0;
-  const databaseCpu = options.postgres ? postgresCpuMs() - databaseCpuBefore : NaN;
+  const databaseCpu = databaseCpuBefore ? postgresCpuSince(databaseCpuBefore) : NaN;
   const statuses: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = count ?? 0;
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
