@@ -48,7 +48,7 @@ const { values: flags } = parseArgs({
     scenarios: { type: "string" },
     duration: { type: "string" },
     rounds: { type: "string" },
-    keys: { type: "string", default: "100" },
+    keys: { type: "string", default: "300" },
     scale: { type: "boolean" },
     profile: { type: "boolean" },
     routing: { type: "boolean" },
@@ -317,18 +317,26 @@ function multipart(path: string): { body: Buffer; headers: Record<string, string
 // ------------------------------------------------------------------------------------------------
 // Seeding
 
+/** One storage per PostgreSQL database for the `pbs` commands of a driver's setup (opening one migrates and checks). */
+const pbsStorages = new Map<string, ReturnType<typeof openPostgresStorage>>();
+
 async function pbs(driver: Driver, server: Server, argv: string[]): Promise<Record<string, unknown>> {
   if (driver === "pglite") {
     const reply = await sendToAdminSocket(join(server.env.DATA_DIR, "admin.sock"), argv);
     if (!reply?.ok) throw new Error(`pbs ${argv.join(" ")}: ${reply ? reply.message : "no admin socket"}`);
     return reply.output.json as Record<string, unknown>;
   }
-  const storage = await openPostgresStorage({ url: server.env.DATABASE_URL, poolSize: 2 });
-  try {
-    return (await executeCommand(storage.db, parseCommand(argv))).json as Record<string, unknown>;
-  } finally {
-    await storage.close();
-  }
+  const url = server.env.DATABASE_URL;
+  if (!pbsStorages.has(url)) pbsStorages.set(url, openPostgresStorage({ url, poolSize: 2 }));
+  const storage = await pbsStorages.get(url)!;
+  return (await executeCommand(storage.db, parseCommand(argv))).json as Record<string, unknown>;
+}
+
+async function closePbsStorage(url: string | undefined): Promise<void> {
+  const storage = url ? pbsStorages.get(url) : undefined;
+  if (!storage) return;
+  pbsStorages.delete(url!);
+  await (await storage).close();
 }
 
 async function api(server: Server, key: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) {
@@ -581,10 +589,10 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
 
     if (SCALE && driver !== "postgres+redis") {
       const sqlDriver = driver === "pglite" ? "pglite" : "postgres";
-      // 100 projects: a workspace of their own, with keys of its own.
+      // 100 projects: a workspace of their own, with as many keys of its own (none may reach its limit).
       await pbs(driver, server, ["workspaces", "create", "--slug", "small", "--plan", "enterprise", "--json"]);
       const smallKeys: string[] = [];
-      for (let i = 0; i < 30; i++) smallKeys.push((await pbs(driver, server, ["keys", "create", "--workspace", "small", "--name", `small ${i}`, "--json"])).secret as string);
+      for (let i = 0; i < KEY_COUNT; i++) smallKeys.push((await pbs(driver, server, ["keys", "create", "--workspace", "small", "--name", `small ${i}`, "--json"])).secret as string);
       const small = await api(server, smallKeys[0], "POST", "/v1/projects", JSON.stringify({ name: "Small", prompt: "One of a hundred." }));
       const smallId = small.json().id as string;
       await new Promise((done) => setTimeout(done, 2000));
@@ -631,6 +639,7 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
     return { rows, info };
   } finally {
     for (const child of children) await stop(child);
+    await closePbsStorage(env.DATABASE_URL);
     if (driver !== "pglite") {
       await admin.query(`drop database if exists ${tag} with (force)`).catch(() => {});
       await admin.end();
@@ -720,12 +729,13 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
   lines.push(...goals(rows, infos, routing));
   for (const info of infos.filter((i) => i.scale)) {
     lines.push(`## Scale (${info.driver}): 100 projects vs ${info.scaleNote}`, "");
-    lines.push("| size | scenario | req/s | p50/p99 ms | CPU ms/req | ÷ the same scenario at 100 projects (req/s) |", "|---|---|---|---|---|---|");
+    lines.push("| size | scenario | req/s | p50/p99 ms | CPU ms/req | ÷ the same scenario at 100 projects (req/s) | flag |", "|---|---|---|---|---|---|---|");
     for (const row of info.scale!) {
       const s = summary(row.rounds, 200)!;
       const base = info.scale!.find((r) => r.size === "100 projects" && r.scenario === row.scenario);
       const ratio = base && base !== row ? fmt(s.rps / summary(base.rounds, 200)!.rps, 2) : "–";
-      lines.push(`| ${row.size} | ${row.scenario} | ${fmt(s.rps)} | ${s.p50}/${s.p99} | ${fmt(s.cpu, 2)} | ${ratio} |`);
+      const flag = [s.unexpected && `⚠ ${s.unexpected}`, s.errors && `⚠ errors ${s.errors}`].filter(Boolean).join("; ");
+      lines.push(`| ${row.size} | ${row.scenario} | ${fmt(s.rps)} | ${s.p50}/${s.p99} | ${fmt(s.cpu, 2)} | ${ratio} | ${flag} |`);
     }
     lines.push("", "The 100,000-project rows also carry the larger audit table: every request appends to it.", "");
   }
