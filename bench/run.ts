@@ -333,10 +333,10 @@ async function pbs(driver: Driver, server: Server, argv: string[]): Promise<Reco
 }
 
 async function closePbsStorage(url: string | undefined): Promise<void> {
-  const storage = url ? pbsStorages.get(url) : undefined;
-  if (!storage) return;
-  pbsStorages.delete(url!);
-  await (await storage).close();
+  if (url === undefined) return;
+  const storage = pbsStorages.get(url);
+  pbsStorages.delete(url);
+  await (await storage)?.close();
 }
 
 async function api(server: Server, key: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) {
@@ -746,10 +746,10 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
     lines.push("", "Every path of the contract (with sample ids) and one unknown path, matched in turn; the doubled contract has each path again under /v2. Medians of 5 interleaved rounds (`bench/routing.ts`).", "");
   }
   for (const info of infos) {
-    for (const [scenario, summary] of Object.entries(info.profiles ?? {})) {
+    for (const [scenario, profileLines] of Object.entries(info.profiles ?? {})) {
       lines.push(`## Where the time goes: CPU profile of the server under the ${scenario} load (${info.driver})`, "");
       lines.push("Self time of the busy samples (idle excluded), from `node --cpu-prof` (start-up included, about a second of the run), summarised by `bench/profile-summary.ts`. `(native)` is time in system calls and V8 natives: mostly the writes to the PostgreSQL and HTTP sockets (on this virtual machine a loopback write costs ~0.1 ms).", "");
-      lines.push(...summary!);
+      lines.push(...profileLines!);
     }
   }
   return `${lines.join("\n")}\n`;
@@ -789,9 +789,9 @@ function censusText(row: Row): string {
 // here; printed beside a miss.
 const WHY = {
   getCeiling:
-    "the server's GET does what the ceiling does (route, validate, one primary-key read) plus authentication from the principal cache and the rate-limit statement (`rate_limit_consume`, the second statement in the list above; the audit row is batched). That round trip is the gap: with Redis, where it goes to Redis, the server matches its ceiling (postgres+redis row). Quiet runs of this machine measured 0.77–0.80; the ratio drops first when the machine is shared.",
+    "the server's GET does what the ceiling does (route, validate, one primary-key read) plus authentication from the principal cache and the rate-limit statement (`rate_limit_consume`, the second statement in the list above; the audit row is batched). That round trip is the gap: with Redis, where it goes to Redis, the server matches its ceiling (postgres+redis row). The ratio drops first when the machine is shared.",
   p99:
-    "the load generator, PostgreSQL and the server share two cores: the slowest 1% of requests are those that waited for a time slice or a garbage collection (the ceiling's own p99 is in the table beside it). Quiet runs of this machine measured 8 ms.",
+    "the load generator, PostgreSQL and the server share two cores: the slowest 1% of requests are those that waited for a time slice or a garbage collection (the ceiling's own p99 is in the table beside it).",
   create:
     "the create load saturates the machine's two cores, and most of it is PostgreSQL's work (the PostgreSQL CPU column: a create costs it several times what a GET does, besides the server's own CPU). A GET reads one row and counts the rate limit; a create's 8 statements insert into five tables with their indexes and foreign keys (the project and its run, the events and their deliveries, the job, the idempotency key claimed then completed) and commit twice (the claim, then the work with its stored answer), each commit flushing the WAL. The costliest statement, pg-boss's job insert parsed and planned anew each time, now runs as a named statement; what remains is the work itself. Sending the transaction's three inserts at once (node-postgres's pipeline mode) was tried and gained less than the rounds' noise, as did a larger pool.",
   createStatements: "the census counts what was sent while requests were handled: a create that found its key's principal expired from the cache looks it up again (warm, a create is 8).",

@@ -88,9 +88,17 @@ interface TextClient {
  */
 export function executeText(db: AnyDatabase, text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }> {
   const client = internalsOf(db).session.client as TextClient | pg.Pool | pg.Client;
-  if (client instanceof pg.Pool || client instanceof pg.Client) {
-    const name = `text_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
-    return client.query({ name, text, values: [...values] });
-  }
+  if (client instanceof pg.Pool || client instanceof pg.Client) return client.query({ name: statementName(text), text, values: [...values] });
   return client.query(text, [...values]);
+}
+
+/** A library sends a handful of texts, each many times: each is hashed once. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `text_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
