@@ -1,7 +1,8 @@
 // What a request costs the database, counted at the driver (as bench/count-statements.ts does): a
-// warm read is one statement, an idempotent create seven (BEGIN and COMMIT included), the audit rows
-// of concurrent requests a few batched INSERTs. With a shared rate-limit store (PostgreSQL or Redis) each
-// request adds one round trip for its limit (src/http/rate-limit.test.ts pins that one).
+// warm read is one statement, an idempotent create seven (BEGIN and COMMIT included, every other one
+// a named statement on PostgreSQL), the audit rows of concurrent requests a few batched INSERTs. With
+// a shared rate-limit store (PostgreSQL or Redis) each request adds one round trip for its limit
+// (src/http/rate-limit.test.ts pins that one).
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -9,6 +10,8 @@ import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const seen: string[] = [];
+/** Beside `seen`: whether the statement went as a named (prepared) one. */
+const named: boolean[] = [];
 const restore: Array<() => void> = [];
 
 function countCalls(target: object, name: string, label?: string): void {
@@ -17,6 +20,7 @@ function countCalls(target: object, name: string, label?: string): void {
   methods[name] = function (this: unknown, ...args: unknown[]) {
     const text = label ?? (typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "?"));
     seen.push(text.replace(/\s+/g, " ").trim());
+    named.push(typeof args[0] === "object" && args[0] !== null && typeof (args[0] as { name?: unknown }).name === "string");
     if (name === "transaction") {
       const work = args[0] as (tx: object) => unknown;
       args[0] = (tx: object) => {
@@ -34,6 +38,7 @@ function countCalls(target: object, name: string, label?: string): void {
 async function statementsOf(server: TestServer, work: () => Promise<unknown>): Promise<string[]> {
   await server.app.flushAudit();
   seen.length = 0;
+  named.length = 0;
   await work();
   const sent = [...seen];
   return sent;
@@ -67,6 +72,11 @@ forEachDriver("statements per request", (driver) => {
       server.client.post("/v1/projects", { name: "Counted create", prompt: "p" }, { headers: { "Idempotency-Key": `count-${Date.now()}` } }),
     );
     expect(sent.length, sent.join("\n")).toBeLessThanOrEqual(7);
+    if (driver.name === "postgres") {
+      // Each parsed and planned once per connection, pg-boss's job insert included (src/storage/prepared.ts).
+      const unnamed = sent.filter((text, i) => !named[i] && !/^(begin|commit)$/i.test(text));
+      expect(unnamed).toEqual([]);
+    }
   });
 
   it("a refused key, again: no statement (its refusal is remembered; the audit row is batched)", async () => {
