@@ -1,13 +1,37 @@
+import { readFileSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 
-/** A TCP port nothing listens on right now, for a child process to bind. */
+/**
+ * A TCP port nothing listens on right now, for a server to bind a moment later (a child process, or
+ * one that must know its URL before it listens). Taken below the kernel's ephemeral range: a port of
+ * that range, once released, can become the local port of any outgoing connection (to PostgreSQL, say)
+ * before the server binds it, and its listen then fails with EADDRINUSE.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
+  const [low, high] = portsBelowEphemeral();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${low} and ${high}`);
+}
+
+/** [first, last] of the ports no outgoing connection is given (Linux; elsewhere a conservative guess). */
+function portsBelowEphemeral(): [number, number] {
+  let ephemeralStart = 32768;
+  try {
+    ephemeralStart = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || ephemeralStart;
+  } catch {
+    // not Linux: 32768 is the start of Linux's default range, and below macOS's and Windows' (49152)
+  }
+  return [Math.min(10_000, ephemeralStart - 1000), ephemeralStart - 1];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
