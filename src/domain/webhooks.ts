@@ -328,7 +328,9 @@ export interface ClaimedDelivery {
  */
 export async function claimDueDeliveries(db: Database, claimant: string, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedDelivery[]> {
   return db.transaction(async (tx) => {
-    const busy = sql`exists (select 1 from ${webhookDeliveries} as held where held.webhook_endpoint_id = ${webhookDeliveries.webhookEndpointId} and held.status = 'pending' and held.claimed_until > ${now})`;
+    // Endpoints with an attempt in flight: looked up once (NOT IN over a subquery is a hashed
+    // subplan), not per candidate, which a nested-loop anti-join would do over a large backlog.
+    const busy = sql`${webhookDeliveries.webhookEndpointId} in (select held.webhook_endpoint_id from ${webhookDeliveries} as held where held.status = 'pending' and held.claimed_until > ${now})`;
     const candidates = await tx
       .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.webhookEndpointId })
       .from(webhookDeliveries)
