@@ -12,6 +12,9 @@
 // receiver, up again, gets every event the database recorded (WEBHOOK_RETRY_SCHEDULE shortened).
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +32,7 @@ export interface FaultsSuiteOptions {
   readonly outageMs: number;
 }
 
+const serverLogFile = join(tmpdir(), "pbs-faults-server.log");
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -67,6 +71,7 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
     let receiver: Awaited<ReturnType<typeof flakyReceiver>>;
     let direct: pg.Client;
     const children: ChildProcess[] = [];
+    let serverLogs: string[] | undefined;
 
     beforeAll(async () => {
       database = await postgresDriver.forProcess();
@@ -77,6 +82,8 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
       await direct.connect();
     });
     afterAll(async () => {
+      // Kept for a post-mortem: what the server said through the faults (the last run's only).
+      if (serverLogs) writeFileSync(serverLogFile, serverLogs.join("\n"));
       for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
       pgProxy?.restore();
       redisProxy?.restore();
@@ -84,6 +91,8 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
       await Promise.all([pgProxy?.close(), redisProxy?.close(), receiver?.close()]);
       await database?.dispose();
     });
+
+    const pendingDeliveries = async () => Number((await direct.query<{ n: string }>("select count(*) as n from webhook_deliveries where status = 'pending'")).rows[0]!.n);
 
     it(`answers 503 then recovers, keeps answering without Redis, and delivers every event once the receiver is back (${options.rounds} round(s))`, async () => {
       const server = await startServer({
@@ -102,6 +111,7 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
         WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, (_, i) => (i < 5 ? "1s" : options.rounds > 1 ? "30s" : "10s")).join(","),
       });
       children.push(server.child);
+      serverLogs = server.logs;
       await pbs(["workspaces", "create", "--slug", "faults", "--plan", "enterprise"], database.env);
       const secret = (await pbs(["keys", "create", "--workspace", "faults", "--name", "faults"], database.env)).trimEnd().split("\n").at(-1)!;
       // A request, sent again after Retry-After while the key's rate limit says so.
@@ -181,6 +191,8 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
         await sleep(500);
       }
       await receiver.up();
+      const receiverBack = Date.now();
+      const pendingWhenBack = await pendingDeliveries();
       sending = false;
       await traffic;
       // The database cut was felt (503s) and the Redis cut was not (only 201s).
@@ -218,11 +230,25 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
         if (Date.now() > deadline) {
           recordResult({ check: "faults, PostgreSQL and Redis cut, receiver down [postgres]", cases: sent.length * 2, faults, acknowledged: acknowledged.length + events.length, lost: lostProjects + missing.length, duplicated });
           const { rows: runs } = await direct.query<{ status: string; n: string }>("select status, count(*) as n from agent_runs group by status");
-          throw new Error(`after 240 s: ${rows[0]!.n} runs unfinished (${JSON.stringify(runs)}), ${missing.length} of ${events.length} events not delivered`);
+          // Where the undelivered stand: their status, attempts, whether claimed, and when next due.
+          const { rows: deliveries } = await direct.query(
+            `select status, attempts, claimed_by is not null as claimed, count(*) as n, min(next_attempt_at) as next_from, max(next_attempt_at) as next_to, max(last_error) as an_error
+               from webhook_deliveries where event_id = any($1) group by 1, 2, 3 order by 4 desc limit 10`,
+            [missing.map((event) => event.id)],
+          );
+          const { rows: endpoints } = await direct.query("select status, disabled_reason, failing_since from webhook_endpoints");
+          const warnings = server.logs.filter((line) => /"level":(4|5|6)\d/.test(line));
+          throw new Error(
+            `after 240 s: ${rows[0]!.n} runs unfinished (${JSON.stringify(runs)}), ${missing.length} of ${events.length} events not delivered; ` +
+              `now ${new Date().toISOString()}, their deliveries: ${JSON.stringify(deliveries)}; the endpoint: ${JSON.stringify(endpoints)}; ` +
+              `${warnings.length} warnings or errors logged, the last: ${warnings.slice(-5).join("\n")}`,
+          );
         }
         await sleep(250);
       }
       const { rows: events } = await direct.query<{ id: string }>("select id from events");
+      // The margin this check has: how long the receiver's backlog took to drain.
+      console.log(`faults: ${pendingWhenBack} deliveries pending when the receiver came back; every event delivered ${((Date.now() - receiverBack) / 1000).toFixed(1)} s later (${events.length} in all)`);
       recordResult({ check: "faults, PostgreSQL and Redis cut, receiver down [postgres]", cases: sent.length * 2, faults, acknowledged: acknowledged.length + events.length, lost: lostProjects, duplicated });
       expect(lostProjects).toBe(0);
       expect(duplicated).toBe(0);
