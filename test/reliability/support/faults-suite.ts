@@ -241,7 +241,7 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
           throw new Error(
             `after 240 s: ${rows[0]!.n} runs unfinished (${JSON.stringify(runs)}), ${missing.length} of ${events.length} events not delivered; ` +
               `now ${new Date().toISOString()}, their deliveries: ${JSON.stringify(deliveries)}; the endpoint: ${JSON.stringify(endpoints)}; ` +
-              `${warnings.length} warnings or errors logged, the last: ${warnings.slice(-5).join("\n")}`,
+              `${warnings.length} warnings or errors logged (the whole log: ${serverLogFile}), the last: ${warnings.slice(-5).join("\n")}`,
           );
         }
         await sleep(250);
