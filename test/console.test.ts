@@ -146,7 +146,8 @@ forEachDriver("settings console", (driver) => {
     });
 
     it("honours `next` only for a path of this console: other sites land on /settings", async () => {
-      for (const next of ["//evil.example", "https://evil.example/settings", "/\\evil.example", "/settings\\..\\evil", "javascript:alert(1)", "/v1/projects"]) {
+      const offSite = ["/settings/..//evil.example/x", "/settings/%2e%2e//evil.example/x", "/settings/.%2e//evil.example/x", "/settings/../\t/evil.example"];
+      for (const next of ["//evil.example", "https://evil.example/settings", "/\\evil.example", "/settings\\..\\evil", "javascript:alert(1)", "/v1/projects", ...offSite]) {
         const visitor = new Visitor(server.url);
         const signIn = await visitor.get(`/settings/sign-in?next=${encodeURIComponent(next)}`);
         const answer = await visitor.request("POST", "/settings/sign-in", { form: { csrf_token: csrfOf(signIn.text), email: people.owner, password: PASSWORD, next } });
@@ -156,6 +157,12 @@ forEachDriver("settings console", (driver) => {
       const visitor = new Visitor(server.url);
       const answer = await visitor.post("/settings/sign-in", { email: people.owner, password: PASSWORD, next: "/settings/w/acme/audit?kind=actions" }, "/settings/sign-in");
       expect(answer.location).toBe("/settings/w/acme/audit?kind=actions");
+      // Signed in, the sign-in page sends the visitor straight on: to this console only.
+      for (const next of offSite) {
+        const again = await visitor.get(`/settings/sign-in?next=${encodeURIComponent(next)}`);
+        expect(again.status, next).toBe(303);
+        expect(again.location, next).toBe("/settings");
+      }
     });
 
     it("sends a signed-out visitor to sign-in with the page as `next`, and back there afterwards", async () => {

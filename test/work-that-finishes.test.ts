@@ -4,7 +4,7 @@
 // run, deploy, roll back and see the first page again; credits charged for live keys only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "./support/api-client.ts";
-import { getApp, openApp } from "./support/apps-client.ts";
+import { getApp, getAppPath, openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -50,6 +50,15 @@ forEachDriver("work that finishes", (driver) => {
     expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
     expect(page.text).toContain("<h1>Recipe &lt;planner&gt;</h1>");
     expect(page.text).toContain("plans dinners from my fridge");
+    // The link's redirect (which drops the token from the address) stays on the app's origin,
+    // whatever path the link names.
+    const appUrl = new URL(project.url);
+    for (const path of ["/.//evil.example/x", "/..//evil.example/x", "/%2e//evil.example/x", "/%2E%2E//evil.example/x", "//evil.example/x", "/\\evil.example/x"]) {
+      const answer = await getAppPath(server.appsUrl, appUrl.host, `${path}?access_token=${appUrl.searchParams.get("access_token")}`);
+      expect(answer.status, path).toBe(303);
+      expect(new URL(String(answer.headers.location), appUrl).origin, path).toBe(appUrl.origin);
+      expect(String(answer.headers.location), path).not.toMatch(/^\/[\/\\]/);
+    }
     // The page's own assets load with the cookie the token left.
     const css = await getApp(server.appsUrl, new URL("style.css", project.url).toString(), { Cookie: page.cookie! });
     expect(css.status).toBe(200);

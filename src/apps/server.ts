@@ -5,7 +5,7 @@
 // A private project's app answers only with a valid access token (src/domain/app-access.ts): given
 // as `?access_token=` it is checked, kept in an HttpOnly cookie of this origin, and the browser is
 // sent to the same address without it, so the token does not linger in the address bar, history
-// or Referer; later requests (the page's own assets) carry the cookie.
+// or Referer; later requests (the page's own assets) carry the cookie (`__Host-` prefixed over https).
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits } from "../listen.ts";
@@ -14,6 +14,8 @@ import { deploymentFile, readBlob } from "../domain/builds.ts";
 import { findPublishedDeployment } from "../domain/deployments.ts";
 import type { Database } from "../storage/index.ts";
 import { isStorageUnavailable } from "../storage/unavailable.ts";
+import { cookieJar, type CookieJar } from "../web/cookies.ts";
+import { sameOriginPath } from "../web/redirect.ts";
 import { securityHeaders, sendNotFound, serveSite, type Site } from "./static.ts";
 
 const ACCESS_COOKIE = "pb_app_access";
@@ -27,6 +29,7 @@ export interface AppsServer {
 export function createAppsServer(options: { db: Database; access: AppAccess; logger: Logger; limits?: ServerLimits }): AppsServer {
   const { db, access, logger } = options;
   const secure = access.secure;
+  const cookies = cookieJar(secure);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const head = request.method === "HEAD";
@@ -34,27 +37,7 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
     const deployment = label ? await findPublishedDeployment(db, label) : undefined;
     if (!deployment) return sendNotFound(response, { secure }, head);
 
-    if (deployment.visibility === "private") {
-      const url = new URL(request.url ?? "/", "http://app.invalid");
-      const offered = url.searchParams.get(ACCESS_TOKEN_PARAM);
-      if (offered !== null) {
-        if (!access.verify(offered, deployment.projectId)) return sendPrivate(response, head, "This link has expired or is not valid.");
-        url.searchParams.delete(ACCESS_TOKEN_PARAM);
-        const cookie = [
-          `${ACCESS_COOKIE}=${offered}`,
-          "Path=/",
-          "HttpOnly",
-          "SameSite=Lax",
-          `Max-Age=${Math.floor(ACCESS_TOKEN_TTL_MS / 1000)}`,
-          ...(secure ? ["Secure"] : []),
-        ].join("; ");
-        response.writeHead(303, { ...securityHeaders({ secure }), "Set-Cookie": cookie, Location: url.pathname + url.search, "Cache-Control": "no-store" });
-        return void response.end();
-      }
-      if (!access.verify(cookieValue(request, ACCESS_COOKIE), deployment.projectId)) {
-        return sendPrivate(response, head, "This app is private. Open it through the link the API gives for the project.");
-      }
-    }
+    if (deployment.visibility === "private" && !admitToPrivateApp(request, response, deployment.projectId, { access, cookies, head })) return;
 
     const site: Site = {
       async file(path) {
@@ -98,6 +81,43 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
   };
 }
 
+/**
+ * Whether the request may see the private app of `projectId`; when not, it has been answered. A valid
+ * `?access_token=` is moved into the access cookie and the browser sent to the same address without
+ * it (the token then lingers in no address bar, history or Referer); the redirect's target goes
+ * through the redirect sanitiser, so the link's path cannot send the browser to another host.
+ */
+export function admitToPrivateApp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  projectId: string,
+  options: { access: AppAccess; cookies: CookieJar; head: boolean },
+): boolean {
+  const { access, cookies, head } = options;
+  // Parsed as a path: a request target such as `//evil.example/x` names no host.
+  const url = new URL(`http://app.invalid${request.url?.startsWith("/") ? request.url : "/"}`);
+  const offered = url.searchParams.get(ACCESS_TOKEN_PARAM);
+  if (offered !== null) {
+    if (!access.verify(offered, projectId)) sendPrivate(response, head, "This link has expired or is not valid.");
+    else {
+      url.searchParams.delete(ACCESS_TOKEN_PARAM);
+      cookies.write(response, ACCESS_COOKIE, offered, Math.floor(ACCESS_TOKEN_TTL_MS / 1000));
+      response.writeHead(303, {
+        ...securityHeaders({ secure: access.secure }),
+        Location: sameOriginPath(url.pathname + url.search) ?? "/",
+        "Cache-Control": "no-store",
+      });
+      response.end();
+    }
+    return false;
+  }
+  // Every value: a sibling app under the same domain may have set one of the same name (without the
+  // `__Host-` prefix, over http), and sending it first must not shadow this app's own.
+  if (cookies.readAll(request, ACCESS_COOKIE).some((token) => access.verify(token, projectId))) return true;
+  sendPrivate(response, head, "This app is private. Open it through the link the API gives for the project.");
+  return false;
+}
+
 function sendPrivate(response: ServerResponse, head: boolean, message: string): void {
   const body = Buffer.from(
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Private app</title></head><body><h1>Private app</h1><p>${message}</p></body></html>\n`,
@@ -109,12 +129,4 @@ function sendPrivate(response: ServerResponse, head: boolean, message: string): 
     "Cache-Control": "no-store",
   });
   response.end(head ? undefined : body);
-}
-
-function cookieValue(request: IncomingMessage, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
 }

@@ -17,6 +17,7 @@ import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import { newId } from "../storage/ids.ts";
 import type { Database } from "../storage/index.ts";
 import { FormError, readForm } from "../web/forms.ts";
+import { signInPath } from "../web/redirect.ts";
 import { redirect } from "../web/respond.ts";
 import { requireCsrf, visitor, type WebDeps } from "../web/visitor.ts";
 import { serveAsset } from "./assets.ts";
@@ -27,7 +28,7 @@ import { appRoutes } from "./apps.ts";
 import { auditRoutes } from "./audit.ts";
 import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
-import { accountRoutes, signInPath } from "./sign-in.ts";
+import { accountRoutes } from "./sign-in.ts";
 import { usageRoutes } from "./usage.ts";
 import { webhookRoutes } from "./webhooks.ts";
 

@@ -3,14 +3,11 @@ import { membershipsOf } from "../domain/members.ts";
 import { signIn } from "../domain/sessions.ts";
 import { html } from "../web/html.ts";
 import { redirect } from "../web/respond.ts";
-import { endSession, safeNext, startSession } from "../web/visitor.ts";
+import { safeNext } from "../web/redirect.ts";
+import { endSession, startSession } from "../web/visitor.ts";
 import { sendConsolePage, type Ctx } from "./context.ts";
 import type { AccountRoute } from "./index.ts";
 import { csrfField, message, waitInWords, workspaceBase } from "./layout.ts";
-
-export function signInPath(next: string): string {
-  return next === "/settings" ? "/settings/sign-in" : `/settings/sign-in?next=${encodeURIComponent(next)}`;
-}
 
 function signInPage(ctx: Ctx, status: number, options: { next: string; email?: string; error?: string }): void {
   sendConsolePage(ctx, status, {

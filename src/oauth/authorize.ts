@@ -18,6 +18,7 @@ import { createAuthorization, grantableScopes } from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
 import { FormError, readForm } from "../web/forms.ts";
 import type { Html } from "../web/html.ts";
+import { signInPath } from "../web/redirect.ts";
 import { redirect, sendPage } from "../web/respond.ts";
 import { requireCsrf, visitor, type Visitor, type WebDeps } from "../web/visitor.ts";
 import { chooserPage, consentPage, errorPage, noWorkspacePage, type CarriedParameters } from "./pages.ts";
@@ -171,10 +172,6 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     });
   }
 
-  function signInLocation(target: string): string {
-    return `/settings/sign-in?next=${encodeURIComponent(target)}`;
-  }
-
   async function show(request: IncomingMessage, response: ServerResponse, url: URL, requestId: string): Promise<void> {
     const parsed = await parseAuthorizationRequest(deps.db, url.searchParams);
     if (parsed.outcome === "page") {
@@ -185,7 +182,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     }
     const authorization = parsed.request;
     const who = await visitor(deps.web, request, response);
-    if (!who.user) return redirect(response, signInLocation(url.pathname + url.search), 302);
+    if (!who.user) return redirect(response, signInPath(url.pathname + url.search), 302);
     const memberships = await membershipsOf(deps.db, who.user.id);
     const base = { user: who.user, csrf: who.csrf, clientName: authorization.client.name, parameters: authorization.parameters, redirectUri: authorization.redirectUri };
     if (memberships.length === 0) return page(response, 200, noWorkspacePage(base), authorization);
@@ -234,7 +231,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     const authorization = parsed.request;
     if (!who.user) {
       // Signed out meanwhile (the session ended): sign in again, then the request is shown afresh.
-      return redirect(response, signInLocation(`/oauth/authorize?${new URLSearchParams(authorization.parameters.map(([name, given]) => [name, given] as [string, string])).toString()}`), 303);
+      return redirect(response, signInPath(`/oauth/authorize?${new URLSearchParams(authorization.parameters.map(([name, given]) => [name, given] as [string, string])).toString()}`), 303);
     }
     try {
       requireCsrf(deps.web, request, who, form);

@@ -80,19 +80,3 @@ export async function endSession(deps: WebDeps, request: IncomingMessage, respon
   if (token) await signOut(deps.db, token);
   deps.cookies.write(response, SESSION_COOKIE, "", 0);
 }
-
-/**
- * A `next` parameter made safe to redirect to: a path on this origin (`/settings…` or
- * `/oauth/authorize…`), never another site (`//evil.example`, `https://…`, `/\\evil`).
- */
-export function safeNext(next: string | null | undefined, fallback = "/settings"): string {
-  if (!next || next.length > 4000) return fallback;
-  if (!/^\/(settings|oauth\/authorize)(?:[/?]|$)/.test(next) || next.includes("\\") || /[\u0000-\u001f]/.test(next)) return fallback;
-  try {
-    const resolved = new URL(next, "http://console.invalid");
-    if (resolved.origin !== "http://console.invalid") return fallback;
-    return resolved.pathname + resolved.search;
-  } catch {
-    return fallback;
-  }
-}

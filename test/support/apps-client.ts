@@ -12,15 +12,20 @@ export interface AppResponse {
 /** GETs `url` (an app's address, as the API gives it) from the apps listener at `listenerUrl`. */
 export function getApp(listenerUrl: string, url: string, headers: Record<string, string> = {}): Promise<AppResponse> {
   const target = new URL(url);
+  return getAppPath(listenerUrl, target.host, target.pathname + target.search, headers);
+}
+
+/** GETs `path` exactly as written (no URL normalisation: `/.//x` stays `/.//x`) from the app at `host`. */
+export function getAppPath(listenerUrl: string, host: string, path: string, headers: Record<string, string> = {}): Promise<AppResponse> {
   const listener = new URL(listenerUrl);
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {
         host: listener.hostname,
         port: listener.port,
-        path: target.pathname + target.search,
+        path,
         method: "GET",
-        headers: { Host: target.host, Accept: "text/html,*/*", ...headers },
+        headers: { Host: host, Accept: "text/html,*/*", ...headers },
       },
       (response) => {
         const chunks: Buffer[] = [];
