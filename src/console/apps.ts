@@ -6,7 +6,8 @@ import { html } from "../web/html.ts";
 import { redirect } from "../web/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./index.ts";
-import { csrfField, message, none, table, time } from "./layout.ts";
+import { message, none, table, time } from "./layout.ts";
+import { csrfField } from "../web/csrf.ts";
 
 const NOTICES: Record<string, string> = {
   revoked: "The app was disconnected: its tokens are refused from now on. It needs a new authorization to act in this workspace again.",

@@ -1,29 +1,15 @@
 // API keys: the list (everyone), creating one with its secret shown once, and revoking one (owners
 // and admins).
 import { InvalidInputError } from "../domain/errors.ts";
-import { createApiKey, expiryChoices, keyStatus, listApiKeys, revokeApiKey, scopes, type ApiKeyRecord, type ExpiryChoice } from "../domain/keys.ts";
+import { createApiKey, expiryChoices, keyStatus, listApiKeys, revokeApiKey, SCOPE_DESCRIPTIONS, scopes, type ApiKeyRecord, type ExpiryChoice } from "../domain/keys.ts";
 import { administers, findUser } from "../domain/members.ts";
 import type { Environment } from "../storage/schema.ts";
 import { html, type Html } from "../web/html.ts";
 import { redirect } from "../web/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./index.ts";
-import { csrfField, describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
-
-/** What each scope permits (service description, section 5). */
-export const SCOPE_LABELS: Record<(typeof scopes)[number], string> = {
-  "*": "Full access (every scope, including ones added later)",
-  "projects:read": "List and get projects",
-  "projects:write": "Create, update, delete projects",
-  "deployments:read": "List and get deployments",
-  "deployments:write": "Create deployments, roll back",
-  "agents:run": "Trigger agent runs",
-  "files:read": "List and download files",
-  "files:write": "Upload and delete files",
-  "billing:read": "Read usage and invoices",
-  "webhooks:read": "List webhook configurations",
-  "webhooks:write": "Create, update, delete webhooks",
-};
+import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
+import { csrfField } from "../web/csrf.ts";
 
 const EXPIRY_LABELS: Record<ExpiryChoice, string> = { "30d": "30 days", "90d": "90 days", "1y": "1 year", none: "No expiry" };
 
@@ -128,7 +114,7 @@ ${fieldError("environment", errorOf("environment"))}
 <p class="hint" id="scopes-hint">Full access is the default. For a narrower key, untick it and choose the scopes it needs.</p>
 ${["*" as const, ...scopes.filter((scope) => scope !== "*")].map((scope, index) => {
   const id = `scope-${index}`;
-  return html`<div class="choice"><input type="checkbox" id="${id}" name="scopes" value="${scope}"${chosenScopes.includes(scope) ? html` checked` : ""}> <label for="${id}"><code>${scope}</code> ${SCOPE_LABELS[scope]}</label></div>`;
+  return html`<div class="choice"><input type="checkbox" id="${id}" name="scopes" value="${scope}"${chosenScopes.includes(scope) ? html` checked` : ""}> <label for="${id}"><code>${scope}</code> ${SCOPE_DESCRIPTIONS[scope]}</label></div>`;
 })}
 ${fieldError("scopes", errorOf("scopes"))}
 </fieldset>

@@ -4,9 +4,9 @@
 import type { Workspace } from "../storage/schema.ts";
 import type { User } from "../storage/schema.ts";
 import type { MemberRole } from "../domain/members.ts";
-import { CSRF_FIELD } from "../web/csrf.ts";
+import { csrfField } from "../web/csrf.ts";
 import { html, type Html } from "../web/html.ts";
-import { assetUrl } from "./assets.ts";
+import { pageDocument } from "../web/shell.ts";
 
 /** The pages of a workspace, in nav order. */
 export const sections = [
@@ -35,53 +35,36 @@ export function workspaceBase(workspace: Workspace): string {
   return `/settings/w/${encodeURIComponent(workspace.slug)}`;
 }
 
-/** The page around a body: the workspace's navigation, the stylesheet and the one script. */
+/** The page around a body: the signed-in person and sign-out in the masthead, the workspace's navigation. */
 export function shell(options: ShellOptions): Html {
   const ws = options.workspace;
   const base = ws ? workspaceBase(ws.workspace) : "";
   const visible = ws ? sections.filter((section) => !ws.sections || ws.sections.includes(section.id)) : [];
-  return html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title}${ws ? ` · ${ws.workspace.name}` : ""} · Project Builder settings</title>
-<link rel="stylesheet" href="${assetUrl("console.css")}">
-<script src="${assetUrl("console.js")}" defer></script>
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to main content</a>
-<header class="masthead">
-<div class="wrap masthead-row">
-<p class="brand"><a href="/settings">Project Builder settings</a></p>
+  return pageDocument({
+    title: `${options.title}${ws ? ` · ${ws.workspace.name}` : ""}`,
+    site: "Project Builder settings",
+    heading: options.heading ?? options.title,
+    script: true,
+    masthead: html`<p class="brand"><a href="/settings">Project Builder settings</a></p>
 ${
   options.user
     ? html`<div class="whoami"><span class="email">${options.user.email}</span>
 <form method="post" action="/settings/sign-out" class="inline">${csrfField(options.csrf)}<button type="submit" class="link-button">Sign out</button></form></div>`
     : ""
-}
-</div>
-${
-  ws
-    ? html`<nav class="wrap sections" aria-label="Workspace ${ws.workspace.name}">
+}`,
+    ...(ws
+      ? {
+          nav: html`<nav class="wrap sections" aria-label="Workspace ${ws.workspace.name}">
 <p class="workspace-name">${ws.workspace.name} <span class="role">(${ws.role})</span></p>
 <ul>${visible.map(
-        (section) =>
-          html`<li><a href="${base}/${section.id}"${section.id === ws.current ? html` aria-current="page"` : ""}>${section.label}</a></li>`,
-      )}</ul>
-</nav>`
-    : ""
-}
-</header>
-<main id="main" class="wrap" tabindex="-1">
-<h1>${options.heading ?? options.title}</h1>
-${options.body}
-</main>
-</body>
-</html>`;
-}
-
-export function csrfField(token: string): Html {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
+            (section) =>
+              html`<li><a href="${base}/${section.id}"${section.id === ws.current ? html` aria-current="page"` : ""}>${section.label}</a></li>`,
+          )}</ul>
+</nav>`,
+        }
+      : {}),
+    body: options.body,
+  });
 }
 
 /** A message for the whole page: `role="alert"` for errors (read out at once), `status` for notices. */

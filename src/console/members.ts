@@ -8,7 +8,8 @@ import { html, type Html } from "../web/html.ts";
 import { redirect } from "../web/respond.ts";
 import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./index.ts";
-import { csrfField, describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
+import { describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
+import { csrfField } from "../web/csrf.ts";
 
 const ROLE_LABELS: Record<MemberRole, string> = {
   owner: "Owner: everything, including owners",

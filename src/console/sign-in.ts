@@ -7,7 +7,8 @@ import { safeNext } from "../web/redirect.ts";
 import { endSession, startSession } from "../web/visitor.ts";
 import { sendConsolePage, type Ctx } from "./context.ts";
 import type { AccountRoute } from "./index.ts";
-import { csrfField, message, waitInWords, workspaceBase } from "./layout.ts";
+import { message, waitInWords, workspaceBase } from "./layout.ts";
+import { csrfField } from "../web/csrf.ts";
 
 function signInPage(ctx: Ctx, status: number, options: { next: string; email?: string; error?: string }): void {
   sendConsolePage(ctx, status, {

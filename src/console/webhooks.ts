@@ -25,7 +25,8 @@ import { redirect } from "../web/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";
 import type { WorkspaceRoute } from "./index.ts";
-import { csrfField, describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
+import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
+import { csrfField } from "../web/csrf.ts";
 
 /** The contract's event types, for the enabled-events checkboxes. */
 export const EVENT_TYPES = [

@@ -38,6 +38,24 @@ export const scopes = [
 export type Scope = (typeof scopes)[number];
 export const scopesFollowTheContract: [SchemaScope] extends [Scope] ? true : never = true;
 
+/**
+ * What each scope lets its holder do, in words, for people choosing a key's scopes (the console) or
+ * granting them to an application (the consent page): one wording, wherever a person reads it.
+ */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
+  "projects:read": "See your projects and their agent runs",
+  "projects:write": "Create, change and delete projects",
+  "deployments:read": "See deployments",
+  "deployments:write": "Deploy projects and roll deployments back",
+  "agents:run": "Start and cancel agent runs, which use your credits",
+  "files:read": "List and download project files",
+  "files:write": "Upload and delete project files",
+  "billing:read": "See usage and invoices",
+  "webhooks:read": "See webhook configurations and events",
+  "webhooks:write": "Create, change and delete webhooks",
+  "*": "Full access: everything the API allows in this workspace, including what is added later",
+};
+
 /** The expiry choices of workspace settings, plus `none`. An explicit time is also accepted. */
 export const expiryChoices = ["30d", "90d", "1y", "none"] as const;
 export type ExpiryChoice = (typeof expiryChoices)[number];

@@ -1,35 +1,25 @@
 // The pages of the authorization endpoint: the workspace chooser, the consent page and the error
-// page. Server-rendered like the settings console (and with its stylesheet), but in a shell of their
-// own: a person consenting sees the application, the workspace and the access, nothing else.
-import type { Scope } from "../domain/keys.ts";
+// page. Server-rendered like the settings console, in the same document, but with nothing around
+// the body: a person consenting sees the application, the workspace and the access, nothing else.
+import { SCOPE_DESCRIPTIONS, scopes, type Scope } from "../domain/keys.ts";
 import type { Membership } from "../domain/members.ts";
 import type { User, Workspace } from "../storage/schema.ts";
-import { assetUrl } from "../console/assets.ts";
-import { CSRF_FIELD } from "../web/csrf.ts";
+import { csrfField } from "../web/csrf.ts";
 import { html, type Html } from "../web/html.ts";
+import { pageDocument } from "../web/shell.ts";
 
-/** What each scope lets an application do, in words, in the order of the service description. */
-export const SCOPE_WORDS: Readonly<Record<Exclude<Scope, "*">, string>> = {
-  "projects:read": "See your projects and their agent runs",
-  "projects:write": "Create, change and delete projects",
-  "deployments:read": "See deployments",
-  "deployments:write": "Deploy projects and roll deployments back",
-  "agents:run": "Start and cancel agent runs, which use your credits",
-  "files:read": "List and download project files",
-  "files:write": "Upload and delete project files",
-  "billing:read": "See usage and invoices",
-  "webhooks:read": "See webhook configurations and events",
-  "webhooks:write": "Create, change and delete webhooks",
-};
+const NAMED_SCOPES = scopes.filter((scope) => scope !== "*");
 
-const ALL_SCOPES = Object.keys(SCOPE_WORDS) as Exclude<Scope, "*">[];
+function scopeItems(granted: readonly string[]): Html {
+  if (granted.includes("*")) {
+    const [full, rest] = SCOPE_DESCRIPTIONS["*"].split(": ");
+    return html`<li><strong>${full}</strong>: ${rest}</li>${NAMED_SCOPES.map(scopeItem)}`;
+  }
+  return html`${NAMED_SCOPES.filter((scope) => granted.includes(scope)).map(scopeItem)}`;
+}
 
-function scopeItems(scopes: readonly string[]): Html {
-  const full = scopes.includes("*");
-  const listed = full ? ALL_SCOPES : ALL_SCOPES.filter((scope) => scopes.includes(scope));
-  return html`${full ? html`<li><strong>Full access</strong>: everything the API allows in this workspace, including what is added later</li>` : ""}${listed.map(
-    (scope) => html`<li>${SCOPE_WORDS[scope]} <code class="meta">${scope}</code></li>`,
-  )}`;
+function scopeItem(scope: Scope): Html {
+  return html`<li>${SCOPE_DESCRIPTIONS[scope]} <code class="meta">${scope}</code></li>`;
 }
 
 /** The request's parameters, carried by the chooser's and consent page's forms. */
@@ -39,33 +29,17 @@ function hidden(parameters: CarriedParameters): Html {
   return html`${parameters.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
 }
 
-function csrfField(token: string): Html {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
-}
-
-/** The page around each body, styled by the console's stylesheet. */
+/** The page around each body: the service's name and who is signed in, nothing to navigate to. */
 function shell(options: { title: string; heading: string; user?: User | undefined; body: Html }): Html {
-  return html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · Project Builder</title>
-<link rel="stylesheet" href="${assetUrl("console.css")}">
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to main content</a>
-<header class="masthead">
-<div class="wrap masthead-row">
-<p class="brand">Project Builder</p>
-${options.user ? html`<div class="whoami"><span class="email">Signed in as ${options.user.email}</span></div>` : ""}
-</div>
-</header>
-<main id="main" class="wrap consent" tabindex="-1">
-<h1>${options.heading}</h1>
-${options.body}
-</main>
-</body>
-</html>`;
+  return pageDocument({
+    title: options.title,
+    site: "Project Builder",
+    heading: options.heading,
+    mainClass: "consent",
+    masthead: html`<p class="brand">Project Builder</p>
+${options.user ? html`<div class="whoami"><span class="email">Signed in as ${options.user.email}</span></div>` : ""}`,
+    body: options.body,
+  });
 }
 
 /** Where the browser goes after the choice, as a person recognises it: the host, or the scheme of an app. */

@@ -4,8 +4,14 @@
 // - a post must carry it in the `csrf_token` field, and, when the browser sends `Origin`, come
 //   from the console's own origin. A forged or missing token is refused before anything runs.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { html, type Html } from "./html.ts";
 
 export const CSRF_FIELD = "csrf_token";
+
+/** The hidden field every form carries its token in. */
+export function csrfField(token: string): Html {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
+}
 
 export function csrfToken(secret: string, binding: string): string {
   return createHmac("sha256", secret).update(`csrf:${binding}`).digest("base64url");

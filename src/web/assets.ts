@@ -1,6 +1,7 @@
-// The console's two static files (src/console/assets/): one stylesheet and one small script, the
-// only style and script the pages' Content-Security-Policy allows. Read once at start; pages link
-// them with `?v=<content hash>`, so they can be cached for a year and still change on a deploy.
+// The pages' two static files (src/web/assets/), shared by the console and the OAuth pages: one
+// stylesheet and one small script, the only style and script the pages' Content-Security-Policy
+// allows. Read once at start; pages link them with `?v=<content hash>`, so they can be cached for a
+// year and still change on a deploy.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
