@@ -8,7 +8,9 @@ import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits }
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
 import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
-import { webDeps } from "./web/visitor.ts";
+import { serveAsset } from "./web/assets.ts";
+import { createPageLimit, type PageKind } from "./web/page-limit.ts";
+import { SESSION_COOKIE, webDeps } from "./web/visitor.ts";
 import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
@@ -139,7 +141,9 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
-  const web = webDeps(db, options.publicUrl, options.csrfSecret, clientAddress);
+  // Behind the API's per-address limit of unauthenticated traffic too (src/web/page-limit.ts).
+  const pageLimit = createPageLimit({ limiter: addressLimiter, clientAddress, db, logger });
+  const web = webDeps(db, options.publicUrl, options.csrfSecret, clientAddress, pageLimit.sessions);
   // Loaded on their first request: most API servers never serve a page, and starting without them
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;
@@ -181,8 +185,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
     const path = request.url?.split("?")[0] ?? "";
-    if (path === "/settings" || path.startsWith("/settings/")) return void settings(request, response).catch(pageFailed(response));
-    if (path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server") {
+    // The pages' static files and the authorization server's metadata cost no database work: they
+    // are served whatever the address's count.
+    const admitted = (kind: PageKind) => pageLimit.admit(request, response, kind, web.cookies.read(request, SESSION_COOKIE));
+    if (path === "/settings" || path.startsWith("/settings/")) {
+      if (serveAsset(request, response, path) || !admitted("page")) return;
+      return void settings(request, response).catch(pageFailed(response));
+    }
+    if (path === "/.well-known/oauth-authorization-server") return void oauth(request, response).catch(pageFailed(response));
+    if (path.startsWith("/oauth/")) {
+      if (!admitted(path === "/oauth/token" || path === "/oauth/revoke" ? "oauth" : "page")) return;
       return void oauth(request, response).catch(pageFailed(response));
     }
     pipeline(request, response).catch((error: unknown) => {
@@ -210,6 +222,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await closed;
         clearTimeout(timeout);
         principals.close();
+        await pageLimit.close();
         addressLimiter.close();
         await audit.close(options.drainTimeoutMs ?? 10_000);
         await rateLimiter.close();

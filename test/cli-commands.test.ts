@@ -60,6 +60,8 @@ describe("parseCommand", () => {
     [["keys", "list", "--workspace", "acme", "extra"], /Unexpected argument 'extra'/],
     [["audit", "--workspace", "acme", "--limit", "0"], /--limit must be an integer from 1 to 1000/],
     [["audit", "--workspace", "acme", "--limit", "1001"], /--limit/],
+    [["audit", "--workspace", "acme", "--unattributed"], /--workspace <slug> or --unattributed, not both/],
+    [["audit"], /--workspace/],
     [["workspaces", "create", "--slug", "a", "--plan", "gold"], /--plan must be one of free, pro, team, enterprise/],
     [["keys"], /unknown command "pbs keys"/],
     [["deploy", "now"], /unknown command "pbs deploy now"/],
@@ -164,6 +166,12 @@ forEachDriver("pbs commands", (driver) => {
     expect(lines[0]).toMatch(/^TIME\s+METHOD\s+PATH\/ACTION\s+STATUS\s+BY\s+IP\s+LATENCY\s+REQUEST$/);
     expect(lines[1]).toMatch(new RegExp(`^\\S+\\s+ACTION\\s+api_key.created ${key.id}\\s+-\\s+pbs\\s+-\\s+-\\s+-$`));
     expect(lines[2]).toMatch(new RegExp(`^2026-11-22T12:00:03.000Z\\s+GET\\s+/v1/projects/prj_00000003\\s+203\\s+${key.id}\\s+127.0.0.1\\s+3ms\\s+req_00000003$`));
+
+    // The rows of no workspace are the operator's to read, each with how many requests it stands for.
+    await storage().db.insert(auditLog).values({ ...entry(5, null), status: 429, action: "pages.rate_limited", actor: "anonymous", count: 37 });
+    const unattributed = await run("audit", "--unattributed", "--json");
+    expect((unattributed.json as { request_id: string; count: number }[]).map((row) => [row.request_id, row.count])).toEqual([["req_00000005", 37], ["req_00000004", 1]]);
+    expect((await run("audit", "--unattributed")).text.split("\n")[1]).toMatch(/ACTION\s+pages.rate_limited \(×37\)\s+429\s+anonymous/);
 
     await run("workspaces", "create", "--slug", "quiet");
     expect((await run("audit", "--workspace", "quiet")).text).toBe("No requests recorded for workspace quiet.");

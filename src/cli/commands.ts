@@ -33,9 +33,10 @@ Usage:
       alone on the last line of output; with --json, as "secret" in one JSON object.
   pbs keys list --workspace <slug> [--json]
   pbs keys revoke <key id> [--json]
-  pbs audit --workspace <slug> [--limit N] [--json]
+  pbs audit --workspace <slug> | --unattributed [--limit N] [--json]
       The workspace's most recent API requests and administrative actions, newest first
-      (N: 1–1000, default 50).
+      (N: 1–1000, default 50); with --unattributed, those of no workspace: requests refused before
+      a key, session or application was identified (floods show as one row with a count).
   pbs members add --workspace <slug> --email <address> --role owner|admin|member --password-stdin [--json]
       Adds a person to the workspace's settings console (creating their sign-in when the email is
       new, with the password read from standard input; at least 12 characters).
@@ -70,7 +71,7 @@ export type Command =
     }
   | { readonly name: "keys.list"; readonly workspace: string; readonly json: boolean }
   | { readonly name: "keys.revoke"; readonly keyId: string; readonly json: boolean }
-  | { readonly name: "audit"; readonly workspace: string; readonly limit: number; readonly json: boolean }
+  | { readonly name: "audit"; readonly workspace: string | null; readonly limit: number; readonly json: boolean }
   | { readonly name: "workspaces.create"; readonly slug: string; readonly workspaceName: string | undefined; readonly plan: Plan; readonly json: boolean }
   | {
       readonly name: "members.add";
@@ -137,9 +138,11 @@ export function parseCommand(argv: readonly string[]): Command {
     return { name: "migrate", json: values.json === true };
   }
   if (group === "audit") {
-    const { values } = parse(argv.slice(1), { workspace: { type: "string" }, limit: { type: "string" }, ...common });
+    const { values } = parse(argv.slice(1), { workspace: { type: "string" }, unattributed: { type: "boolean" }, limit: { type: "string" }, ...common });
     if (values.help) return { name: "help" };
-    return { name: "audit", workspace: required(values.workspace, "--workspace"), limit: limit(values.limit), json: values.json === true };
+    if (values.unattributed && values.workspace !== undefined) throw new UsageError("pbs audit takes --workspace <slug> or --unattributed, not both.");
+    const workspace = values.unattributed ? null : required(values.workspace, "--workspace");
+    return { name: "audit", workspace, limit: limit(values.limit), json: values.json === true };
   }
   if (group === "keys" && action === "create") {
     const { values } = parse(argv.slice(2), {
@@ -418,12 +421,12 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
     }
 
     case "audit": {
-      const workspace = await existingWorkspace(db, command.workspace);
-      const { entries } = await listAuditLog(db, { workspaceId: workspace.id }, { limit: command.limit });
+      const workspace = command.workspace === null ? null : await existingWorkspace(db, command.workspace);
+      const { entries } = await listAuditLog(db, { workspaceId: workspace?.id ?? null }, { limit: command.limit });
       const rows = entries.map((entry) => [
         entry.occurredAt.toISOString(),
         entry.action ? "ACTION" : (entry.method ?? "-"),
-        entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-"),
+        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) + (entry.count > 1 ? ` (×${entry.count})` : ""),
         entry.status === null ? "-" : String(entry.status),
         entry.action ? (entry.actor ?? "-") : (entry.keyId ?? entry.clientId ?? "-"),
         entry.ip ?? "-",
@@ -432,7 +435,9 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       ]);
       const text = entries.length
         ? table(["TIME", "METHOD", "PATH/ACTION", "STATUS", "BY", "IP", "LATENCY", "REQUEST"], rows)
-        : `No requests recorded for workspace ${workspace.slug}.`;
+        : workspace
+          ? `No requests recorded for workspace ${workspace.slug}.`
+          : "No requests recorded outside a workspace.";
       return { text, json: entries.map(auditJson) };
     }
   }
@@ -478,6 +483,7 @@ function auditJson(entry: AuditEntry) {
     user_agent: entry.userAgent,
     request_id: entry.requestId,
     latency_ms: entry.latencyMs,
+    count: entry.count,
   };
 }
 

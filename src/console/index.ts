@@ -17,7 +17,6 @@ import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import { newId } from "../storage/ids.ts";
 import type { Database } from "../storage/index.ts";
 import { FormError, readForm } from "../web/forms.ts";
-import { serveAsset } from "../web/assets.ts";
 import { signInPath } from "../web/redirect.ts";
 import { redirect } from "../web/respond.ts";
 import { requireCsrf, visitor, type WebDeps } from "../web/visitor.ts";
@@ -70,9 +69,6 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
     const method = request.method === "HEAD" ? "GET" : (request.method ?? "GET");
     let path = url.pathname;
     if (path.length > "/settings".length && path.endsWith("/")) path = path.replace(/\/+$/, "");
-
-    const asset = /^\/settings\/assets\/([a-z.]+)$/.exec(path);
-    if (asset && method === "GET" && serveAsset(request, response, asset[1]!)) return;
 
     const requestId = newId("req");
     response.setHeader("X-Request-Id", requestId);

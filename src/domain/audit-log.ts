@@ -23,7 +23,8 @@ export type AdminAction =
   | "oauth_app.revoked"
   | "oauth_client.created"
   | "console.refused"
-  | "oauth_authorize.refused";
+  | "oauth_authorize.refused"
+  | "pages.rate_limited";
 
 export interface AdminActionEntry {
   readonly workspaceId: string | null;
@@ -41,6 +42,8 @@ export interface AdminActionEntry {
     readonly ip: string | null;
     readonly userAgent: string | null;
   };
+  /** How many requests the row stands for (default 1): the refusals of one address in one window. */
+  readonly count?: number;
 }
 
 export async function recordAdminAction(db: Queryable, entry: AdminActionEntry): Promise<void> {
@@ -52,6 +55,7 @@ export async function recordAdminAction(db: Queryable, entry: AdminActionEntry):
     // nor a lone surrogate, and the row must not be lost for it.
     target: entry.target === null ? null : storableText(entry.target),
     ...entry.request,
+    ...(entry.count !== undefined ? { count: entry.count } : {}),
   });
 }
 
@@ -61,7 +65,8 @@ function storableText(text: string): string {
 }
 
 export interface AuditFilter {
-  readonly workspaceId: string;
+  /** null: the rows of no workspace (refused before a key, session or application was identified). */
+  readonly workspaceId: string | null;
   /** An API key id (`key_…`) or an OAuth client id (`pbc_…`): the requests it made. */
   readonly credential?: string;
   /** An exact status (404) or a class (`4xx`). */
@@ -80,7 +85,7 @@ export interface AuditPosition {
 }
 
 function conditions(filter: AuditFilter): SQL[] {
-  const where: SQL[] = [eq(auditLog.workspaceId, filter.workspaceId)];
+  const where: SQL[] = [filter.workspaceId === null ? isNull(auditLog.workspaceId) : eq(auditLog.workspaceId, filter.workspaceId)];
   if (filter.credential) where.push(or(eq(auditLog.keyId, filter.credential), eq(auditLog.clientId, filter.credential))!);
   if (typeof filter.status === "number") where.push(eq(auditLog.status, filter.status));
   else if (filter.status) {
@@ -125,7 +130,7 @@ export async function* eachAuditEntry(db: Queryable, filter: AuditFilter, batch 
   } while (after);
 }
 
-const CSV_COLUMNS = ["occurred_at", "kind", "actor", "action", "target", "key_id", "client_id", "method", "path", "status", "ip", "user_agent", "request_id", "latency_ms"] as const;
+const CSV_COLUMNS = ["occurred_at", "kind", "actor", "action", "target", "key_id", "client_id", "method", "path", "status", "ip", "user_agent", "request_id", "latency_ms", "count"] as const;
 
 export const AUDIT_CSV_HEADER = `${CSV_COLUMNS.join(",")}\r\n`;
 
@@ -146,6 +151,7 @@ export function auditCsvLine(entry: AuditEntry): string {
     entry.userAgent,
     entry.requestId,
     entry.latencyMs,
+    entry.count,
   ];
   return `${cells.map(csvCell).join(",")}\r\n`;
 }

@@ -189,6 +189,8 @@ export const auditLog = pgTable(
     action: text("action"),
     actor: text("actor"),
     target: text("target"),
+    /** The requests the row stands for: 1, or the refusals of one address in one window past the pages' limit. */
+    count: integer("count").notNull().default(1),
   },
   (t) => [
     index("audit_log_workspace_idx").on(t.workspaceId, t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst()),

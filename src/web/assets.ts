@@ -30,10 +30,13 @@ export function assetUrl(name: AssetName): string {
   return `/settings/assets/${name}?v=${assets.get(name)!.version}`;
 }
 
-/** Answers `/settings/assets/<name>`; false when there is no such asset. */
-export function serveAsset(request: IncomingMessage, response: ServerResponse, name: string): boolean {
-  const asset = Object.hasOwn(CONTENT_TYPES, name) ? assets.get(name) : undefined;
-  if (!asset) return false;
+const ASSETS_PATH = /^\/settings\/assets\/([a-z.]+)$/;
+
+/** Answers `/settings/assets/<name>` (GET or HEAD); false when the request is not for an asset. */
+export function serveAsset(request: IncomingMessage, response: ServerResponse, path: string): boolean {
+  const name = ASSETS_PATH.exec(path)?.[1];
+  const asset = name !== undefined && Object.hasOwn(CONTENT_TYPES, name) ? assets.get(name) : undefined;
+  if (!asset || (request.method !== "GET" && request.method !== "HEAD")) return false;
   response.setHeader("Content-Type", asset.contentType);
   response.setHeader("Cache-Control", "public, max-age=31536000, immutable");
   response.setHeader("ETag", asset.etag);

@@ -8,6 +8,7 @@ import { findSession, openSession, SESSION_LIFETIME_MS, signOut } from "../domai
 import { cookieJar, type CookieJar } from "./cookies.ts";
 import { CSRF_FIELD, csrfToken, sameOrigin, validCsrfToken } from "./csrf.ts";
 import { FormError } from "./forms.ts";
+import type { SessionSightings } from "./page-limit.ts";
 
 export const SESSION_COOKIE = "pb_session";
 /** A random value identifying a browser before it signs in, to bind the sign-in form's CSRF token. */
@@ -22,11 +23,19 @@ export interface WebDeps {
   readonly cookies: CookieJar;
   /** The client's address as TRUST_PROXY says to read it (src/http/client-address.ts). */
   readonly clientAddress: (request: IncomingMessage) => string | null;
+  /** Told what each request's session cookie turned out to be (the pages' per-address limit). */
+  readonly sessions?: SessionSightings;
 }
 
-export function webDeps(db: Queryable, publicUrl: string, csrfSecret: string, clientAddress: WebDeps["clientAddress"]): WebDeps {
+export function webDeps(
+  db: Queryable,
+  publicUrl: string,
+  csrfSecret: string,
+  clientAddress: WebDeps["clientAddress"],
+  sessions?: SessionSightings,
+): WebDeps {
   const origin = new URL(publicUrl).origin;
-  return { db, origin, csrfSecret, cookies: cookieJar(origin.startsWith("https:")), clientAddress };
+  return { db, origin, csrfSecret, cookies: cookieJar(origin.startsWith("https:")), clientAddress, ...(sessions ? { sessions } : {}) };
 }
 
 export interface Visitor {
@@ -41,7 +50,16 @@ export interface Visitor {
 export async function visitor(deps: WebDeps, request: IncomingMessage, response: ServerResponse): Promise<Visitor> {
   const token = deps.cookies.read(request, SESSION_COOKIE);
   const session = token ? await findSession(deps.db, token) : undefined;
-  if (session) return withCsrf(deps, session.user, `session:${session.idHash}`);
+  if (session) {
+    deps.sessions?.signedIn(request, token!);
+    return withCsrf(deps, session.user, `session:${session.idHash}`);
+  }
+  if (token) {
+    // Expired or signed out elsewhere: the browser stops sending it (each is a lookup, and counts
+    // against its address).
+    deps.sessions?.unknownSession(request);
+    deps.cookies.write(response, SESSION_COOKIE, "", 0);
+  }
   let pre = deps.cookies.read(request, PRE_SESSION_COOKIE);
   if (!pre || !/^[A-Za-z0-9_-]{43}$/.test(pre)) {
     pre = randomBytes(32).toString("base64url");
