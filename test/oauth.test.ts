@@ -3,7 +3,7 @@
 // (driven with fetch and a cookie jar), the token endpoint (form and JSON, Basic and body client
 // authentication), refresh rotation, replay detection, RFC 7009 revocation, and the access token
 // used exactly like an API key: its scopes, its workspace, live data only, the audit log.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/domain/keys.ts";
@@ -449,6 +449,29 @@ describe("OAuth 2.0 authorization server", () => {
       const tokens = await tokensFor();
       const outcomes = await Promise.allSettled([refresh(tokens.refresh_token!), refresh(tokens.refresh_token!)]);
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled").length).toBeLessThanOrEqual(1);
+    });
+
+    it("stay usable when the new tokens of a rotation cannot be stored: the rotation is one transaction", async () => {
+      const tokens = await tokensFor();
+      const db = server.storage.db;
+      await db.execute(sql`create function refuse_new_tokens() returns trigger language plpgsql as $$
+        begin raise exception 'the new tokens could not be stored'; end $$`);
+      await db.execute(sql`create trigger refuse_new_tokens before insert on oauth_tokens for each row execute function refuse_new_tokens()`);
+      try {
+        const failed = await fetch(`${server.url}/oauth/token`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: confidential.id, client_secret: confidential.secret }),
+        });
+        expect(failed.status).toBe(500);
+      } finally {
+        await db.execute(sql`drop trigger refuse_new_tokens on oauth_tokens`);
+        await db.execute(sql`drop function refuse_new_tokens()`);
+      }
+      // Not used up, so not a replay: the retry rotates it, and the grant lives on.
+      const next = await refresh(tokens.refresh_token!);
+      expect((await api("/v1/projects", next.access_token)).status).toBe(200);
+      expect((await api("/v1/projects", tokens.access_token)).status).toBe(200);
     });
 
     it("are refused as bearer credentials for the API", async () => {

@@ -27,7 +27,9 @@
 // - revocation (RFC 7009) and metadata (RFC 8414): the library has neither.
 // Small changes to the library's behaviour (model.ts, token.ts): a refresh asking for wider scopes
 // is refused before the refresh token is used up (the library burns it first, so the client's retry
-// would look like a replay and revoke the grant); a redirect_uri that differs at the token endpoint
+// would look like a replay and revoke the grant); the used refresh token is used up in the
+// transaction that stores its successors (the library revokes it, then saves them: a failure between
+// left the grant without a working refresh token); a redirect_uri that differs at the token endpoint
 // is `invalid_grant` (RFC 6749 §5.2) rather than `invalid_request`; `invalid_client` is always 401
 // with a WWW-Authenticate challenge; `password` and `client_credentials`, which the library knows,
 // are `unsupported_grant_type`; `expires_in` is the token's lifetime (3600), not 3600 less the
