@@ -179,6 +179,74 @@ describe("OAuth 2.0 authorization server", () => {
     });
   });
 
+  describe("browser applications on another origin (CORS)", () => {
+    const origin = "https://app.example";
+    const preflight = (path: string, method = "POST") =>
+      fetch(server.url + path, {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": "content-type,authorization" },
+      });
+    const post = (path: string, body: Record<string, string>) =>
+      fetch(server.url + path, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+    const listed = (value: string | null) => (value ?? "").toLowerCase().split(/\s*,\s*/);
+
+    it("answers preflights of the token, revocation and metadata endpoints", async () => {
+      for (const [path, method] of [
+        ["/oauth/token", "POST"],
+        ["/oauth/revoke", "POST"],
+        ["/.well-known/oauth-authorization-server", "GET"],
+      ] as const) {
+        const response = await preflight(path, method);
+        expect(response.status, path).toBe(204);
+        expect(response.headers.get("access-control-allow-origin"), path).toBe("*");
+        expect(listed(response.headers.get("access-control-allow-methods")), path).toContain(method.toLowerCase());
+        expect(listed(response.headers.get("access-control-allow-headers")), path).toEqual(expect.arrayContaining(["content-type", "authorization"]));
+        expect(Number(response.headers.get("access-control-max-age")), path).toBeGreaterThan(0);
+        expect(response.headers.get("access-control-allow-credentials"), path).toBeNull();
+      }
+    });
+
+    it("lets the page read every answer of those endpoints, errors included", async () => {
+      const tokens = await tokensFor();
+      const answers = {
+        metadata: await fetch(`${server.url}/.well-known/oauth-authorization-server`, { headers: { Origin: origin } }),
+        refreshed: await post("/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: confidential.id, client_secret: confidential.secret }),
+        badGrant: await post("/oauth/token", { grant_type: "authorization_code", code: "pbo_ac_unknown", redirect_uri: confidential.redirectUri, client_id: confidential.id, client_secret: confidential.secret }),
+        badClient: await post("/oauth/token", { grant_type: "refresh_token", refresh_token: "pbo_rt_x", client_id: confidential.id, client_secret: "pbs_cs_wrong" }),
+        wrongMethod: await fetch(`${server.url}/oauth/token`, { headers: { Origin: origin } }),
+        revoked: await post("/oauth/revoke", { token: tokens.access_token, client_id: confidential.id, client_secret: confidential.secret }),
+        revokeRefused: await post("/oauth/revoke", { token: tokens.access_token }),
+      };
+      expect(Object.fromEntries(Object.entries(answers).map(([name, response]) => [name, response.status]))).toEqual({
+        metadata: 200,
+        refreshed: 200,
+        badGrant: 400,
+        badClient: 401,
+        wrongMethod: 405,
+        revoked: 200,
+        revokeRefused: 401,
+      });
+      for (const [name, response] of Object.entries(answers)) {
+        expect(response.headers.get("access-control-allow-origin"), name).toBe("*");
+        expect(response.headers.get("access-control-allow-credentials"), name).toBeNull();
+      }
+      // What a client reads beyond the safelisted headers: the challenge of invalid_client.
+      expect(listed(answers.badClient.headers.get("access-control-expose-headers"))).toContain("www-authenticate");
+    });
+
+    it("leaves the authorization endpoint and the console to their own origin", async () => {
+      const started = await authorizationRequest();
+      for (const path of ["/oauth/authorize", "/settings", "/settings/sign-in"]) {
+        const response = await preflight(path);
+        expect(response.status, path).not.toBe(204);
+        expect(response.headers.get("access-control-allow-origin"), path).toBeNull();
+        expect(response.headers.get("access-control-allow-methods"), path).toBeNull();
+      }
+      const page = await fetch(started.url, { headers: { Origin: origin }, redirect: "manual" });
+      expect(page.headers.get("access-control-allow-origin")).toBeNull();
+    });
+  });
+
   describe("authorization code flow with PKCE", () => {
     it("signs in, consents, exchanges the code and calls the API within the token's scopes", async () => {
       const started = await authorizationRequest({ scope: "projects:read+projects:write" });
