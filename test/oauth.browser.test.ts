@@ -3,7 +3,9 @@
 // URI — a local server standing in for the application — with code and state; denies and lands
 // there with access_denied; chooses among workspaces; an unknown client stays on an error page. The
 // strict CSP must let the consent form end on the application's origin (Chromium enforces
-// form-action on the redirect), and no page may break it. Screenshots of each page go to
+// form-action on the redirect), and no page may break it. A browser application — a public client on
+// the application's origin — runs the whole flow from its own pages: discovery, PKCE, and the token
+// and revocation requests, cross-origin (CORS). Screenshots of each page go to
 // test-results/screenshots.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,22 +21,65 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-/** The application's side: records the query of every request to its callback. */
-async function startApplication(): Promise<{ server: Server; redirectUri: string; received: URLSearchParams[] }> {
+/**
+ * A browser application's two pages, on the application's origin. /spa/start?server=…&client_id=…
+ * discovers the authorization server, makes a PKCE verifier, keeps it in sessionStorage and goes to
+ * the authorization endpoint; /spa/callback exchanges the code for tokens (a JSON body: the request
+ * is preflighted) and leaves the outcome in `window.exchange`, with `window.revoke(token)` beside it.
+ */
+const browserApplication: Record<string, string> = {
+  "/spa/start": `<!doctype html><title>Browser app</title><h1>Starting</h1><script type="module">
+    const base64url = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+    const query = new URLSearchParams(location.search);
+    const metadata = await (await fetch(query.get("server") + "/.well-known/oauth-authorization-server")).json();
+    const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+    const challenge = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+    const clientId = query.get("client_id");
+    sessionStorage.setItem("oauth", JSON.stringify({ metadata, verifier, clientId }));
+    const authorize = new URL(metadata.authorization_endpoint);
+    authorize.search = new URLSearchParams({
+      response_type: "code", client_id: clientId, redirect_uri: location.origin + "/spa/callback",
+      scope: "projects:read", state: "spa-state", code_challenge: challenge, code_challenge_method: "S256",
+    }).toString();
+    location.assign(authorize);
+  </script>`,
+  "/spa/callback": `<!doctype html><title>Browser app</title><h1>Exchanging</h1><script type="module">
+    const { metadata, verifier, clientId } = JSON.parse(sessionStorage.getItem("oauth"));
+    const post = (url, body) => fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    window.revoke = async (token) => (await post(metadata.revocation_endpoint, { token, client_id: clientId })).status;
+    try {
+      const query = new URLSearchParams(location.search);
+      const response = await post(metadata.token_endpoint, {
+        grant_type: "authorization_code", code: query.get("code"), redirect_uri: location.origin + location.pathname,
+        client_id: clientId, code_verifier: verifier,
+      });
+      window.exchange = { state: query.get("state"), status: response.status, body: await response.json() };
+    } catch (error) {
+      window.exchange = { error: String(error) };
+    }
+    document.querySelector("h1").textContent = "Done";
+  </script>`,
+};
+
+/** The application's side: records the query of every request to its callback; serves the browser application's pages. */
+async function startApplication(): Promise<{ server: Server; origin: string; redirectUri: string; received: URLSearchParams[] }> {
   const received: URLSearchParams[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/callback") received.push(url.searchParams); // not /favicon.ico
-    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>Integration</title><h1>Back at the application</h1>");
+    const page = browserApplication[url.pathname] ?? "<!doctype html><title>Integration</title><h1>Back at the application</h1>";
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, received };
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, origin, redirectUri: `${origin}/callback`, received };
 }
 
 describeWithBrowser("OAuth consent in a browser", () => {
   let server: TestServer;
   let application: Awaited<ReturnType<typeof startApplication>>;
   let clientId: string;
+  let publicClientId: string;
   const userIds = new Map<string, string>();
   let browser: Browser;
   let context: BrowserContext;
@@ -55,6 +100,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     }
     await addMember(db, { workspaceId: globex.id, email: "mo@acme.example", role: "admin" });
     clientId = (await createOAuthClient(db, { name: "Acme Integrations", redirectUris: [application.redirectUri] })).client.id;
+    publicClientId = (await createOAuthClient(db, { name: "Browser App", redirectUris: [`${application.origin}/spa/callback`], public: true })).client.id;
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -178,6 +224,29 @@ describeWithBrowser("OAuth consent in a browser", () => {
     await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Cancel" }).click()]);
     expect(application.received[0]!.get("error")).toBe("access_denied");
     expect(application.received[0]!.get("state")).toBe("state-cancel-1");
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("lets a browser application on another origin exchange its code with PKCE and revoke its token, from its own page", async () => {
+    expect(new URL(application.origin).origin).not.toBe(new URL(server.url).origin);
+    await withSession("olivia@acme.example");
+    await page.goto(`${application.origin}/spa/start?${new URLSearchParams({ server: server.url, client_id: publicClientId })}`);
+    // Its script reads the metadata (cross-origin) before it sends the browser on.
+    await page.waitForURL(`${server.url}/oauth/authorize?*`, { timeout: 10_000 });
+    await expect.poll(heading).toBe("Allow Browser App to access acme?");
+    await Promise.all([page.waitForURL(`${application.origin}/spa/callback?*`), page.getByRole("button", { name: "Allow access" }).click()]);
+    await page.waitForFunction("window.exchange !== undefined");
+    const exchange = await page.evaluate<{ state?: string; status?: number; body?: Record<string, string>; error?: string }>("window.exchange");
+    expect(exchange).toMatchObject({ state: "spa-state", status: 200, body: { token_type: "Bearer", scope: "projects:read" } });
+    const accessToken = exchange.body!.access_token!;
+    expect(accessToken).toMatch(/^pbo_at_/);
+    expect(exchange.body!.refresh_token).toMatch(/^pbo_rt_/);
+
+    // The API itself answers no CORS: the token is checked from here, as a server of the application would use it.
+    const projects = () => fetch(`${server.url}/v1/projects`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    expect((await projects()).status).toBe(200);
+    expect(await page.evaluate(`revoke(${JSON.stringify(accessToken)})`)).toBe(200);
+    expect((await projects()).status).toBe(401);
     expect(cspViolations).toEqual([]);
   });
 

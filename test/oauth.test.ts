@@ -3,7 +3,7 @@
 // (driven with fetch and a cookie jar), the token endpoint (form and JSON, Basic and body client
 // authentication), refresh rotation, replay detection, RFC 7009 revocation, and the access token
 // used exactly like an API key: its scopes, its workspace, live data only, the audit log.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/domain/keys.ts";
@@ -176,6 +176,74 @@ describe("OAuth 2.0 authorization server", () => {
       const response = await fetch(`${server.url}/.well-known/oauth-authorization-server`);
       expect(response.headers.get("x-request-id")).toMatch(/^req_/);
       expect(await responseErrors("getAuthorizationServerMetadata", 200, await response.json())).toEqual([]);
+    });
+  });
+
+  describe("browser applications on another origin (CORS)", () => {
+    const origin = "https://app.example";
+    const preflight = (path: string, method = "POST") =>
+      fetch(server.url + path, {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": "content-type,authorization" },
+      });
+    const post = (path: string, body: Record<string, string>) =>
+      fetch(server.url + path, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+    const listed = (value: string | null) => (value ?? "").toLowerCase().split(/\s*,\s*/);
+
+    it("answers preflights of the token, revocation and metadata endpoints", async () => {
+      for (const [path, method] of [
+        ["/oauth/token", "POST"],
+        ["/oauth/revoke", "POST"],
+        ["/.well-known/oauth-authorization-server", "GET"],
+      ] as const) {
+        const response = await preflight(path, method);
+        expect(response.status, path).toBe(204);
+        expect(response.headers.get("access-control-allow-origin"), path).toBe("*");
+        expect(listed(response.headers.get("access-control-allow-methods")), path).toContain(method.toLowerCase());
+        expect(listed(response.headers.get("access-control-allow-headers")), path).toEqual(expect.arrayContaining(["content-type", "authorization"]));
+        expect(Number(response.headers.get("access-control-max-age")), path).toBeGreaterThan(0);
+        expect(response.headers.get("access-control-allow-credentials"), path).toBeNull();
+      }
+    });
+
+    it("lets the page read every answer of those endpoints, errors included", async () => {
+      const tokens = await tokensFor();
+      const answers = {
+        metadata: await fetch(`${server.url}/.well-known/oauth-authorization-server`, { headers: { Origin: origin } }),
+        refreshed: await post("/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: confidential.id, client_secret: confidential.secret }),
+        badGrant: await post("/oauth/token", { grant_type: "authorization_code", code: "pbo_ac_unknown", redirect_uri: confidential.redirectUri, client_id: confidential.id, client_secret: confidential.secret }),
+        badClient: await post("/oauth/token", { grant_type: "refresh_token", refresh_token: "pbo_rt_x", client_id: confidential.id, client_secret: "pbs_cs_wrong" }),
+        wrongMethod: await fetch(`${server.url}/oauth/token`, { headers: { Origin: origin } }),
+        revoked: await post("/oauth/revoke", { token: tokens.access_token, client_id: confidential.id, client_secret: confidential.secret }),
+        revokeRefused: await post("/oauth/revoke", { token: tokens.access_token }),
+      };
+      expect(Object.fromEntries(Object.entries(answers).map(([name, response]) => [name, response.status]))).toEqual({
+        metadata: 200,
+        refreshed: 200,
+        badGrant: 400,
+        badClient: 401,
+        wrongMethod: 405,
+        revoked: 200,
+        revokeRefused: 401,
+      });
+      for (const [name, response] of Object.entries(answers)) {
+        expect(response.headers.get("access-control-allow-origin"), name).toBe("*");
+        expect(response.headers.get("access-control-allow-credentials"), name).toBeNull();
+      }
+      // What a client reads beyond the safelisted headers: the challenge of invalid_client.
+      expect(listed(answers.badClient.headers.get("access-control-expose-headers"))).toContain("www-authenticate");
+    });
+
+    it("leaves the authorization endpoint and the console to their own origin", async () => {
+      const started = await authorizationRequest();
+      for (const path of ["/oauth/authorize", "/settings", "/settings/sign-in"]) {
+        const response = await preflight(path);
+        expect(response.status, path).not.toBe(204);
+        expect(response.headers.get("access-control-allow-origin"), path).toBeNull();
+        expect(response.headers.get("access-control-allow-methods"), path).toBeNull();
+      }
+      const page = await fetch(started.url, { headers: { Origin: origin }, redirect: "manual" });
+      expect(page.headers.get("access-control-allow-origin")).toBeNull();
     });
   });
 
@@ -449,6 +517,29 @@ describe("OAuth 2.0 authorization server", () => {
       const tokens = await tokensFor();
       const outcomes = await Promise.allSettled([refresh(tokens.refresh_token!), refresh(tokens.refresh_token!)]);
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled").length).toBeLessThanOrEqual(1);
+    });
+
+    it("stay usable when the new tokens of a rotation cannot be stored: the rotation is one transaction", async () => {
+      const tokens = await tokensFor();
+      const db = server.storage.db;
+      await db.execute(sql`create function refuse_new_tokens() returns trigger language plpgsql as $$
+        begin raise exception 'the new tokens could not be stored'; end $$`);
+      await db.execute(sql`create trigger refuse_new_tokens before insert on oauth_tokens for each row execute function refuse_new_tokens()`);
+      try {
+        const failed = await fetch(`${server.url}/oauth/token`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: confidential.id, client_secret: confidential.secret }),
+        });
+        expect(failed.status).toBe(500);
+      } finally {
+        await db.execute(sql`drop trigger refuse_new_tokens on oauth_tokens`);
+        await db.execute(sql`drop function refuse_new_tokens()`);
+      }
+      // Not used up, so not a replay: the retry rotates it, and the grant lives on.
+      const next = await refresh(tokens.refresh_token!);
+      expect((await api("/v1/projects", next.access_token)).status).toBe(200);
+      expect((await api("/v1/projects", tokens.access_token)).status).toBe(200);
     });
 
     it("are refused as bearer credentials for the API", async () => {

@@ -60,6 +60,19 @@ forEachDriver("webhooks", (driver) => {
     expect(after.body.data.length).toBe(before.body.data.length);
   });
 
+  it("refuses IPv6 addresses that carry a loopback or link-local IPv4 address, and accepts one that carries a public one", async () => {
+    for (const url of [
+      "https://[2002:7f00:1::1]/", // 6to4 of 127.0.0.1
+      "https://[::127.0.0.1]/", // IPv4-compatible
+      "https://[2002:a9fe:a9fe::1]/", // 6to4 of 169.254.169.254, the cloud metadata address
+    ]) {
+      const refused = await create({ url, enabled_events: ["*"] });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.error, url).toMatchObject({ code: "invalid_request", param: "url" });
+    }
+    expect((await create({ url: "https://[2002:808:808::1]/hooks", enabled_events: ["*"] })).status).toBe(201); // 6to4 of 8.8.8.8
+  });
+
   it("lists endpoints newest first, a page at a time", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create({ url: `https://example.com/page/${i}`, enabled_events: ["*"] })).body.id);

@@ -14,7 +14,7 @@
 //   token's scopes narrowed to what the consenting member's role allows now, in the grant's
 //   workspace, live data only. A removed member's tokens are refused. Nothing is cached.
 import { and, desc, eq, getTableColumns, isNull, lt, or, sql } from "drizzle-orm";
-import type { Queryable } from "../storage/index.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces, type OAuthClient, type OAuthGrant } from "../storage/schema.ts";
 import type { Principal, Refusal, Scope } from "./keys.ts";
@@ -225,8 +225,8 @@ export async function findRefreshToken(db: Queryable, token: string, now = new D
   return { ...grantFacts(row), expiresAt: row.expiresAt };
 }
 
-/** Marks the refresh token used (rotation); false when another request used it first, which revokes the grant. */
-export async function consumeRefreshToken(db: Queryable, token: string, now = new Date()): Promise<boolean> {
+/** Marks the refresh token used; false when another request used it first, which revokes the grant. */
+async function consumeRefreshToken(db: Queryable, token: string, now = new Date()): Promise<boolean> {
   const hash = hashOAuthSecret(token);
   const [used] = await db
     .update(oauthTokens)
@@ -278,6 +278,17 @@ export async function saveTokens(db: Queryable, tokens: IssuedTokens, now = new 
       row(tokens.refreshToken, "refresh", grant.scopes, tokens.refreshTokenExpiresAt),
     ]);
   return true;
+}
+
+/**
+ * Refresh rotation: uses up the refresh token and stores its successors in one transaction, so that a
+ * failure between the two leaves the old token usable (its retry is no replay). Of simultaneous
+ * rotations with one token exactly one gets past the conditional UPDATE; the others wait for it and
+ * find the token used, which revokes the grant. False when the token was used first by another
+ * request, or the grant was revoked meanwhile: no new token is stored then.
+ */
+export async function rotateRefreshToken(db: Database, used: string, tokens: IssuedTokens, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => (await consumeRefreshToken(tx, used, now)) && saveTokens(tx, tokens, now));
 }
 
 /** Revokes a grant and so every code and token of it, at once. False when it was already revoked (or unknown). */

@@ -25,9 +25,18 @@
 //   parsed here and handed over as the same fields, and Basic credentials are form-urldecoded
 //   (RFC 6749 §2.3.1) first;
 // - revocation (RFC 7009) and metadata (RFC 8414): the library has neither.
+//
+// Browser applications (public clients with PKCE, which the metadata invites with
+// `token_endpoint_auth_methods_supported: none`) call the token, revocation and metadata endpoints
+// from their own origin: those answer CORS preflights and let any origin read every answer, errors
+// included (`Access-Control-Allow-Origin: *`: no cookie is involved there — a request carries its
+// client's credentials and tokens itself — so no credentialed CORS). The authorization endpoint and
+// the console are pages of this origin, signed in by cookie: they answer no CORS at all.
 // Small changes to the library's behaviour (model.ts, token.ts): a refresh asking for wider scopes
 // is refused before the refresh token is used up (the library burns it first, so the client's retry
-// would look like a replay and revoke the grant); a redirect_uri that differs at the token endpoint
+// would look like a replay and revoke the grant); the used refresh token is used up in the
+// transaction that stores its successors (the library revokes it, then saves them: a failure between
+// left the grant without a working refresh token); a redirect_uri that differs at the token endpoint
 // is `invalid_grant` (RFC 6749 §5.2) rather than `invalid_request`; `invalid_client` is always 401
 // with a WWW-Authenticate challenge; `password` and `client_credentials`, which the library knows,
 // are `unsupported_grant_type`; `expires_in` is the token's lifetime (3600), not 3600 less the
@@ -68,6 +77,15 @@ export function authorizationServerMetadata(issuer: string) {
   };
 }
 
+/** The endpoints browser applications call from another origin, and the methods each answers (others: 405). */
+const CROSS_ORIGIN_METHODS: ReadonlyMap<string, string> = new Map([
+  ["/.well-known/oauth-authorization-server", "GET, HEAD"],
+  ["/oauth/token", "POST"],
+  ["/oauth/revoke", "POST"],
+]);
+/** What a browser may cache a preflight's answer for (Chromium keeps it at most 2 hours). */
+const PREFLIGHT_MAX_AGE_S = 7200;
+
 export function createOAuthServer(deps: OAuthServerDeps): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const issuer = deps.issuer.replace(/\/+$/, "");
   const logger = deps.logger.child({ component: "oauth" });
@@ -84,21 +102,33 @@ export function createOAuthServer(deps: OAuthServerDeps): (request: IncomingMess
     // Parsed against this origin: a target such as `//evil.example/x` stays a path.
     const url = new URL(issuer + target);
     const method = request.method ?? "GET";
-    const only = (allowed: string) => {
-      response.writeHead(405, { Allow: allowed, "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed.");
-    };
+    const allowed = CROSS_ORIGIN_METHODS.get(url.pathname);
+    if (allowed) {
+      // Set before anything is answered, so that every answer carries them (app.ts's 500 too).
+      response.setHeader("Access-Control-Allow-Origin", "*");
+      response.setHeader("Access-Control-Expose-Headers", "WWW-Authenticate, X-Request-Id");
+      if (method === "OPTIONS") {
+        response.writeHead(204, {
+          Allow: `${allowed}, OPTIONS`,
+          "Access-Control-Allow-Methods": allowed,
+          "Access-Control-Allow-Headers": "Content-Type, Authorization",
+          "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_S),
+        });
+        return void response.end();
+      }
+      if (!allowed.split(", ").includes(method)) {
+        return void response.writeHead(405, { Allow: allowed, "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed.");
+      }
+    }
     switch (url.pathname) {
       case "/.well-known/oauth-authorization-server":
-        if (method !== "GET" && method !== "HEAD") return only("GET, HEAD");
         response.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "public, max-age=3600" });
         return void response.end(method === "HEAD" ? undefined : metadata);
       case "/oauth/authorize":
         return authorize(request, response, url, requestId);
       case "/oauth/token":
-        if (method !== "POST") return only("POST");
         return token(request, response, requestId);
       case "/oauth/revoke":
-        if (method !== "POST") return only("POST");
         return revoke(request, response, requestId);
       default:
         response.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found.");

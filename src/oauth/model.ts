@@ -2,21 +2,22 @@
 // src/domain/oauth.ts, which holds the rules (single use, replay revokes the grant, membership).
 //
 // The library's objects: a `client` is `{ id, grants, redirectUris }`; a `user` is what the grant
-// needs to issue tokens — `{ id: <user id>, grantId, workspaceId }` — opaque to the library.
+// needs to issue tokens — `{ id: <user id>, grantId, workspaceId }`, and on a refresh the refresh
+// token it replaces — opaque to the library.
 import { createRequire } from "node:module";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { Logger } from "pino";
-import type { Queryable } from "../storage/index.ts";
+import type { Database } from "../storage/index.ts";
 import type { OAuthClient } from "../storage/schema.ts";
 import {
   authenticateAccessToken,
   authenticateOAuthClient,
   consumeAuthorizationCode,
-  consumeRefreshToken,
   findAuthorizationCode,
   findRefreshToken,
   newAccessToken,
   newRefreshToken,
+  rotateRefreshToken,
   saveTokens,
   type GrantFacts,
 } from "../domain/oauth.ts";
@@ -31,6 +32,8 @@ interface GrantUser extends OAuth2Server.User {
   readonly id: string;
   readonly grantId: string;
   readonly workspaceId: string;
+  /** On a refresh: the refresh token the new tokens replace, used up as they are stored (RefreshTokenGrant). */
+  readonly replaces?: string;
 }
 
 function libraryClient(client: Pick<OAuthClient, "id" | "redirectUris">): OAuth2Server.Client {
@@ -41,7 +44,7 @@ function grantUser(grant: GrantFacts): GrantUser {
   return { id: grant.userId, grantId: grant.grantId, workspaceId: grant.workspaceId };
 }
 
-export function createModel(db: Queryable, logger: Logger): Model {
+export function createModel(db: Database, logger: Logger): Model {
   return {
     /**
      * Client authentication. The library passes the secret from HTTP Basic or the body, or none (a
@@ -92,11 +95,13 @@ export function createModel(db: Queryable, logger: Logger): Model {
       };
     },
 
-    /** Rotation: the used refresh token ends here; false when a concurrent refresh used it first (grant revoked). */
-    async revokeToken(token) {
-      const consumed = await consumeRefreshToken(db, token.refreshToken);
-      if (!consumed) logger.warn("a refresh token was used twice at once: its grant (the token family) is revoked");
-      return consumed;
+    /**
+     * Never called: RefreshTokenGrant uses the refresh token up in saveToken, in the transaction that
+     * stores its successors. (The library requires the method; were the library's own flow to call
+     * it, the old token would stay usable: refuse instead.)
+     */
+    async revokeToken() {
+      throw new Error("refresh tokens are used up in saveToken (RefreshTokenGrant), not in revokeToken");
     },
 
     generateAccessToken: async () => newAccessToken(),
@@ -107,16 +112,23 @@ export function createModel(db: Queryable, logger: Logger): Model {
       if (!token.refreshToken || !token.accessTokenExpiresAt || !token.refreshTokenExpiresAt) {
         throw new Error("the token endpoint always issues a refresh token with expiries");
       }
-      const saved = await saveTokens(db, {
+      const tokens = {
         grantId: grant.grantId,
         accessToken: token.accessToken,
         accessTokenExpiresAt: token.accessTokenExpiresAt,
         scopes: token.scope ?? [],
         refreshToken: token.refreshToken,
         refreshTokenExpiresAt: token.refreshTokenExpiresAt,
-      });
-      // Revoked while the request ran (a replay on another replica, the app revoked in the console).
-      if (!saved) throw new OAuth2Server.InvalidGrantError("Invalid grant: the authorization was revoked");
+      };
+      if (grant.replaces) {
+        if (!(await rotateRefreshToken(db, grant.replaces, tokens))) {
+          logger.warn("a refresh token was used twice at once, or its grant revoked meanwhile: nothing issued");
+          throw new OAuth2Server.InvalidGrantError("Invalid grant: refresh token is invalid or could not be revoked");
+        }
+      } else if (!(await saveTokens(db, tokens))) {
+        // Revoked while the request ran (a replay on another replica, the app revoked in the console).
+        throw new OAuth2Server.InvalidGrantError("Invalid grant: the authorization was revoked");
+      }
       return { ...token, client, user };
     },
 
@@ -155,7 +167,6 @@ interface RefreshGrantTypeInstance {
   handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token>;
   getRefreshToken(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.RefreshToken>;
   getScope(request: OAuth2Server.Request, token: OAuth2Server.RefreshToken): string[] | undefined;
-  revokeToken(token: OAuth2Server.RefreshToken): Promise<OAuth2Server.RefreshToken>;
   saveToken(user: OAuth2Server.User, client: OAuth2Server.Client, scope: string[] | undefined): Promise<OAuth2Server.Token>;
 }
 const RefreshTokenGrantType = require("@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js") as new (
@@ -163,16 +174,18 @@ const RefreshTokenGrantType = require("@node-oauth/oauth2-server/lib/grant-types
 ) => RefreshGrantTypeInstance;
 
 /**
- * The refresh-token grant, checking the requested scope before the refresh token is used up (the
- * library checks it after): a request for wider scopes is refused and leaves the token usable, rather
- * than burning it so that the client's retry looks like a replay and revokes the grant.
+ * The refresh-token grant, with two changes, each so that a failed refresh leaves the refresh token
+ * usable rather than burnt (the client's retry would look like a replay and revoke the grant):
+ * - the requested scope is checked before the token is used up (the library checks it after);
+ * - the token is used up by the model's saveToken, in the transaction that stores its successors
+ *   (the library calls revokeToken first, then saveToken: a failure between them lost both).
  */
 export class RefreshTokenGrant extends RefreshTokenGrantType {
   override async handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token> {
     const token = await this.getRefreshToken(request, client);
     const scope = this.getScope(request, token);
-    await this.revokeToken(token);
-    return this.saveToken(token.user, client, scope);
+    const user: GrantUser = { ...(token.user as GrantUser), replaces: token.refreshToken };
+    return this.saveToken(user, client, scope);
   }
 }
 

@@ -46,7 +46,7 @@ export function hostileSuite(options: HostileSuiteOptions): void {
         // from a table, never from DNS.
         webhooks: {
           resolve: async (hostname) =>
-            (hostileNames[hostname] ?? hostileNames[hostname.replace(/\.$/, "")] ?? ["203.0.113.9"]).map((address) => ({ address, family: isIP(address) })),
+            (hostileNames[hostname] ?? hostileNames[hostname.replace(/\.$/, "")] ?? ["93.184.216.36"]).map((address) => ({ address, family: isIP(address) })),
         },
       });
       client = rawClient(server.url, 1);

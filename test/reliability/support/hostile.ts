@@ -572,6 +572,10 @@ export const refusedWebhookUrls = [
   "https://[::ffff:127.0.0.1]/hook",
   "https://[::ffff:10.0.0.1]/hook",
   "https://[64:ff9b::a00:1]/hook",
+  "https://[2002:7f00:1::1]/hook",
+  "https://[::127.0.0.1]/hook",
+  "https://[2002:a9fe:a9fe::1]/hook",
+  "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook",
   "https://[fd00::1]/hook",
   "https://[fe80::1]/hook",
   "https://[ff02::1]/hook",
@@ -597,9 +601,9 @@ export const refusedWebhookUrls = [
 export const hostileNames: Readonly<Record<string, string[]>> = {
   "localhost": ["127.0.0.1", "::1"],
   "internal.hostile.test": ["10.1.2.3"],
-  "rebind.hostile.test": ["203.0.113.7", "192.168.0.10"],
+  "rebind.hostile.test": ["93.184.216.35", "192.168.0.10"],
   "metadata.hostile.test": ["169.254.169.254"],
-  "public.hostile.test": ["203.0.113.8"],
+  "public.hostile.test": ["93.184.216.34"],
 };
 
 function webhookTargets(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
