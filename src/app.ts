@@ -149,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let consoleLoaded: Promise<PageHandler> | undefined;
   let oauthLoaded: Promise<PageHandler> | undefined;
   const settings: PageHandler = async (request, response) => {
-    consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ web, db, logger, webhookTargets: options.webhookTargets }));
+    consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ web, db, logger, webhookTargets: options.webhookTargets, cursors }));
     return (await consoleLoaded)(request, response);
   };
   const oauth: PageHandler = async (request, response) => {

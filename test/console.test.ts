@@ -6,6 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAdminAction } from "../src/domain/audit-log.ts";
+import { createCursorCodec, listBound } from "../src/http/cursor.ts";
 import { addMember } from "../src/domain/members.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { apiKeys, auditLog, memberships, users, type Workspace } from "../src/storage/schema.ts";
@@ -470,16 +471,28 @@ forEachDriver("settings console", (driver) => {
       const first = await seeded.visitor.get("/settings/w/audited/audit");
       const next = /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll("&amp;", "&");
       const after = new URL(next, server.url).searchParams.get("after")!;
-      const [payload, signature] = after.split(".");
-      const forgedPayload = Buffer.from(JSON.stringify({ at: "2030-01-01T00:00:00Z", id: 1 })).toString("base64url");
-      for (const value of [`${forgedPayload}.${signature}`, `${payload}.AAAA${signature!.slice(4)}`, "garbage", `${payload}`, "a.b.c", "%%%"]) {
+      const flipped = after.slice(0, 10) + (after[10] === "A" ? "B" : "A") + after.slice(11);
+      for (const value of [flipped, `${after}A`, after.slice(0, -2), "garbage", "a.b.c", "%%%", "A".repeat(600)]) {
         const answer = await seeded.visitor.get(`/settings/w/audited/audit?after=${encodeURIComponent(value)}`);
         expect(answer.status, value).toBe(400);
         expect(answer.text).toContain("This page link is damaged or was changed.");
       }
-      // A position from another workspace's log does not open this one.
+      // A position from another workspace's log, or from other filters, does not open this one.
       const owner = await signedIn("owner");
       expect((await owner.get(`/settings/w/acme/audit?after=${encodeURIComponent(after)}`)).status).toBe(400);
+      expect((await seeded.visitor.get(`/settings/w/audited/audit?kind=actions&after=${encodeURIComponent(after)}`)).status).toBe(400);
+    });
+
+    it("signs page links with the cursor secret, not the CSRF secret", async () => {
+      const first = await seeded.visitor.get("/settings/w/audited/audit?kind=requests");
+      const after = new URL(/href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll("&amp;", "&"), server.url).searchParams.get("after")!;
+      const bound = listBound({ list: "console:audit", workspaceId: seeded.workspace.id, environment: "", filters: { kind: "requests" } });
+      const withCursorSecret = createCursorCodec({ secret: "test-cursor-secret-0123456789" });
+      const position = withCursorSecret.decodeOrThrow(after, bound);
+      // The same position signed with the CSRF secret is a forgery.
+      const forged = createCursorCodec({ secret: "test-csrf-secret-0123456789" }).encode(position, bound);
+      expect((await seeded.visitor.get(`/settings/w/audited/audit?kind=requests&after=${encodeURIComponent(forged)}`)).status).toBe(400);
+      expect((await seeded.visitor.get(`/settings/w/audited/audit?kind=requests&after=${encodeURIComponent(withCursorSecret.encode(position, bound))}`)).status).toBe(200);
     });
 
     it("filters by credential, exact status, status class, kind and period", async () => {

@@ -7,7 +7,8 @@ import { findUser } from "../domain/members.ts";
 import { listConnectedApps } from "../domain/oauth.ts";
 import { html, type Html } from "../web/html.ts";
 import { sendConsolePage, type WorkspaceCtx } from "./context.ts";
-import { CursorError, decodeCursor, encodeCursor, isPosition } from "./cursor.ts";
+import { CursorError } from "../http/cursor.ts";
+import { DAMAGED_LINK, pageAfter, pageToken, type ConsoleList } from "./cursor.ts";
 import type { WorkspaceRoute } from "./index.ts";
 import { keyDisplay } from "./keys.ts";
 import { describedBy, fieldError, message, none, sentence, table, time } from "./layout.ts";
@@ -57,12 +58,19 @@ function filterQuery(query: URLSearchParams, extra: Record<string, string> = {})
   return text ? `?${text}` : "";
 }
 
+/** The log's list, for its page links: bound to the filters too, so a link cannot carry a position into other filters. */
+function auditList(ctx: WorkspaceCtx): ConsoleList {
+  const filters = Object.fromEntries(FILTER_FIELDS.map((name) => [name, ctx.url.searchParams.get(name) || undefined]));
+  return { name: "audit", workspaceId: ctx.workspace.id, filters };
+}
+
 function positionOf(ctx: WorkspaceCtx): AuditPosition | undefined {
-  const value = ctx.url.searchParams.get("after");
-  if (!value) return undefined;
-  const position = decodeCursor(ctx.deps.web.csrfSecret, `audit:${ctx.workspace.id}`, value, isPosition);
-  if (typeof position.id !== "number") throw new CursorError();
-  return { occurredAt: new Date(position.at), id: position.id };
+  const position = pageAfter(ctx.deps.cursors, auditList(ctx), ctx.url.searchParams.get("after"));
+  if (!position) return undefined;
+  // Audit rows are numbered, not named: the id is a positive integer or the link was made up.
+  const id = /^[1-9]\d{0,15}$/.test(position.id) ? Number(position.id) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw new CursorError("malformed", DAMAGED_LINK);
+  return { occurredAt: new Date(position.created_at), id };
 }
 
 interface Names {
@@ -130,7 +138,7 @@ function renderPage(
   const kind = query.get("kind") ?? "";
   const keys = [...names.keys.values()];
   const next = page.next
-    ? `${ctx.base}/audit${filterQuery(query, { after: encodeCursor(ctx.deps.web.csrfSecret, `audit:${ctx.workspace.id}`, { at: page.next.occurredAt.toISOString(), id: page.next.id }) })}`
+    ? `${ctx.base}/audit${filterQuery(query, { after: pageToken(ctx.deps.cursors, auditList(ctx), { created_at: page.next.occurredAt.toISOString(), id: String(page.next.id) }) })}`
     : undefined;
   const rows = page.entries.map(
     (entry) => html`<tr>

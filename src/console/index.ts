@@ -21,7 +21,8 @@ import { signInPath } from "../web/redirect.ts";
 import { redirect } from "../web/respond.ts";
 import { requireCsrf, visitor, type WebDeps } from "../web/visitor.ts";
 import { recordRefusal, sendErrorPage, withWorkspace, type Ctx, type UserCtx, type WorkspaceCtx } from "./context.ts";
-import { CursorError } from "./cursor.ts";
+import { CursorError, type CursorCodec } from "../http/cursor.ts";
+import { DAMAGED_LINK } from "./cursor.ts";
 import { sentence } from "./layout.ts";
 import { appRoutes } from "./apps.ts";
 import { auditRoutes } from "./audit.ts";
@@ -36,6 +37,8 @@ export interface ConsoleDeps {
   readonly db: Database;
   readonly logger: Logger;
   readonly webhookTargets: WebhookTargets;
+  /** The API's cursor codec: the console's page links are cursors too. */
+  readonly cursors: CursorCodec;
 }
 
 /** A page or action outside any workspace (sign-in, the workspace chooser). */
@@ -187,7 +190,7 @@ async function answerError(ctx: Ctx, error: unknown): Promise<boolean> {
   else if (error instanceof ConflictError) sendErrorPage(ctx, 409, sentence(error.message));
   else if (error instanceof NotFoundError) sendErrorPage(ctx, 404, sentence(error.message));
   else if (error instanceof ForbiddenError) sendErrorPage(ctx, 403, `${sentence(error.message)} Nothing was changed.`);
-  else if (error instanceof CursorError) sendErrorPage(ctx, 400, error.message);
+  else if (error instanceof CursorError) sendErrorPage(ctx, 400, DAMAGED_LINK);
   else if (error instanceof FormError) sendErrorPage(ctx, error.status, error.message);
   else return false;
   return true;

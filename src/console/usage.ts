@@ -23,7 +23,8 @@ async function usagePage(ctx: WorkspaceCtx): Promise<void> {
   const requested = ctx.url.searchParams.get("environment") ?? "live";
   const environment: Environment = (environments as readonly string[]).includes(requested) ? (requested as Environment) : "live";
   const partition = { workspaceId: ctx.workspace.id, environment };
-  const after = pageAfter(ctx.deps.web.csrfSecret, "invoices", ctx.url.searchParams.get("after"));
+  const invoicesList = { name: "invoices", workspaceId: ctx.workspace.id, environment };
+  const after = pageAfter(ctx.deps.cursors, invoicesList, ctx.url.searchParams.get("after"));
   const [usage, left, invoices] = await Promise.all([
     getUsage(ctx.deps.db, partition),
     creditsLeft(ctx.deps.db, partition),
@@ -81,7 +82,7 @@ ${table({
   ),
   empty: environment === "test" ? "The test environment is never invoiced." : "No invoices yet: the first is issued after the first billing period ends.",
 })}
-${pager(ctx, invoices.next ? `${base}${envQuery(environment, { after: pageToken(ctx.deps.web.csrfSecret, "invoices", invoices.next) })}` : undefined, after !== undefined, `${base}${envQuery(environment)}`)}`,
+${pager(ctx, invoices.next ? `${base}${envQuery(environment, { after: pageToken(ctx.deps.cursors, invoicesList, invoices.next) })}` : undefined, after !== undefined, `${base}${envQuery(environment)}`)}`,
   });
 }
 

@@ -153,7 +153,8 @@ interface ListState extends FormState {
 
 async function listPage(ctx: WorkspaceCtx, state: ListState): Promise<void> {
   const environment = state.environment;
-  const after = pageAfter(ctx.deps.web.csrfSecret, "webhooks", ctx.method === "GET" ? ctx.url.searchParams.get("after") : null);
+  const endpointsList = { name: "webhooks", workspaceId: ctx.workspace.id, environment };
+  const after = pageAfter(ctx.deps.cursors, endpointsList, ctx.method === "GET" ? ctx.url.searchParams.get("after") : null);
   const page = await listWebhookEndpoints(ctx.deps.db, partitionOf(ctx, environment), { limit: ENDPOINTS_PER_PAGE, ...(after ? { after } : {}) });
   const admin = administers(ctx.role);
   const notice = NOTICES[ctx.url.searchParams.get("notice") ?? ""];
@@ -183,7 +184,7 @@ ${
 ${notice ? message("notice", notice) : ""}
 <p>Endpoints of the <strong>${environment}</strong> environment receive its events as signed POST requests.</p>
 ${table({ caption: `Webhook endpoints (${environment})`, columns: ["URL", "Description", "Events", "Status", "Created"], rows, empty: `No webhook endpoints in the ${environment} environment yet.` })}
-${pager(ctx, page.next ? `${ctx.base}/webhooks${envQuery(environment, { after: pageToken(ctx.deps.web.csrfSecret, "webhooks", page.next) })}` : undefined, after !== undefined, `${ctx.base}/webhooks${envQuery(environment)}`)}
+${pager(ctx, page.next ? `${ctx.base}/webhooks${envQuery(environment, { after: pageToken(ctx.deps.cursors, endpointsList, page.next) })}` : undefined, after !== undefined, `${ctx.base}/webhooks${envQuery(environment)}`)}
 ${
   admin
     ? html`<section class="panel" aria-labelledby="register-heading">
@@ -244,7 +245,8 @@ async function endpointPage(ctx: WorkspaceCtx, endpointId: string, state: Endpoi
   const environment = state.environment;
   const partition = partitionOf(ctx, environment);
   const endpoint = await getWebhookEndpoint(ctx.deps.db, partition, endpointId);
-  const after = pageAfter(ctx.deps.web.csrfSecret, "deliveries", ctx.method === "GET" ? ctx.url.searchParams.get("after") : null);
+  const deliveriesList = { name: `deliveries:${endpointId}`, workspaceId: ctx.workspace.id, environment };
+  const after = pageAfter(ctx.deps.cursors, deliveriesList, ctx.method === "GET" ? ctx.url.searchParams.get("after") : null);
   const page = await listWebhookDeliveries(ctx.deps.db, partition, endpointId, { limit: DELIVERIES_PER_PAGE, ...(after ? { after } : {}) }, {});
   const deliveries = await Promise.all(page.items.map((delivery) => getWebhookDelivery(ctx.deps.db, partition, endpointId, delivery.id)));
   const admin = administers(ctx.role);
@@ -292,7 +294,7 @@ ${
 <section aria-labelledby="log-heading">
 <h2 id="log-heading">Delivery log</h2>
 ${deliveries.length === 0 ? html`<p class="empty">No deliveries yet.</p>` : deliveries.map((delivery) => deliveryBlock(here, hidden, delivery, admin))}
-${pager(ctx, page.next ? `${here}${envQuery(environment, { after: pageToken(ctx.deps.web.csrfSecret, "deliveries", page.next) })}` : undefined, after !== undefined, `${here}${envQuery(environment)}`)}
+${pager(ctx, page.next ? `${here}${envQuery(environment, { after: pageToken(ctx.deps.cursors, deliveriesList, page.next) })}` : undefined, after !== undefined, `${here}${envQuery(environment)}`)}
 </section>
 ${
   admin
