@@ -1,11 +1,12 @@
 // The README's client-library snippets, run for real as the files examples/*.ts, importing the
-// package path `project-builder-api/client` (resolved by Node through package.json's "exports"):
+// workspace package `@project-builder/client` (its built dist/: `npm run build:packages` after
+// changing packages/client):
 // the create-project example against a test server, the webhook receiver as a child process that
 // is sent signed deliveries.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../src/client/index.ts";
+import { createClient } from "../packages/client/src/index.ts";
 import { newWebhookSecret, signWebhook } from "../src/domain/webhook-signature.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
