@@ -37,7 +37,7 @@ try {
 }
 const outOfStep = versionProblems();
 if (outOfStep.length > 0) {
-  console.error(`versions: ${outOfStep.join("; ")}. Keep the three packages and the changelog at the contract's version.`);
+  console.error(`versions: ${outOfStep.join("; ")}. Release with \`npm run release\`, which keeps them in step.`);
   process.exit(1);
 }
 console.log("versions: the packages are at the contract's version");
