@@ -117,7 +117,7 @@ beforeAll(async () => {
       .reduce((sum, file) => sum + file.size, 0),
     packages: installedPackages(consumer),
   };
-  await install(tarballs.mock);
+  await install("--save-dev", tarballs.mock);
 
   node24 = process.execPath;
   server = await startTestServer(pgliteDriver, { webhooks: { deliver: true, allowPrivateNetworks: true } });
@@ -137,6 +137,13 @@ describe("the tarballs", () => {
       expect(files.filter((file) => file.startsWith("dist/")).every((file) => /\.(js|d\.ts)$/.test(file)), name).toBe(true);
     }
     expect(packed["@project-builder/client"]).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts"]));
+  });
+
+  it("are those the README's consumer sections make and install", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    expect(readme).toContain(`npm pack ${packages.map((name) => `-w packages/${name}`).join(" ")}\n`);
+    const installed = [...readme.matchAll(/\.\/(project-builder-[a-z]+-[\d.]+\.tgz)/g)].map((match) => match[1]);
+    expect(new Set(installed)).toEqual(new Set(Object.values(tarballs).map((tarball) => tarball.split("/").pop())));
   });
 
   it("install client and contract alone in 3 MB at most, with none of the server's dependencies", () => {
