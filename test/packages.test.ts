@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractFiles } from "../scripts/packages.ts";
 import { describeWithBrowser, launchBrowser } from "./support/browser.ts";
+import { responseErrors } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
 import { repoRoot } from "./support/process.ts";
@@ -244,7 +245,7 @@ describe("@project-builder/client, installed", () => {
 
     it("verifies the delivery the server signed in Chromium, refuses it tampered, and calls the mock across origins", async () => {
       const { delivery } = await runClient("24");
-      const mock = await startMockBin(node24);
+      const mock = await startMockBin("24");
       const browser = await launchBrowser();
       try {
         const tab = await browser.newPage();
@@ -276,18 +277,24 @@ describe("@project-builder/client, installed", () => {
 // The mock's bin
 
 const mocks = new Map<string, Promise<{ url: string; child: ChildProcess; output: string[] }>>();
+const mockOptions = { "22": ["--dynamic"], "24": [] } as const;
 afterAll(async () => {
   for (const mock of mocks.values()) (await mock.catch(() => undefined))?.child.kill();
 });
 
-/** `project-builder-mock --port N` as a frontend team runs it (the bin on PATH, under `node`), resolved once it says where it listens. */
-function startMockBin(node: string) {
-  if (!mocks.has(node)) {
+/**
+ * `project-builder-mock --port N --host 127.0.0.1` as a frontend team runs it (the bin on PATH,
+ * under Node `version`; `--dynamic` under 22), resolved once it says where it listens.
+ */
+function startMockBin(version: "22" | "24") {
+  if (!mocks.has(version)) {
     mocks.set(
-      node,
+      version,
       (async () => {
+        const node = version === "22" ? await node22() : node24;
         const port = await freePort();
-        const child = spawn(join(consumer, "node_modules/.bin/project-builder-mock"), ["--port", String(port)], {
+        const args = ["--port", String(port), "--host", "127.0.0.1", ...mockOptions[version]];
+        const child = spawn(join(consumer, "node_modules/.bin/project-builder-mock"), args, {
           cwd: consumer,
           env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` },
         });
@@ -305,12 +312,12 @@ function startMockBin(node: string) {
       })(),
     );
   }
-  return mocks.get(node)!;
+  return mocks.get(version)!;
 }
 
 describe("@project-builder/mock, installed", () => {
-  it.each(["22", "24"] as const)("serves the contract's examples with CORS under Node %s, preflight included", async (version) => {
-    const mock = await startMockBin(version === "22" ? await node22() : node24);
+  it.each(["22", "24"] as const)("serves the contract with CORS under Node %s, preflight included", async (version) => {
+    const mock = await startMockBin(version);
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const origin = "http://localhost:5173";
     const preflight = await fetch(`${mock.url}/v1/projects`, {
@@ -325,7 +332,13 @@ describe("@project-builder/mock, installed", () => {
     const listed = await fetch(`${mock.url}/v1/projects`, { headers: { Origin: origin, Authorization: "Bearer svc_test_anything" } });
     expect(listed.status).toBe(200);
     expect(listed.headers.get("access-control-allow-origin")).toBe(origin);
-    expect(((await listed.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(await responseErrors("listProjects", 200, await listed.json())).toEqual([]);
+    // The documented example, or with --dynamic a random project: either is valid against the contract.
+    const got = await fetch(`${mock.url}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, { headers: { Authorization: "Bearer svc_test_anything" } });
+    const project = (await got.json()) as { id: string };
+    expect(await responseErrors("getProject", got.status, project)).toEqual([]);
+    if (version === "22") expect(project.id).not.toBe("prj_8kF2mQ9xLp3vR7tZ");
+    else expect(project.id).toBe("prj_8kF2mQ9xLp3vR7tZ");
     const refused = await fetch(`${mock.url}/v1/projects`, { method: "POST", headers: { Authorization: "Bearer svc_test_anything", "Content-Type": "application/json" }, body: "{}" });
     expect(refused.status).toBe(422);
   }, 120_000);
