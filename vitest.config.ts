@@ -5,7 +5,7 @@ export const longTests = "test/reliability/**/*.long.test.ts";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
     exclude: ["**/node_modules/**", longTests],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,6 +1,6 @@
 // The client library in a few lines: create a project from a prompt, then list the workspace's
 // projects across pages. Run: PB_API_KEY=svc_live_… PB_BASE_URL=http://127.0.0.1:8080 node examples/create-project.ts
-import { ApiError, createClient } from "project-builder-api/client";
+import { ApiError, createClient } from "@project-builder/client";
 
 const client = createClient({
   apiKey: process.env.PB_API_KEY ?? "",

@@ -1,7 +1,7 @@
 // A webhook receiver: verifies each delivery (Standard Webhooks signature, 5-minute window) and
 // acknowledges it at once. Run: WEBHOOK_SECRET=whsec_… PORT=3000 node examples/receive-webhooks.ts
 import { createServer } from "node:http";
-import { verifyNodeRequest, WebhookVerificationError } from "project-builder-api/client";
+import { verifyNodeRequest, WebhookVerificationError } from "@project-builder/client/node";
 
 const secret = process.env.WEBHOOK_SECRET ?? ""; // the endpoint's whsec_…, shown once at creation
 

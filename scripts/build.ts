@@ -1,7 +1,10 @@
-// `npm run build`: spec/ → generated/ → lint → type-check. Fails on the first step that fails.
+// `npm run build`: spec/ → generated/ → the packages (packages/*) → lint → type-check. Fails on the
+// first step that fails.
 import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate, root } from "./generate.ts";
+import { buildPackages, idempotentRoutesFile, renderIdempotentRoutes } from "./packages.ts";
 
 /** Runs one step; its own output says what failed, so a failure only sets the exit code. */
 function run(command: string, args: string[]): void {
@@ -14,6 +17,9 @@ function run(command: string, args: string[]): void {
 
 generate(join(root, "generated"));
 console.log("generated/: openapi.yaml, openapi.3.1.yaml, schema.d.ts, handlers.ts");
+writeFileSync(idempotentRoutesFile, renderIdempotentRoutes(readFileSync(join(root, "generated/openapi.yaml"), "utf8")));
+buildPackages();
+console.log("packages/: contract, client, mock");
 run(process.execPath, [join(root, "scripts/lint.ts")]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 console.log("build: ok");

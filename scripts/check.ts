@@ -1,11 +1,13 @@
-// `npm run check`: the static checks CI runs besides the tests. generated/ must equal a fresh build
-// of spec/ (drift), both documents must lint clean, everything must type-check, and the contract
+// `npm run check`: the static checks CI runs besides the tests. generated/ (and the client's
+// idempotent-route table) must equal a fresh build of spec/ (drift), the packages must be at the
+// contract's version, both documents must lint clean, everything must type-check, and the contract
 // must not break the last released one.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate, generatedFiles, root } from "./generate.ts";
+import { idempotentRoutesFile, renderIdempotentRoutes, versionProblems } from "./packages.ts";
 
 /** Runs one step; its own output says what failed, so a failure only sets the exit code. */
 function run(command: string, args: string[]): void {
@@ -19,17 +21,26 @@ function run(command: string, args: string[]): void {
 const fresh = mkdtempSync(join(tmpdir(), "generated-"));
 try {
   generate(fresh);
-  const drifted = generatedFiles.filter(
+  const drifted: string[] = generatedFiles.filter(
     (file) => readFileSync(join(fresh, file), "utf8") !== readFileSync(join(root, "generated", file), "utf8"),
   );
+  if (renderIdempotentRoutes(readFileSync(join(fresh, "openapi.yaml"), "utf8")) !== readFileSync(idempotentRoutesFile, "utf8")) {
+    drifted.push("packages/client/src/idempotent-routes.ts");
+  }
   if (drifted.length > 0) {
-    console.error(`generated/ differs from spec/ in: ${drifted.join(", ")}. Run \`npm run build\` and commit the result.`);
+    console.error(`generated files differ from spec/: ${drifted.join(", ")}. Run \`npm run build\` and commit the result.`);
     process.exit(1);
   }
   console.log("drift: generated/ matches spec/");
 } finally {
   rmSync(fresh, { recursive: true, force: true });
 }
+const outOfStep = versionProblems();
+if (outOfStep.length > 0) {
+  console.error(`versions: ${outOfStep.join("; ")}. Release with \`npm run release\`, which keeps them in step.`);
+  process.exit(1);
+}
+console.log("versions: the packages are at the contract's version");
 run(process.execPath, [join(root, "scripts/lint.ts")]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 run(process.execPath, [join(root, "scripts/check-breaking.ts")]);

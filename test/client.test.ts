@@ -1,4 +1,4 @@
-// The client library (src/client) against the real server on every storage driver: typed calls,
+// The client library (packages/client, from its source) against the real server on every storage driver: typed calls,
 // pagination across pages, automatic idempotency keys kept across the client's own retries, typed
 // errors, a 429 waited out, 5xx retried with backoff. Then its transport alone, on a fake fetch:
 // what is retried and what is not, timeouts, aborts, the Retry-After cap.
@@ -16,7 +16,7 @@ import {
   type ClientOptions,
   type ListItem,
   type ProjectBuilderClient,
-} from "../src/client/index.ts";
+} from "../packages/client/src/index.ts";
 import { createProject } from "../src/domain/projects.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit.ts";
 import { forEachDriver, pgliteDriver } from "./support/database.ts";

@@ -1,5 +1,7 @@
-// The Project Builder API client library, typed from the contract: every path, parameter, body and
-// answer comes from generated/schema.d.ts (openapi-typescript), the calls from openapi-fetch.
+// @project-builder/client: the Project Builder API client library, typed from the contract: every
+// path, parameter, body and answer comes from @project-builder/contract (openapi-typescript's types
+// of the OpenAPI document), the calls from openapi-fetch. Web standards only (fetch, Web Crypto), so
+// it runs unchanged in Node 22+, Deno, Bun, browsers and edge runtimes.
 //
 //   const client = createClient({ apiKey: "svc_live_…", baseUrl: "https://api.project-builder.example" });
 //   const project = await client.POST("/v1/projects", { body: { name: "Recipes", prompt: "…" } });
@@ -7,7 +9,7 @@
 //
 // What it adds to openapi-fetch, in one transport under every call:
 // - Idempotency: the creating POSTs (the operations whose document declares an `Idempotency-Key`
-//   header; `operationMeta` in generated/handlers.ts, derived from it at build time) get a random
+//   header; `idempotentRoutes`, generated from it at build time) get a random
 //   UUID key unless the caller gave one. The key is set once per call, so the client's own retries
 //   of that call carry the same key and the server replays instead of creating twice.
 // - Retries, at most `maxRetries` (default 3) after the first attempt:
@@ -28,11 +30,23 @@ import createOpenApiClient, {
   type MaybeOptionalInit,
   type Middleware,
 } from "openapi-fetch";
-import { operationMeta } from "../../generated/handlers.ts";
-import type { components, operations, paths } from "../../generated/schema.d.ts";
+import type { components, operations, paths } from "@project-builder/contract";
+import { idempotentRoutes } from "./idempotent-routes.ts";
 
 export type { components, operations, paths };
-export * from "./webhooks.ts";
+export { idempotentRoutes };
+export {
+  verifyFetchRequest,
+  verifyWebhook,
+  WEBHOOK_MAX_BODY_BYTES,
+  WEBHOOK_TOLERANCE_SECONDS,
+  WebhookVerificationError,
+  type VerifyRequestOptions,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from "./webhooks.ts";
 
 export type Schemas = components["schemas"];
 export type ErrorCode = Schemas["ErrorCode"];
@@ -206,13 +220,6 @@ export class ApiConnectionError extends Error {
 // The transport: idempotency keys, retries, timeouts
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
-
-/** `METHOD /path/{template}` of every operation that takes an Idempotency-Key, from the document. */
-export const idempotentRoutes: ReadonlySet<string> = new Set(
-  Object.values(operationMeta)
-    .filter((meta) => meta.idempotent)
-    .map((meta) => `${meta.method.toUpperCase()} ${meta.path}`),
-);
 
 const idempotencyKeys: Middleware = {
   onRequest({ request, schemaPath }) {
