@@ -241,5 +241,8 @@ describe("buildSite", () => {
     const building = buildSite(files, { signal: controller.signal });
     controller.abort(reason);
     await expect(building).rejects.toBe(reason);
+
+    // esbuild's service survives the abort: the next build succeeds.
+    expect([...(await buildSite(files)).keys()]).toEqual(["index.html", expect.stringMatching(/^main-[0-9a-f]{8}\.js$/)]);
   });
 });

@@ -229,14 +229,16 @@ async function bundle(entry: string, files: ReadonlyMap<string, Uint8Array>, sig
     plugins: [snapshotPlugin(files, entry, loaded)],
   });
   try {
-    const result = await abortable(context.rebuild(), signal, () => void context.cancel().catch(() => {}));
+    const result = await abortable(context.rebuild(), signal);
     return named(entry, result.outputFiles ?? [], [...loaded].filter((path) => TYPESCRIPT_OR_JSX.test(path)).sort(byCodeUnit));
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (isBuildFailure(error)) throw new BuildError(describeFailure(entry, error.errors));
     throw error;
   } finally {
-    // Disposing waits for a canceled build to wind down: an abort does not wait for it.
+    // Disposing stops a build in progress; an abort does not wait for it to wind down. (Not
+    // context.cancel(): in esbuild 0.28 a cancel that meets a rebuild as it starts can crash the
+    // service, and every later build of the process then fails.)
     const disposed = context.dispose();
     if (signal?.aborted) disposed.catch(() => {});
     else await disposed;
@@ -277,14 +279,11 @@ function describeFailure(entry: string, messages: esbuild.Message[]): string {
   return `The build of ${entry} failed:\n${shown.join("\n")}${more > 0 ? `\n(and ${more} more error${more === 1 ? "" : "s"})` : ""}`;
 }
 
-/** Rejects with the signal's reason as soon as it aborts, after asking the work to stop. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, stop: () => void): Promise<T> {
+/** Rejects with the signal's reason as soon as it aborts. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      stop();
-      reject(signal.reason);
-    };
+    const abort = () => reject(signal.reason);
     if (signal.aborted) abort();
     signal.addEventListener("abort", abort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
