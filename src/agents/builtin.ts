@@ -5,30 +5,88 @@
 // The app is served under `Content-Security-Policy: default-src 'self'`, so every page links its
 // stylesheet and script as files and nothing is inline (no <script> body, <style> or style="").
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
-import type { Agent, AgentInput, AgentResult } from "./agent.ts";
+import { escapeHtml } from "../web/html.ts";
+import { forEachTag, hasId } from "../web/html-tags.ts";
+import { AgentError, type Agent, type AgentInput, type AgentResult } from "./agent.ts";
+import { MAX_AGENT_FILE_BYTES, type WorkingTree } from "./working-tree.ts";
 
-export const builtinAgent: Agent = {
-  kind: "builtin",
-  async run(input: AgentInput): Promise<AgentResult> {
-    input.signal.throwIfAborted();
-    const html = await input.files.readText("index.html");
-    if (input.initial || html === undefined) return create(input);
-    return update(input, html);
-  },
-};
+/** What the agent's work needs: the run's input and the text of the files it edits. */
+export interface BuiltinRequest {
+  readonly agent: SchemaAgent;
+  readonly prompt: string;
+  readonly project: { readonly name: string; readonly template: SchemaTemplate };
+  readonly initial: boolean;
+  /** index.html and style.css as the run starts; undefined when the project has none. */
+  readonly indexHtml: string | undefined;
+  readonly styleCss: string | undefined;
+}
+
+/** The files the agent writes, and its summary. */
+export interface BuiltinEdit {
+  readonly writes: ReadonlyArray<readonly [path: string, text: string]>;
+  readonly summary: string;
+}
+
+/** Carries out a request: `editProject` itself, or in a build thread (src/jobs/build-pool.ts). */
+export type BuiltinEditor = (request: BuiltinRequest, signal: AbortSignal) => Promise<BuiltinEdit>;
+
+/**
+ * The built-in agent, its work on the project's text done by `edit`. A server passes its build
+ * pool's, so that no page a tenant uploaded is read on the API's event loop.
+ */
+export function createBuiltinAgent(edit: BuiltinEditor): Agent {
+  return {
+    kind: "builtin",
+    async run(input: AgentInput): Promise<AgentResult> {
+      input.signal.throwIfAborted();
+      const indexHtml = await readEdited(input.files, "index.html");
+      // style.css is read only for a style change (the prompt, a short text, says whether).
+      const restyling = !input.initial && indexHtml !== undefined && restyleRules(input.prompt) !== undefined;
+      const styleCss = restyling ? await readEdited(input.files, "style.css") : undefined;
+      const { agent, prompt, initial, project } = input;
+      const request = { agent, prompt, initial, project: { name: project.name, template: project.template }, indexHtml, styleCss };
+      const { writes, summary } = await edit(request, input.signal);
+      for (const [path, text] of writes) input.files.write(path, text);
+      return { summary };
+    },
+  };
+}
+
+/** The built-in agent working in the calling thread: for tests and tools, never a server. */
+export const builtinAgent: Agent = createBuiltinAgent(async (request) => editProject(request));
+
+/** A file the agent edits, as text; one it could not write back (over MAX_AGENT_FILE_BYTES) is refused unread. */
+async function readEdited(files: WorkingTree, path: string): Promise<string | undefined> {
+  const bytes = await files.read(path);
+  if (bytes === undefined) return undefined;
+  if (bytes.byteLength > MAX_AGENT_FILE_BYTES) {
+    throw new AgentError("agent_error", `${path} has ${bytes.byteLength} bytes; the built-in agent edits files of at most ${MAX_AGENT_FILE_BYTES} (1 MiB).`);
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** The agent's work: pure, deterministic, and linear in the size of the files it edits. */
+export function editProject(request: BuiltinRequest): BuiltinEdit {
+  if (request.initial || request.indexHtml === undefined) return create(request);
+  return update(request, request.indexHtml);
+}
 
 // Long prompts (up to 20,000 characters) are cut where they are shown, to keep the files small.
 const SHOWN_PROMPT = 600;
 const CHANGE_ITEM = 300;
 const SUMMARY_QUOTE = 120;
 
-function create(input: AgentInput): AgentResult {
-  const { name, template } = input.project;
-  const page: Page = { name, prompt: input.prompt, words: keywords(input.prompt), seed: `${name}\n${input.prompt}` };
-  input.files.write("index.html", indexHtml(page, template));
-  input.files.write("style.css", styleCss(themeOf(input.agent), template));
-  input.files.write("app.js", APP_JS[template]);
-  return { summary: truncate(`Created index.html, style.css and app.js for "${name}".`, 1000) };
+function create(request: BuiltinRequest): BuiltinEdit {
+  const { name, template } = request.project;
+  const page: Page = { name, prompt: request.prompt, words: keywords(request.prompt), seed: `${name}\n${request.prompt}` };
+  return {
+    writes: [
+      ["index.html", indexHtml(page, template)],
+      ["style.css", styleCss(themeOf(request.agent), template)],
+      ["app.js", APP_JS[template]],
+    ],
+    summary: truncate(`Created index.html, style.css and app.js for "${name}".`, 1000),
+  };
 }
 
 // ——— First run ———
@@ -330,68 +388,118 @@ pre { overflow-x: auto; padding: 1rem; background: var(--text); color: var(--bg)
 // ——— Follow-up runs ———
 
 // The follow-up edits whatever index.html holds now (the user may have rewritten or uploaded it),
-// as text: it finds its marker elements by id and adds them when they are missing.
-async function update(input: AgentInput, original: string): Promise<AgentResult> {
-  const change = escapeHtml(truncate(input.prompt.trim(), CHANGE_ITEM));
+// by its tags (src/web/html-tags.ts): it finds its marker elements by id and adds them when they
+// are missing.
+function update(request: BuiltinRequest, original: string): BuiltinEdit {
+  const prompt = request.prompt.trim();
+  const change = escapeHtml(truncate(prompt, CHANGE_ITEM));
   let html = appendChange(original, change);
   html = setBanner(html, change);
-  const count = countChanges(html);
+  const count = changesSection(html)?.items ?? 0;
 
-  const done = [`added change ${count} ("${truncate(input.prompt.trim().replace(/\s+/g, " "), SUMMARY_QUOTE)}") to the changes list and the latest-change banner`];
-  const style = await restyle(input);
+  const writes: [string, string][] = [];
+  const done = [`added change ${count} ("${truncate(prompt.replace(/\s+/g, " "), SUMMARY_QUOTE)}") to the changes list and the latest-change banner`];
+  const style = restyle(request);
   if (style) {
-    if (!/href\s*=\s*["']?style\.css/i.test(html)) html = linkStylesheet(html);
-    done.push(`updated style.css: ${style}`);
+    if (!linksStylesheet(html)) html = linkStylesheet(html);
+    writes.push(["style.css", style.css]);
+    done.push(`updated style.css: ${style.done}`);
   }
-  input.files.write("index.html", html);
-  return { summary: truncate(`Updated index.html: ${done.join("; ")}.`, 1000) };
+  writes.push(["index.html", html]);
+  return { writes, summary: truncate(`Updated index.html: ${done.join("; ")}.`, 1000) };
 }
 
-const CHANGES_OPEN = /<section\b[^>]*\sid\s*=\s*(?:"changes"|'changes'|changes(?=[\s/>]))[^>]*>/i;
+interface ChangesSection {
+  /** Where its `</section>` starts (the page's end without one). */
+  close: number;
+  /** Where its last `</ol>` starts, if it has one. */
+  listClose: number | undefined;
+  /** Its `<li>` elements. */
+  items: number;
+}
+
+/** The first `<section id="changes">`, up to the next `</section>`. */
+function changesSection(html: string): ChangesSection | undefined {
+  let section: ChangesSection | undefined;
+  forEachTag(html, (tag) => {
+    if (!section) {
+      if (tag.name === "section" && hasId(tag, "changes")) section = { close: html.length, listClose: undefined, items: 0 };
+      return;
+    }
+    if (tag.kind === "close" && tag.name === "section") {
+      section.close = tag.start;
+      return false;
+    }
+    if (tag.kind === "close" && tag.name === "ol") section.listClose = tag.start;
+    if (tag.kind === "open" && tag.name === "li") section.items += 1;
+  });
+  return section;
+}
 
 function appendChange(html: string, change: string): string {
   const item = `<li>${change}</li>\n`;
-  const open = CHANGES_OPEN.exec(html);
-  if (!open) {
-    const section = `<section id="changes">\n<h2>Changes</h2>\n<ol>\n${item}</ol>\n</section>\n`;
-    const at = lastTag(html, "</main>") ?? lastTag(html, "</body>") ?? html.length;
-    return insertAt(html, at, at === html.length && html.length > 0 && !html.endsWith("\n") ? `\n${section}` : section);
+  const section = changesSection(html);
+  if (!section) {
+    const block = `<section id="changes">\n<h2>Changes</h2>\n<ol>\n${item}</ol>\n</section>\n`;
+    const ends = lastCloseTags(html, ["main", "body"]);
+    const at = ends.main ?? ends.body ?? html.length;
+    return insertAt(html, at, at === html.length && html.length > 0 && !html.endsWith("\n") ? `\n${block}` : block);
   }
-  const start = open.index + open[0].length;
-  const close = indexOfTag(html, "</section>", start) ?? html.length;
-  const listClose = lastTag(html.slice(start, close), "</ol>");
-  if (listClose !== undefined) return insertAt(html, start + listClose, item);
-  return insertAt(html, close, `<ol>\n${item}</ol>\n`);
-}
-
-function countChanges(html: string): number {
-  const open = CHANGES_OPEN.exec(html);
-  if (!open) return 0;
-  const start = open.index + open[0].length;
-  const close = indexOfTag(html, "</section>", start) ?? html.length;
-  return (html.slice(start, close).match(/<li\b/gi) ?? []).length;
+  if (section.listClose !== undefined) return insertAt(html, section.listClose, item);
+  return insertAt(html, section.close, `<ol>\n${item}</ol>\n`);
 }
 
 function setBanner(html: string, change: string): string {
   const text = `Latest change: ${change}`;
-  const open = /<([a-z][a-z0-9]*)\b[^>]*\sid\s*=\s*(?:"latest-change"|'latest-change'|latest-change(?=[\s/>]))[^>]*>/i.exec(html);
-  if (open) {
-    const start = open.index + open[0].length;
-    const close = indexOfTag(html, `</${open[1]}>`, start);
-    return html.slice(0, start) + text + (close === undefined ? `</${open[1]}>` + html.slice(start) : html.slice(close));
+  let banner: { name: string; contentStart: number; close: number | undefined } | undefined;
+  let bodyStart: number | undefined;
+  let changesStart: number | undefined;
+  forEachTag(html, (tag) => {
+    if (banner) {
+      if (tag.kind === "close" && tag.name === banner.name) {
+        banner.close = tag.start;
+        return false;
+      }
+      return;
+    }
+    if (tag.kind !== "open") return;
+    if (hasId(tag, "latest-change")) banner = { name: tag.name, contentStart: tag.end, close: undefined };
+    else if (tag.name === "body") bodyStart ??= tag.end + (html[tag.end] === "\n" ? 1 : 0);
+    else if (tag.name === "section" && hasId(tag, "changes")) changesStart ??= tag.start;
+  });
+  if (banner) {
+    const { name, contentStart, close } = banner;
+    return html.slice(0, contentStart) + text + (close === undefined ? `</${name}>` + html.slice(contentStart) : html.slice(close));
   }
-  const banner = `<p id="latest-change" class="latest-change" role="status">${text}</p>\n`;
-  const body = /<body\b[^>]*>\n?/i.exec(html);
-  if (body) return insertAt(html, body.index + body[0].length, banner);
-  return insertAt(html, CHANGES_OPEN.exec(html)?.index ?? html.length, banner);
+  const block = `<p id="latest-change" class="latest-change" role="status">${text}</p>\n`;
+  return insertAt(html, bodyStart ?? changesStart ?? html.length, block);
+}
+
+function linksStylesheet(html: string): boolean {
+  let linked = false;
+  forEachTag(html, (tag) => {
+    linked = tag.kind === "open" && tag.attributes.some((attribute) => attribute.name === "href" && attribute.value?.startsWith("style.css"));
+    return !linked;
+  });
+  return linked;
 }
 
 function linkStylesheet(html: string): string {
   const link = `<link rel="stylesheet" href="style.css">\n`;
-  const head = lastTag(html, "</head>");
+  const head = lastCloseTags(html, ["head"]).head;
   if (head !== undefined) return insertAt(html, head, link);
+  // Anchored at the start, so tried once: linear.
   const doctype = /^\s*<!doctype[^>]*>\n?/i.exec(html);
   return insertAt(html, doctype ? doctype[0].length : 0, link);
+}
+
+/** Where the last close tag of each name starts. */
+function lastCloseTags(html: string, names: string[]): Record<string, number | undefined> {
+  const found: Record<string, number | undefined> = {};
+  forEachTag(html, (tag) => {
+    if (tag.kind === "close" && names.includes(tag.name)) found[tag.name] = tag.start;
+  });
+  return found;
 }
 
 const SCHEMES = {
@@ -414,15 +522,14 @@ const ACCENTS: Record<string, string> = {
  * Keyword rules on the prompt: "dark"/"light" switch the colour scheme, a colour name the accent.
  * When a prompt names several, the last one named wins ("from dark to light" means light). Each
  * rule owns a marked block at the end of style.css, replaced on the next run, so rules add up
- * across runs without the file growing. Returns what changed, or undefined when nothing did.
+ * across runs without the file growing. Returns the new style.css and what changed, or undefined
+ * when nothing did.
  */
-async function restyle(input: AgentInput): Promise<string | undefined> {
-  const prompt = input.prompt;
-  const scheme = lastMentioned(prompt, Object.keys(SCHEMES)) as keyof typeof SCHEMES | undefined;
-  const accent = lastMentioned(prompt, Object.keys(ACCENTS));
-  if (!scheme && !accent) return undefined;
-
-  let css = (await input.files.readText("style.css")) ?? styleCss(themeOf(input.agent), input.project.template);
+function restyle(request: BuiltinRequest): { css: string; done: string } | undefined {
+  const rules = restyleRules(request.prompt);
+  if (!rules) return undefined;
+  const { scheme, accent } = rules;
+  let css = request.styleCss ?? styleCss(themeOf(request.agent), request.project.template);
   const done: string[] = [];
   if (scheme) {
     css = setBlock(css, "scheme", `${SCHEMES[scheme]}\nbody { background: var(--bg); color: var(--text); }`);
@@ -432,14 +539,26 @@ async function restyle(input: AgentInput): Promise<string | undefined> {
     css = setBlock(css, "accent", `:root { --accent: ${ACCENTS[accent]}; --accent-text: #ffffff; }`);
     done.push(`${accent} accent`);
   }
-  input.files.write("style.css", css);
-  return done.join(" and ");
+  return { css, done: done.join(" and ") };
 }
 
+/** The style rules a prompt asks for, if any. */
+function restyleRules(prompt: string): { scheme?: keyof typeof SCHEMES; accent?: string } | undefined {
+  const scheme = lastMentioned(prompt, Object.keys(SCHEMES)) as keyof typeof SCHEMES | undefined;
+  const accent = lastMentioned(prompt, Object.keys(ACCENTS));
+  return scheme || accent ? { scheme, accent } : undefined;
+}
+
+/** Replaces the first marked block `name` (its first start marker to the next end marker), or appends it. */
 function setBlock(css: string, name: string, rules: string): string {
-  const block = `/* builtin:${name} */\n${rules}\n/* end builtin:${name} */\n`;
-  const existing = new RegExp(`/\\* builtin:${name} \\*/[\\s\\S]*?/\\* end builtin:${name} \\*/\\n?`).exec(css);
-  if (existing) return css.slice(0, existing.index) + block + css.slice(existing.index + existing[0].length);
+  const [open, close] = [`/* builtin:${name} */`, `/* end builtin:${name} */`];
+  const block = `${open}\n${rules}\n${close}\n`;
+  const start = css.indexOf(open);
+  const end = start === -1 ? -1 : css.indexOf(close, start + open.length);
+  if (end !== -1) {
+    const after = end + close.length + (css[end + close.length] === "\n" ? 1 : 0);
+    return css.slice(0, start) + block + css.slice(after);
+  }
   return css + (css === "" || css.endsWith("\n") ? "" : "\n") + block;
 }
 
@@ -490,13 +609,6 @@ function truncate(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Safe in element text and in quoted attribute values alike. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
-}
-
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
@@ -505,18 +617,4 @@ function fnv1a(text: string): number {
 
 function insertAt(text: string, at: number, insert: string): string {
   return text.slice(0, at) + insert + text.slice(at);
-}
-
-// Searched case-insensitively with a regex rather than on a lower-cased copy, whose offsets can
-// differ from the original's (some characters change length when lower-cased).
-function lastTag(html: string, tag: string): number | undefined {
-  let at: number | undefined;
-  for (const match of html.matchAll(new RegExp(tag, "gi"))) at = match.index;
-  return at;
-}
-
-function indexOfTag(html: string, tag: string, from: number): number | undefined {
-  const pattern = new RegExp(tag, "gi");
-  pattern.lastIndex = from;
-  return pattern.exec(html)?.index;
 }
