@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
 import { expectLinear } from "../../test/support/growth.ts";
 import { AgentError, type AgentInput, type UsageMeter } from "./agent.ts";
-import { builtinAgent, editProject, type BuiltinRequest } from "./builtin.ts";
+import { builtinAgent } from "./builtin.ts";
+import { editProject, type BuiltinRequest } from "./builtin-edit.ts";
 import { WorkingTree, type StoredFile } from "./working-tree.ts";
 
 const TEMPLATES: SchemaTemplate[] = ["blank", "landing-page", "dashboard", "web-app", "api-service"];
