@@ -3,9 +3,10 @@
 // snapshot, so a project can never make the build read server files or install packages.
 //
 // What it does:
-// - every `*.html` file (at most 5 MiB) is tokenized in one pass (src/web/html-tags.ts), as a
-//   browser would, for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file of the project (relative to the page, or `/`-rooted at the project's root, which is also
-//   the site's root); each such entry point is bundled by esbuild into one minified ES module;
+// - every `*.html` file (at most 5 MiB) is tokenized in one pass, as a browser would
+//   (src/web/html-tags.ts), for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file
+//   of the project (relative to the page, or `/`-rooted at the project's root, which is also the
+//   site's root); each such entry point is bundled by esbuild into one minified ES module;
 // - bundles are named `<entry dir>/<entry name>-<content hash>.js` (and `.css` when the code imports
 //   stylesheets): a redeploy changes the name whenever the code changes, so a browser never pairs a
 //   fresh page with a cached old script, and a name can never collide with a file of the project;
@@ -14,6 +15,8 @@
 // - the TypeScript/JSX sources that went into a bundle are not published (browsers cannot run them);
 //   everything else, plain `.js` and `.css` included, is copied byte for byte, and a page with
 //   nothing to rewrite keeps its exact bytes.
+//
+// A server runs it in a build thread (src/jobs/build-pool/), within a time and a memory limit.
 //
 // JSX needs no package: the automatic runtime is a built-in module that creates real DOM nodes
 // (`<div class="x" onClick={f}>hi</div>` is an HTMLDivElement; components are functions of their
