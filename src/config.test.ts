@@ -15,6 +15,8 @@ describe("loadConfig", () => {
       adminSocketPath: resolve("data", "admin.sock"),
       agentConcurrency: 2,
       agentRunTimeoutMs: 600_000,
+      buildWorkers: 1,
+      buildTimeoutMs: 60_000,
       agent: undefined,
       appsPort: 8081,
       appsDomain: undefined,
@@ -121,6 +123,18 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ AGENT_BASE_URL: "http://127.0.0.1:9000/v1" })).toThrow(/AGENT_MODEL/);
     expect(() => loadConfig({ AGENT_MODEL: "m-1" })).toThrow(/AGENT_BASE_URL/);
     expect(() => loadConfig({ APPS_DOMAIN: "not a domain" })).toThrow(/APPS_DOMAIN/);
+  });
+
+  it("reads BUILD_WORKERS and BUILD_TIMEOUT (durations as AGENT_RUN_TIMEOUT)", () => {
+    expect(loadConfig({ BUILD_WORKERS: "3", BUILD_TIMEOUT: "2m" })).toMatchObject({ buildWorkers: 3, buildTimeoutMs: 120_000 });
+    expect(loadConfig({ BUILD_TIMEOUT: "90" }).buildTimeoutMs).toBe(90_000);
+    expect(loadConfig({ BUILD_TIMEOUT: "1500ms" }).buildTimeoutMs).toBe(1_500);
+    for (const bad of ["0", "65", "two", "1.5"]) {
+      expect(() => loadConfig({ BUILD_WORKERS: bad })).toThrow(/BUILD_WORKERS must be an integer from 1 to 64/);
+    }
+    for (const bad of ["999ms", "11m", "soon", "-5s"]) {
+      expect(() => loadConfig({ BUILD_TIMEOUT: bad })).toThrow(/BUILD_TIMEOUT must be a duration from 1s to 10m \(/);
+    }
   });
 
   it("reads every variable, and treats empty ones as unset", () => {

@@ -31,6 +31,10 @@ export interface Config {
   readonly agentConcurrency: number;
   /** The longest an agent run may take before it fails with `timeout`. */
   readonly agentRunTimeoutMs: number;
+  /** Threads this process runs builds and the built-in agent's edits in (src/jobs/build-pool/). */
+  readonly buildWorkers: number;
+  /** The longest a build (or an edit) may take in its thread before it fails. */
+  readonly buildTimeoutMs: number;
   /** An OpenAI-compatible endpoint every agent runs on; unset: the built-in offline agent. */
   readonly agent: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
   /** The port of the listener that serves published apps. */
@@ -95,6 +99,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminSocketPath: join(dataDir, "admin.sock"),
     agentConcurrency: integer("AGENT_CONCURRENCY", read("AGENT_CONCURRENCY"), 2, 1, 64),
     agentRunTimeoutMs: duration("AGENT_RUN_TIMEOUT", read("AGENT_RUN_TIMEOUT"), 10 * 60_000, 1_000, 24 * 60 * 60_000),
+    buildWorkers: integer("BUILD_WORKERS", read("BUILD_WORKERS"), 1, 1, 64),
+    // At most 10 minutes: a deployment's job expires (and is retried) after 15.
+    buildTimeoutMs: duration("BUILD_TIMEOUT", read("BUILD_TIMEOUT"), 60_000, 1_000, 10 * 60_000),
     agent: agentEndpoint(read),
     appsPort: integer("APPS_PORT", read("APPS_PORT"), 8081, 0, 65535),
     appsDomain: domain("APPS_DOMAIN", read("APPS_DOMAIN")),
@@ -177,9 +184,15 @@ function duration(name: string, raw: string | undefined, fallback: number, min: 
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? "s") as "ms" | "s" | "m" | "h"];
   const value = match ? Number(match[1]) * unit : Number.NaN;
   if (!(value >= min && value <= max)) {
-    throw new ConfigError(`${name} must be a duration from ${min / 1000}s to ${max / 3_600_000}h (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`);
+    throw new ConfigError(`${name} must be a duration from ${written(min)} to ${written(max)} (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/** A duration as it is written in a variable, in its largest whole unit: `10m`, not `0.1666h`. */
+function written(ms: number): string {
+  const [unit, size] = ([["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const).find(([, size]) => ms % size === 0) ?? ["ms", 1];
+  return `${ms / size}${unit}`;
 }
 
 /** An origin (`https://api.example.com`, `http://localhost:8080`): no path, query or credentials. */

@@ -10,6 +10,7 @@ import { createAppAccess } from "./domain/app-access.ts";
 import { setPasswordHashCost } from "./domain/passwords.ts";
 import { createWebhookTargets } from "./domain/webhook-targets.ts";
 import { selectRateLimitStore } from "./http/rate-limit.ts";
+import { createBuildPool } from "./jobs/build-pool/build-pool.ts";
 import { openJobQueue } from "./jobs/queue.ts";
 import { startDeliveryWorker } from "./jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "./jobs/workers.ts";
@@ -51,12 +52,15 @@ const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limi
 const admin = storage.driver === "pglite" ? await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger }) : undefined;
 const url = await app.listen(config.port, config.host);
 const appsUrl = await appsServer.listen(config.appsPort, config.host);
+// Tenants' builds and the built-in agent's edits run in these threads, never on this event loop.
+const buildPool = createBuildPool({ threads: config.buildWorkers, timeoutMs: config.buildTimeoutMs });
 // Work after requests starts once the API answers: requests only queue it, and the first answer
 // should not wait for the workers to subscribe.
 await startWorkers(jobs, {
   db: storage.db,
-  agent: selectAgent(config),
+  agent: selectAgent(config, buildPool),
   apps,
+  buildPool,
   logger,
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
@@ -96,6 +100,8 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, "stopping: draining requests and jobs in flight");
   await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries.stop()]);
+  // After the jobs in hand: they may be waiting on a build thread.
+  await buildPool.close();
   await admin?.close();
   await storage.close();
   logger.info("stopped");

@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AgentError, type Agent, type AgentInput } from "../src/agents/agent.ts";
-import { builtinAgent } from "../src/agents/builtin.ts";
+import { builtinAgent, createBuiltinAgent } from "../src/agents/builtin.ts";
 import { abandonAgentRun, cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
 import { purgeUnreferencedBlobs, runTree } from "../src/domain/builds.ts";
 import { listEvents } from "../src/domain/events.ts";
@@ -14,6 +14,7 @@ import { createProject, deleteProject } from "../src/domain/projects.ts";
 import type { WorkQueue } from "../src/domain/work-queue.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
+import { createBuildPool } from "../src/jobs/build-pool/build-pool.ts";
 import { createLogger } from "../src/logger.ts";
 import { agentRuns, blobs, type Plan } from "../src/storage/schema.ts";
 import { forEachDriver, useStorage } from "./support/database.ts";
@@ -63,6 +64,23 @@ forEachDriver("the agent-run worker", (driver) => {
     expect(run.error!.message).toContain("time limit");
     expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
     expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued", "agent_run.started"]);
+  });
+
+  it("fails a built-in run whose edit passes the build threads' time limit with `agent_error` naming it, writing nothing", async () => {
+    const { partition, project, runId } = await newProject();
+    const buildPool = createBuildPool({ threads: 1, timeoutMs: 1 });
+    try {
+      await worker(createBuiltinAgent(buildPool.editProject))(runId);
+    } finally {
+      await buildPool.close();
+    }
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({
+      status: "failed",
+      credits_used: 0,
+      error: { code: "agent_error", message: "The built-in agent passed its time limit of 1 ms while editing the project's files." },
+    });
+    expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
   });
 
   it("fails `insufficient_credits` before calling the agent when the credits left cannot pay for the run", async () => {

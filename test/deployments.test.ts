@@ -6,6 +6,7 @@ import { AgentError, type Agent } from "../src/agents/agent.ts";
 import { builtinAgent } from "../src/agents/builtin.ts";
 import { failDeployment, startDeploymentBuild } from "../src/domain/deployments.ts";
 import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
+import { createBuildPool, type BuildPool } from "../src/jobs/build-pool/build-pool.ts";
 import { createDeploymentWorker } from "../src/jobs/deployment-worker.ts";
 import { createLogger } from "../src/logger.ts";
 import { forEachDriver } from "./support/database.ts";
@@ -21,11 +22,16 @@ const failingAgent: Agent = {
 forEachDriver("deployments", (driver) => {
   let server: TestServer;
   let build: (deploymentId: string) => Promise<void>;
+  let buildPool: BuildPool;
   beforeAll(async () => {
     server = await startTestServer(driver);
-    build = createDeploymentWorker({ db: server.storage.db, apps: server.apps, logger: createLogger({ level: "silent" }) });
+    buildPool = createBuildPool({ threads: 1, timeoutMs: 60_000 });
+    build = createDeploymentWorker({ db: server.storage.db, apps: server.apps, logger: createLogger({ level: "silent" }), buildSite: buildPool.buildSite });
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await buildPool?.close();
+    await server?.stop();
+  });
 
   const finishRun = async (runId: string, status: "succeeded" | "failed" = "succeeded") => {
     const agent = status === "succeeded" ? builtinAgent : failingAgent;

@@ -3,6 +3,8 @@
 // project, poll it to `ready`, deploy, open the app at the project's url; change it with a second
 // run, deploy, roll back and see the first page again; credits charged for live keys only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinAgent } from "../src/agents/builtin.ts";
+import { queues } from "../src/jobs/queue.ts";
 import type { ApiClient } from "./support/api-client.ts";
 import { getApp, getAppPath, openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
@@ -20,7 +22,7 @@ forEachDriver("work that finishes", (driver) => {
   async function deploy(client: ApiClient, projectId: string, body?: object) {
     const created = await client.post(`/v1/projects/${projectId}/deployments`, body);
     expect(created.status).toBe(202);
-    return pollUntil<{ status: string; url: string; error: unknown }>(client, `/v1/projects/${projectId}/deployments/${created.body.id}`, final);
+    return pollUntil<{ id: string; status: string; url: string; error: unknown }>(client, `/v1/projects/${projectId}/deployments/${created.body.id}`, final);
   }
 
   it("creates, builds, deploys, changes, rolls back, and charges the live partition", async () => {
@@ -153,6 +155,24 @@ forEachDriver("work that finishes", (driver) => {
       expect(JSON.stringify(failed.error)).toContain("main.ts");
       expect((await getApp(server.appsUrl, good.url)).status).toBe(200);
       expect((await client.get(`/v1/projects/${created.body.id}`)).body.url).toBe(good.url);
+    });
+  });
+
+  describe("a build past its time limit", () => {
+    let limited: TestServer;
+    beforeAll(async () => {
+      // Runs succeed (the agent works in this thread); every build passes its limit of 1 ms.
+      limited = await startTestServer(driver, { workers: { agent: builtinAgent, buildTimeoutMs: 1 } });
+    });
+    afterAll(() => limited?.stop());
+
+    it("fails the deployment naming the limit, and its job ends rather than being retried", async () => {
+      const created = await limited.client.post("/v1/projects", { name: "Heavy", prompt: "A page" });
+      await pollUntil(limited.client, `/v1/projects/${created.body.id}`, final);
+      const failed = await deploy(limited.client, created.body.id);
+      expect(failed).toMatchObject({ status: "failed", error: { code: "build_error", message: "The build passed its time limit of 1 ms." } });
+      const jobs = () => limited.jobs.boss.findJobs<{ deploymentId: string }>(queues.deploymentBuild, { data: { deploymentId: failed.id } });
+      await expect.poll(async () => (await jobs()).map((job) => [job.state, job.retryCount])).toEqual([["completed", 0]]);
     });
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
-import type { AgentInput, UsageMeter } from "./agent.ts";
+import { expectLinear } from "../../test/support/growth.ts";
+import { AgentError, type AgentInput, type UsageMeter } from "./agent.ts";
 import { builtinAgent } from "./builtin.ts";
+import { editProject, type BuiltinRequest } from "./builtin-edit.ts";
 import { WorkingTree, type StoredFile } from "./working-tree.ts";
 
 const TEMPLATES: SchemaTemplate[] = ["blank", "landing-page", "dashboard", "web-app", "api-service"];
@@ -251,10 +253,59 @@ describe("builtin agent, follow-up runs", () => {
     );
   });
 
+  it("finds its markers by their tags, never in comments or a script's text", async () => {
+    const tree = treeOf({
+      "index.html": `<body><!-- <p id="latest-change"> --><script src="a.js">"<section id='changes'>"</script><main><p>hi</p></main><!-- </main> --></body>`,
+    });
+    await builtinAgent.run(input({ initial: false, files: tree, prompt: "X" }));
+    expect(await tree.readText("index.html")).toBe(
+      '<body><p id="latest-change" class="latest-change" role="status">Latest change: X</p>\n' +
+        `<!-- <p id="latest-change"> --><script src="a.js">"<section id='changes'>"</script><main><p>hi</p>` +
+        '<section id="changes">\n<h2>Changes</h2>\n<ol>\n<li>X</li>\n</ol>\n</section>\n</main><!-- </main> --></body>',
+    );
+  });
+
   it("creates and links style.css when a style change meets a page without one", async () => {
     const tree = treeOf({ "index.html": "<!doctype html>\n<html><head></head><body></body></html>" });
     await builtinAgent.run(input({ initial: false, files: tree, prompt: "Make it dark" }));
     expect(await tree.readText("index.html")).toContain('<head><link rel="stylesheet" href="style.css">\n</head>');
     expect(await tree.readText("style.css")).toContain("color-scheme: dark");
+  });
+});
+
+describe("builtin agent, hostile pages", () => {
+  const followUp = (indexHtml: string, prompt: string, styleCss?: string): BuiltinRequest => ({
+    agent: "coding-agent-1",
+    prompt,
+    project: { name: "Mine", template: "blank" },
+    initial: false,
+    indexHtml,
+    styleCss,
+  });
+
+  // Each shape made an old regular expression scan from every candidate to the page's end.
+  it.each([
+    ["unclosed comments", "<!--"],
+    ["unclosed tags", "<a "],
+    ["unclosed sections", "<section "],
+    ["unclosed tags with an id", "<p id=x "],
+  ])("edits a page of %s in linear time", async (_, unit) => {
+    await expectLinear(10_000, (n) => followUp(unit.repeat(n), "Add a footer"), editProject);
+  });
+
+  it("restyles a style.css full of unclosed markers in linear time", async () => {
+    const page = "<html><head></head><body></body></html>";
+    await expectLinear(10_000, (n) => followUp(page, "Make it dark", "/* builtin:scheme */\n".repeat(n)), editProject);
+  });
+
+  it("refuses to edit an index.html or style.css over 1 MiB, naming it", async () => {
+    const big = "<p>" + "x".repeat(1024 * 1024);
+    await expect(builtinAgent.run(input({ initial: false, files: treeOf({ "index.html": big }) }))).rejects.toThrow(
+      new AgentError("agent_error", "index.html has 1048579 bytes; the built-in agent edits files of at most 1048576 (1 MiB)."),
+    );
+    const files = { "index.html": "<p>hi</p>", "style.css": big };
+    // Read only when the prompt asks for a style change.
+    await expect(builtinAgent.run(input({ initial: false, files: treeOf(files), prompt: "Add a footer" }))).resolves.toBeDefined();
+    await expect(builtinAgent.run(input({ initial: false, files: treeOf(files), prompt: "Make it dark" }))).rejects.toThrow(/^style\.css has 1048579 bytes/);
   });
 });

@@ -1,5 +1,6 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { expectLinear } from "../../test/support/growth.ts";
 import { BuildError, buildSite } from "./build.ts";
 
 const encoder = new TextEncoder();
@@ -222,6 +223,30 @@ describe("buildSite", () => {
     expect([...second]).toEqual([...first]);
   });
 
+  it("reads pages as a browser does: no scripts in comments or in a script's text, a quoted > does not end a tag", async () => {
+    const output = await buildSite(
+      snapshot({
+        "index.html": page(
+          '<!-- <script src="old.ts"></script> --><script>document.write("<script src=\'old.ts\'></" + "script>")</script>' +
+            '<SCRIPT data-note="a > b" src=main.ts defer ></SCRIPT>',
+        ),
+        "main.ts": "console.log(1 as number)",
+      }),
+    );
+    const js = only(output, /^main-[0-9a-f]{8}\.js$/);
+    expect(text(output, "index.html")).toBe(
+      page(
+        '<!-- <script src="old.ts"></script> --><script>document.write("<script src=\'old.ts\'></" + "script>")</script>' +
+          `<script type="module" data-note="a > b" src="${js}" defer></SCRIPT>`,
+      ),
+    );
+  });
+
+  it("refuses a page over 5 MiB, naming it", async () => {
+    const error = await buildError(snapshot({ "index.html": "<p>hi</p>", "big.html": new Uint8Array(5 * 1024 * 1024 + 1) }));
+    expect(error.message).toBe("big.html has 5242881 bytes; the build takes pages of at most 5242880 (5 MiB).");
+  });
+
   it("refuses too many files or too many bytes", async () => {
     const many = new Map([...Array(2_001).keys()].map((index) => [`f${index}.txt`, new Uint8Array(1)]));
     many.set("index.html", new Uint8Array(1));
@@ -241,5 +266,31 @@ describe("buildSite", () => {
     const building = buildSite(files, { signal: controller.signal });
     controller.abort(reason);
     await expect(building).rejects.toBe(reason);
+
+    // esbuild's service survives the abort: the next build succeeds.
+    expect([...(await buildSite(files)).keys()]).toEqual(["index.html", expect.stringMatching(/^main-[0-9a-f]{8}\.js$/)]);
+  });
+});
+
+describe("buildSite on hostile pages", () => {
+  // Each shape made the old regular expressions scan from every candidate to the page's end.
+  it.each([
+    ["unclosed comments", "<!--"],
+    ["unclosed script tags", "<script "],
+    ["script tags with an unclosed quote", '<script "'],
+  ])("scans a page of %s in linear time", async (_, unit) => {
+    await expectLinear(10_000, (n) => snapshot({ "index.html": unit.repeat(n) }), (files) => buildSite(files));
+  });
+
+  it("finds the head's end on a page of unclosed comments in linear time, and links the stylesheet there", async () => {
+    const pageOf = (n: number) =>
+      snapshot({
+        "index.html": `<html><head></head><body><script src="main.ts"></script>${"<!--".repeat(n)}`,
+        "main.ts": 'import "./a.css";',
+        "a.css": "b { color: red }",
+      });
+    const output = await buildSite(pageOf(3));
+    expect(text(output, "index.html")).toMatch(/^<html><head><link rel="stylesheet" href="main-[0-9a-f]{8}\.css"><\/head><body><script type="module" src="main-[0-9a-f]{8}\.js"><\/script>(<!--){3}$/);
+    await expectLinear(10_000, pageOf, (files) => buildSite(files));
   });
 });

@@ -3,9 +3,10 @@
 // snapshot, so a project can never make the build read server files or install packages.
 //
 // What it does:
-// - every `*.html` file is scanned for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts`
-//   file of the project (relative to the page, or `/`-rooted at the project's root, which is also
-//   the site's root); each such entry point is bundled by esbuild into one minified ES module;
+// - every `*.html` file (at most 5 MiB) is tokenized in one pass, as a browser would
+//   (src/web/html-tags.ts), for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file
+//   of the project (relative to the page, or `/`-rooted at the project's root, which is also the
+//   site's root); each such entry point is bundled by esbuild into one minified ES module;
 // - bundles are named `<entry dir>/<entry name>-<content hash>.js` (and `.css` when the code imports
 //   stylesheets): a redeploy changes the name whenever the code changes, so a browser never pairs a
 //   fresh page with a cached old script, and a name can never collide with a file of the project;
@@ -15,15 +16,21 @@
 //   everything else, plain `.js` and `.css` included, is copied byte for byte, and a page with
 //   nothing to rewrite keeps its exact bytes.
 //
+// A server runs it in a build thread (src/jobs/build-pool/), within a time and a memory limit.
+//
 // JSX needs no package: the automatic runtime is a built-in module that creates real DOM nodes
 // (`<div class="x" onClick={f}>hi</div>` is an HTMLDivElement; components are functions of their
 // props returning nodes). A file may opt out with esbuild's pragmas, e.g.
 // `/** @jsxRuntime classic @jsx h */` with its own `h`.
 import { createHash } from "node:crypto";
 import * as esbuild from "esbuild";
+import { escapeHtml } from "../web/html.ts";
+import { forEachTag, type Attribute } from "../web/html-tags.ts";
 
 export const MAX_BUILD_FILES = 2_000;
 export const MAX_BUILD_BYTES = 100 * 1024 * 1024;
+/** The largest page (`.html`) a build reads: pages are scanned for the scripts to bundle. */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 /** The deployment's error.message is shown to users: long compiler output is cut here. */
 const MESSAGE_MAX = 1_000;
 
@@ -57,8 +64,8 @@ export async function buildSite(
   for (const [path, bytes] of files) {
     if (!bundled.has(path)) output.set(path, bytes);
   }
-  for (const { page, text, scripts } of scanned) {
-    if (scripts.length > 0) output.set(page, new TextEncoder().encode(rewritePage(text, scripts, bundles)));
+  for (const { page, ...scan } of scanned) {
+    if (scan.scripts.length > 0) output.set(page, new TextEncoder().encode(rewritePage(scan, bundles)));
   }
   for (const { entry, outputs } of bundles.values()) {
     for (const [path, bytes] of outputs) {
@@ -86,21 +93,11 @@ function checkLimits(files: ReadonlyMap<string, Uint8Array>): void {
 
 /** The files a `<script src>` is bundled from; other scripts are served as they are. */
 const ENTRY = /\.(?:ts|tsx|jsx|mts)$/i;
-/** Comments are matched so that the scripts inside them are skipped; quoted `>` do not end a tag. */
-const SCRIPT_OR_COMMENT = /<!--[\s\S]*?-->|<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
-const HEAD_END_OR_COMMENT = /<!--[\s\S]*?-->|<\/head\s*>/gi;
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-
-interface Attribute {
-  name: string;
-  value: string | undefined;
-  raw: string;
-}
 
 interface EntryScript {
   start: number;
   end: number;
-  attributes: Attribute[];
+  attributes: readonly Attribute[];
   /** The entry's project path. */
   entry: string;
   /** The src as written, without its query or fragment: the bundle's URL keeps its directory. */
@@ -108,29 +105,39 @@ interface EntryScript {
   suffix: string;
 }
 
-function scanPage(page: string, bytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): { text: string; scripts: EntryScript[] } {
+interface ScannedPage {
+  text: string;
+  scripts: EntryScript[];
+  /** Where the first `</head>` starts, if the page has one. */
+  headEnd: number | undefined;
+}
+
+function scanPage(page: string, bytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): ScannedPage {
+  if (bytes.byteLength > MAX_PAGE_BYTES) {
+    throw new BuildError(`${page} has ${bytes.byteLength} bytes; the build takes pages of at most ${MAX_PAGE_BYTES} (5 MiB).`);
+  }
   // The BOM is kept so that a rewritten page differs from its source only where rewritten.
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
   const scripts: EntryScript[] = [];
-  for (const match of text.matchAll(SCRIPT_OR_COMMENT)) {
-    if (match[1] === undefined) continue;
-    const attributes = [...match[1].matchAll(ATTRIBUTE)].map(([raw, name, ...values]) => ({
-      name: name.toLowerCase(),
-      value: values.find((value) => value !== undefined),
-      raw,
-    }));
-    const src = attributes.find((attribute) => attribute.name === "src")?.value?.trim();
-    if (!src || /^[a-z][a-z\d+.-]*:/i.test(src) || src.startsWith("//")) continue;
+  let headEnd: number | undefined;
+  forEachTag(text, (tag) => {
+    if (tag.kind === "close") {
+      if (tag.name === "head") headEnd ??= tag.start;
+      return;
+    }
+    if (tag.name !== "script") return;
+    const src = tag.attributes.find((attribute) => attribute.name === "src")?.value?.trim();
+    if (!src || /^[a-z][a-z\d+.-]*:/i.test(src) || src.startsWith("//")) return;
     const split = src.search(/[?#]/);
     const url = split === -1 ? src : src.slice(0, split);
-    if (!ENTRY.test(url)) continue;
+    if (!ENTRY.test(url)) return;
     const entry = resolveUrl(page, url);
     if (entry === undefined || !files.has(entry)) {
       throw new BuildError(`${page} loads the script ${src}, which is not a file of the project.`);
     }
-    scripts.push({ start: match.index, end: match.index + match[0].length, attributes, entry, url, suffix: split === -1 ? "" : src.slice(split) });
-  }
-  return { text, scripts };
+    scripts.push({ start: tag.start, end: tag.end, attributes: tag.attributes, entry, url, suffix: split === -1 ? "" : src.slice(split) });
+  });
+  return { text, scripts, headEnd };
 }
 
 /** The project path a page's URL names: relative to the page, or rooted at `/`. */
@@ -144,7 +151,7 @@ function resolveUrl(page: string, url: string): string | undefined {
   return decoded.startsWith("/") ? joinPath("", decoded) : joinPath(dirname(page), decoded);
 }
 
-function rewritePage(text: string, scripts: EntryScript[], bundles: ReadonlyMap<string, Bundle>): string {
+function rewritePage({ text, scripts, headEnd }: ScannedPage, bundles: ReadonlyMap<string, Bundle>): string {
   const edits: { at: number; end: number; text: string }[] = [];
   const links: string[] = [];
   for (const script of scripts) {
@@ -152,13 +159,12 @@ function rewritePage(text: string, scripts: EntryScript[], bundles: ReadonlyMap<
     const base = script.url.slice(0, script.url.lastIndexOf("/") + 1);
     edits.push({ at: script.start, end: script.end, text: scriptTag(script.attributes, `${base}${basename(built.js)}${script.suffix}`) });
     if (built.css !== undefined) {
-      const link = `<link rel="stylesheet" href="${escapeAttribute(base + basename(built.css))}">`;
+      const link = `<link rel="stylesheet" href="${escapeHtml(base + basename(built.css))}">`;
       if (!links.includes(link)) links.push(link);
     }
   }
   if (links.length > 0) {
     // In the head, so the page is styled on first paint; without a head, just before the first script.
-    const headEnd = [...text.matchAll(HEAD_END_OR_COMMENT)].find((match) => !match[0].startsWith("<!--"))?.index;
     const at = headEnd ?? scripts[0].start;
     edits.push({ at, end: at, text: links.join("") });
   }
@@ -173,17 +179,15 @@ function rewritePage(text: string, scripts: EntryScript[], bundles: ReadonlyMap<
   return result + text.slice(position);
 }
 
-function scriptTag(attributes: Attribute[], src: string): string {
+function scriptTag(attributes: readonly Attribute[], src: string): string {
   const parts = attributes.map((attribute) => {
-    if (attribute.name === "src") return `src="${escapeAttribute(src)}"`;
+    if (attribute.name === "src") return `src="${escapeHtml(src)}"`;
     if (attribute.name === "type") return 'type="module"';
     return attribute.raw;
   });
   if (!attributes.some((attribute) => attribute.name === "type")) parts.unshift('type="module"');
   return `<script ${parts.join(" ")}>`;
 }
-
-const escapeAttribute = (value: string) => value.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
 
 // ---------------------------------------------------------------------------------------------
 // Bundling one entry point from the snapshot
@@ -229,14 +233,16 @@ async function bundle(entry: string, files: ReadonlyMap<string, Uint8Array>, sig
     plugins: [snapshotPlugin(files, entry, loaded)],
   });
   try {
-    const result = await abortable(context.rebuild(), signal, () => void context.cancel().catch(() => {}));
+    const result = await abortable(context.rebuild(), signal);
     return named(entry, result.outputFiles ?? [], [...loaded].filter((path) => TYPESCRIPT_OR_JSX.test(path)).sort(byCodeUnit));
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (isBuildFailure(error)) throw new BuildError(describeFailure(entry, error.errors));
     throw error;
   } finally {
-    // Disposing waits for a canceled build to wind down: an abort does not wait for it.
+    // Disposing stops a build in progress; an abort does not wait for it to wind down. (Not
+    // context.cancel(): in esbuild 0.28 a cancel that meets a rebuild as it starts can crash the
+    // service, and every later build of the process then fails.)
     const disposed = context.dispose();
     if (signal?.aborted) disposed.catch(() => {});
     else await disposed;
@@ -277,14 +283,11 @@ function describeFailure(entry: string, messages: esbuild.Message[]): string {
   return `The build of ${entry} failed:\n${shown.join("\n")}${more > 0 ? `\n(and ${more} more error${more === 1 ? "" : "s"})` : ""}`;
 }
 
-/** Rejects with the signal's reason as soon as it aborts, after asking the work to stop. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, stop: () => void): Promise<T> {
+/** Rejects with the signal's reason as soon as it aborts. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      stop();
-      reject(signal.reason);
-    };
+    const abort = () => reject(signal.reason);
     if (signal.aborted) abort();
     signal.addEventListener("abort", abort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));

@@ -14,6 +14,7 @@ import { agentRunStatus, chargeCanceledRun, finishAgentRun, startAgentRun, type 
 import { projectFiles } from "../domain/files.ts";
 import { BUILTIN_RUN_CREDITS, TOKENS_PER_CREDIT } from "../domain/plans.ts";
 import type { Database } from "../storage/index.ts";
+import { formatDuration } from "./format-duration.ts";
 
 export interface AgentRunWorkerOptions {
   readonly db: Database;
@@ -108,10 +109,4 @@ function tokenMeter(limit: number): UsageMeter {
       if (tokens > limit) throw new InsufficientCreditsError();
     },
   };
-}
-
-function formatDuration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
-  if (ms % 1000 === 0) return `${ms / 1000} seconds`;
-  return `${ms} ms`;
 }

@@ -1,10 +1,11 @@
 // Builds and publishes one deployment: its run's snapshot goes through the build step
-// (src/apps/build.ts: index.html required, TypeScript/JSX entry points bundled), and the result is
-// recorded as the deployment's tree with its url, in one transaction. A rollback publishes again
-// the tree of the deployment it rolls back to, unchanged. A build error fails the deployment and
-// says why; what was served before stays served.
+// (src/apps/build.ts: index.html required, TypeScript/JSX entry points bundled; in a build thread,
+// src/jobs/build-pool/), and the result is recorded as the deployment's tree with its url, in one
+// transaction. A rollback publishes again the tree of the deployment it rolls back to, unchanged.
+// A build error (a build past its time or memory limit included) fails the deployment and says
+// why; what was served before stays served.
 import type { Logger } from "pino";
-import { BuildError, buildSite } from "../apps/build.ts";
+import { BuildError } from "../apps/build.ts";
 import { contentTypeFor } from "../apps/static.ts";
 import type { AppAccess } from "../domain/app-access.ts";
 import { deploymentTree, putBlob, readBlobBytes, runTree, type TreeFile } from "../domain/builds.ts";
@@ -15,9 +16,11 @@ export interface DeploymentWorkerOptions {
   readonly db: Database;
   readonly apps: AppAccess;
   readonly logger: Logger;
+  /** The build step (buildSite): the build pool's, so that it runs off the event loop, within its limits. */
+  readonly buildSite: (files: ReadonlyMap<string, Uint8Array>) => Promise<Map<string, Uint8Array>>;
 }
 
-export function createDeploymentWorker({ db, apps, logger }: DeploymentWorkerOptions) {
+export function createDeploymentWorker({ db, apps, logger, buildSite }: DeploymentWorkerOptions) {
   return async function build(deploymentId: string): Promise<void> {
     const job = await startDeploymentBuild(db, deploymentId);
     if (!job) return;

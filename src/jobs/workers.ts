@@ -1,9 +1,11 @@
 // The worker pool of one process: agent runs and deployment builds (AGENT_CONCURRENCY of each at a
-// time), and the periodic jobs, scheduled by cron in pg-boss so that one replica does each
+// time; the builds themselves, and the built-in agent's edits, run in the build pool's threads:
+// src/jobs/build-pool/), and the periodic jobs, scheduled by cron in pg-boss so that one replica does each
 // occurrence: housekeeping and retention every ten minutes, closing billing periods every hour.
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Agent } from "../agents/agent.ts";
+import type { BuildPool } from "./build-pool/build-pool.ts";
 import type { AppAccess } from "../domain/app-access.ts";
 import { abandonAgentRun } from "../domain/agent-runs.ts";
 import { closeBillingPeriod } from "../domain/billing.ts";
@@ -24,6 +26,8 @@ export interface WorkerOptions {
   readonly agent: Agent;
   readonly apps: AppAccess;
   readonly logger: Logger;
+  /** Where deployments are built (and the agent, when built-in, edits): closed by the caller after the queue stops. */
+  readonly buildPool: Pick<BuildPool, "buildSite">;
   /** Jobs of each kind this process works on at once. */
   readonly concurrency: number;
   readonly agentRunTimeoutMs: number;
@@ -66,7 +70,7 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     lastAttemptEnds(job.retryCount, () => carryOutRun(job.data.runId), () => abandonAgentRun(db, job.data.runId)),
   );
 
-  const buildDeployment = createDeploymentWorker({ db, apps: options.apps, logger });
+  const buildDeployment = createDeploymentWorker({ db, apps: options.apps, logger, buildSite: options.buildPool.buildSite });
   await boss.work<{ deploymentId: string }>(queues.deploymentBuild, polling, async ([job]) =>
     lastAttemptEnds(
       job.retryCount,

@@ -1,12 +1,13 @@
 // The real server over HTTP on a free port, on a fresh database of the given driver, with helpers
 // to make workspaces and keys. Every response goes through the contract-checking client.
 import type { Agent } from "../../src/agents/agent.ts";
-import { builtinAgent } from "../../src/agents/builtin.ts";
+import { createBuiltinAgent } from "../../src/agents/builtin.ts";
 import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
 import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
 import { createWebhookTargets, type Resolver, type WebhookTargets } from "../../src/domain/webhook-targets.ts";
+import { createBuildPool, type BuildPool } from "../../src/jobs/build-pool/build-pool.ts";
 import { openJobQueue, type JobQueue } from "../../src/jobs/queue.ts";
 import { startDeliveryWorker } from "../../src/jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "../../src/jobs/workers.ts";
@@ -76,9 +77,10 @@ export async function startTestServer(
     unauthenticatedLimit?: { limit: number; windowSeconds?: number };
     /**
      * Run the workers (agent runs, deployment builds) in this server. Off by default: suites that
-     * are not about them see runs and deployments stay queued, as they were created.
+     * are not about them see runs and deployments stay queued, as they were created. Builds and the
+     * built-in agent's edits run in a build thread (BUILD_WORKERS 1), within `buildTimeoutMs` (60 s).
      */
-    workers?: boolean | { agent?: Agent; agentRunTimeoutMs?: number; concurrency?: number };
+    workers?: boolean | { agent?: Agent; agentRunTimeoutMs?: number; concurrency?: number; buildTimeoutMs?: number };
     /**
      * Run the webhook delivery worker; `allowPrivateNetworks` (also for registration) lets tests
      * deliver to receivers on 127.0.0.1. Off by default: deliveries stay pending.
@@ -129,12 +131,15 @@ export async function startTestServer(
         ...(options.webhooks.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
       })
     : undefined;
+  let buildPool: BuildPool | undefined;
   if (options.workers) {
     const workers = options.workers === true ? {} : options.workers;
+    buildPool = createBuildPool({ threads: 1, timeoutMs: workers.buildTimeoutMs ?? 60_000 });
     await startWorkers(jobs, {
       db: storage.db,
-      agent: workers.agent ?? builtinAgent,
+      agent: workers.agent ?? createBuiltinAgent(buildPool.editProject),
       apps,
+      buildPool,
       logger,
       concurrency: workers.concurrency ?? 2,
       agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
@@ -180,6 +185,7 @@ export async function startTestServer(
     async stop() {
       // Deliveries still waiting on a receiver are abandoned at once: a test has no use for them.
       await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries?.stop(0)]);
+      await buildPool?.close();
       await storage.close();
     },
   };

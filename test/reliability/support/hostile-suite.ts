@@ -1,6 +1,8 @@
 // The hostile-input suite, declared by hostile.test.ts (npm test) and hostile.long.test.ts (npm run
 // test:long) with different numbers of cases. One server in this process per driver, one keep-alive
-// client; after every case, one statement fingerprints every stored table.
+// client; after every case, one statement fingerprints every stored table. Then hostile pages: a
+// second server, with its workers, takes each through a run and a deployment while others ask it
+// for their own data.
 //
 // Replay a failure with the seed (and path) it prints: FC_SEED=… [FC_PATH=…] npx vitest run <file>.
 // FC_RUNS overrides the number of cases; HOSTILE_TRACE=<file> logs each case and its time.
@@ -9,14 +11,17 @@ import { appendFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, hashSecret, revokeApiKey } from "../../../src/domain/keys.ts";
 import { apiKeys, workspaces } from "../../../src/storage/schema.ts";
+import type { ApiClient } from "../../support/api-client.ts";
 import { forEachDriver } from "../../support/database.ts";
+import { final, pollUntil } from "../../support/poll.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import { contractProblems } from "./conformance.ts";
-import { hostileCases, hostileNames, type HostileCase, type HostileFixture } from "./hostile.ts";
+import { hostileCases, hostileNames, hostilePages, type HostileCase, type HostileFixture } from "./hostile.ts";
 import { rawClient, type RawClient, type RawResponse } from "./http.ts";
+import { startProbe } from "./probe.ts";
 import { changedTables, snapshotter, type Snapshot } from "./snapshot.ts";
 import { recordResult } from "./summary.ts";
 
@@ -130,6 +135,40 @@ export function hostileSuite(options: HostileSuiteOptions): void {
       }
       await expectServing(server, client);
     }, 600_000);
+
+    describe("hostile pages", () => {
+      let busy: TestServer;
+      beforeAll(async () => {
+        busy = await startTestServer(driver, { workers: true });
+      });
+      afterAll(() => busy?.stop());
+
+      it.each(hostilePages)(
+        `takes an index.html of %s through a run and a deployment that end, answering others within ${LIVELY_MS} ms meanwhile`,
+        async (name, page) => {
+          const api = busy.as(await busy.createKey({ workspace: "tenant" }));
+          const otherKey = await busy.createKey({ workspace: "bystander" });
+          const project = await readyProject(api);
+          await replaceIndexHtml(api, project, page);
+          const { run, deployment, slowestMs } = await answering(busy.url, otherKey, async () => {
+            const queued = await api.post(`/v1/projects/${project}/runs`, { prompt: "Add a footer" });
+            expect(queued.status).toBe(202);
+            const run = await pollUntil<Ended>(api, `/v1/projects/${project}/runs/${queued.body.id}`, final, ENDS_WITHIN_MS);
+            // Only a run that succeeded has the page in its snapshot to deploy.
+            if (run.status !== "succeeded") return { run, deployment: undefined };
+            const created = await api.post(`/v1/projects/${project}/deployments`, { run_id: run.id });
+            expect(created.status).toBe(202);
+            return { run, deployment: await pollUntil<Ended>(api, `/v1/projects/${project}/deployments/${created.body.id}`, final, ENDS_WITHIN_MS) };
+          });
+          console.log(`hostile page [${driver.name}], ${name}: run ${run.status}, deployment ${deployment?.status ?? "not made"}; slowest answer to others ${slowestMs.toFixed(0)} ms`);
+          recordResult({ check: `hostile pages, run and deployment [${driver.name}]`, cases: 2, faults: 0, acknowledged: 0, lost: 0, duplicated: 0 });
+          expectEnded(run, ["succeeded", "failed"]);
+          if (deployment) expectEnded(deployment, ["ready", "failed"]);
+          expect(slowestMs, "the server answered others this late while it worked on the page").toBeLessThan(LIVELY_MS);
+        },
+        120_000,
+      );
+    });
   });
 }
 
@@ -222,4 +261,58 @@ async function makeFixture(server: TestServer): Promise<HostileFixture> {
     projectsCursor: projects.next_cursor!,
     eventsCursor: events.next_cursor!,
   };
+}
+
+/** How fast the server answers others while it runs and builds a hostile page (it was 7.7 s and 18 s when stalled). */
+const LIVELY_MS = 2_000;
+/** How long a run or a deployment of a hostile page may take to end. */
+const ENDS_WITHIN_MS = 60_000;
+
+interface Ended {
+  id: string;
+  status: string;
+  error: { code: string; message: string } | null;
+}
+
+function expectEnded(resource: Ended, statuses: string[]): void {
+  expect(statuses).toContain(resource.status);
+  // A failure says why.
+  if (resource.status === "failed") expect(resource.error).toMatchObject({ code: expect.any(String), message: expect.stringMatching(/\w/) });
+}
+
+/** A project whose first run has succeeded; its id. */
+async function readyProject(api: ApiClient): Promise<string> {
+  const created = await api.post("/v1/projects", { name: "Hostile page", prompt: "A page" });
+  expect(created.status).toBe(201);
+  expect((await pollUntil<{ status: string }>(api, `/v1/projects/${created.body.id}`, final)).status).toBe("ready");
+  return created.body.id;
+}
+
+/** Uploads `page` as the project's index.html in place of the one its first run wrote. */
+async function replaceIndexHtml(api: ApiClient, project: string, page: string): Promise<void> {
+  const files = (await api.get(`/v1/projects/${project}/files`)).body.data as { id: string; path: string }[];
+  const index = files.find((file) => file.path === "index.html")!;
+  expect((await api.delete(`/v1/projects/${project}/files/${index.id}`)).status).toBe(204);
+  const form = new FormData();
+  form.append("path", "index.html");
+  form.append("file", new Blob([page], { type: "text/html" }), "index.html");
+  expect((await api.request("POST", `/v1/projects/${project}/files`, { raw: form })).status).toBe(201);
+}
+
+/**
+ * Does `work` while another workspace asks the server for /healthz and its own projects, one
+ * request after the other (from a thread of its own); answers what the work answered and the
+ * slowest of those answers.
+ */
+async function answering<T>(url: string, otherKey: string, work: () => Promise<T>): Promise<T & { slowestMs: number }> {
+  const probe = startProbe(url, [{ path: "/healthz" }, { path: "/v1/projects?limit=1", headers: { Authorization: `Bearer ${otherKey}` } }]);
+  const outcome = await work().then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  const report = await probe.stop();
+  if ("error" in outcome) throw outcome.error;
+  expect(report.failures).toEqual([]);
+  expect(report.asked).toBeGreaterThan(0);
+  return { ...outcome.value, slowestMs: report.slowestMs };
 }

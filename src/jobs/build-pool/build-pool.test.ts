@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { AgentError } from "../../agents/agent.ts";
+import { editProject, type BuiltinRequest } from "../../agents/builtin-edit.ts";
+import { BuildError, buildSite } from "../../apps/build.ts";
+import { createBuildPool, type BuildPool, type BuildPoolOptions } from "./build-pool.ts";
+
+const encoder = new TextEncoder();
+const site = new Map([
+  ["index.html", encoder.encode('<html><head></head><body><script src="main.ts"></script></body></html>')],
+  ["main.ts", encoder.encode('import "./a.css";\nconsole.log(1 as number);\n')],
+  ["a.css", encoder.encode("b { color: red }")],
+]);
+const request: BuiltinRequest = {
+  agent: "coding-agent-1",
+  prompt: "Make it dark",
+  project: { name: "Mine", template: "blank" },
+  initial: false,
+  indexHtml: "<!--".repeat(100_000),
+  styleCss: undefined,
+};
+const running = () => new AbortController().signal;
+
+let pools: BuildPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+  pools = [];
+});
+
+function pool(options: Partial<BuildPoolOptions> = {}): BuildPool {
+  const created = createBuildPool({ threads: 1, timeoutMs: 60_000, ...options });
+  pools.push(created);
+  return created;
+}
+
+/** This process's child processes named `name`, zombies included (they have exited but were never reaped). */
+function children(name: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        // pid (comm) state ppid …
+        const [, comm, ppid] = /^\d+ \((.*)\) \S+ (\d+) /.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))!;
+        return comm === name && Number(ppid) === process.pid;
+      } catch {
+        return false; // gone since the directory was listed
+      }
+    })
+    .map(Number);
+}
+
+describe("build pool", () => {
+  it("builds and edits in a thread exactly as in this one", async () => {
+    const threads = pool();
+    expect(await threads.buildSite(site)).toEqual(await buildSite(site));
+    expect(await threads.editProject(request, running())).toEqual(editProject(request));
+  });
+
+  it("keeps a BuildError a BuildError", async () => {
+    const error = await pool()
+      .buildSite(new Map([["app.ts", encoder.encode("")]]))
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).message).toBe("The build needs an index.html at the project's root.");
+  });
+
+  it("fails a build or an edit past its time limit with an error naming it", async () => {
+    // A thread takes longer than 1 ms to start, let alone to build.
+    const threads = pool({ timeoutMs: 1 });
+    await expect(threads.buildSite(site)).rejects.toThrow(new BuildError("The build passed its time limit of 1 ms."));
+    await expect(threads.editProject(request, running())).rejects.toThrow(
+      new AgentError("agent_error", "The built-in agent passed its time limit of 1 ms while editing the project's files."),
+    );
+  });
+
+  it("fails a build past its memory limit with an error naming it", async () => {
+    // A page of 5 MiB that is one tag with 740,000 attributes, all kept until the tag ends.
+    const pages = new Map([...site, ["many.html", encoder.encode("<a x=1 ".repeat(740_000))]]);
+    const error = await pool({ memoryMb: 32 })
+      .buildSite(pages)
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).message).toBe("The build passed its memory limit of 32 MB.");
+  });
+
+  it("leaves no esbuild process behind, running or a zombie, when a thread is replaced or the pool closes", async () => {
+    const before = children("esbuild");
+    const threads = pool();
+    await threads.buildSite(site);
+    expect(children("esbuild").filter((pid) => !before.includes(pid))).toHaveLength(1);
+    // A task cut short (aborted here, as past a limit) retires its thread, esbuild's service with it.
+    await expect(threads.editProject({ ...request, indexHtml: "<a ".repeat(300_000) }, AbortSignal.timeout(1))).rejects.toThrow();
+    await expect.poll(() => children("esbuild").filter((pid) => !before.includes(pid))).toEqual([]);
+    await threads.buildSite(site);
+    await threads.close();
+    expect(children("esbuild").filter((pid) => !before.includes(pid))).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+// Where a tenant's code and content are worked on: a deployment's build (esbuild and the rewriting
+// of its pages, src/apps/build.ts) and the built-in agent's edits of its files
+// (src/agents/builtin-edit.ts) run in BUILD_WORKERS threads per process (thread-pool.ts), never on
+// the API's event loop, each task within BUILD_TIMEOUT and BUILD_MEMORY_MB of heap.
+//
+// A task past a limit fails as its input's fault, with an error that names the limit: a
+// BuildError (the deployment ends `failed`, `build_error`) or an AgentError (the run ends `failed`,
+// `agent_error`). Neither is thrown to pg-boss, so the job is not retried into the same wall.
+import { AgentError } from "../../agents/agent.ts";
+import type { BuiltinEdit, BuiltinRequest } from "../../agents/builtin-edit.ts";
+import { BuildError } from "../../apps/build.ts";
+import { createThreadPool, TaskError, ThreadLimitError } from "./thread-pool.ts";
+
+/** A build thread's heap limit: room for the largest build (100 MiB of files) with its pages decoded. */
+export const BUILD_MEMORY_MB = 512;
+
+export interface BuildPoolOptions {
+  /** Threads (BUILD_WORKERS). */
+  readonly threads: number;
+  /** A task's wall-clock limit (BUILD_TIMEOUT). */
+  readonly timeoutMs: number;
+  /** A thread's heap limit (default BUILD_MEMORY_MB). */
+  readonly memoryMb?: number;
+}
+
+export interface BuildPool {
+  /** buildSite in a thread: its result, or a BuildError as it throws one or for a limit. */
+  buildSite(files: ReadonlyMap<string, Uint8Array>): Promise<Map<string, Uint8Array>>;
+  /** editProject in a thread: its result, or an AgentError for a limit. */
+  editProject(request: BuiltinRequest, signal: AbortSignal): Promise<BuiltinEdit>;
+  /** Ends the threads (their tasks in flight fail). */
+  close(): Promise<void>;
+}
+
+export function createBuildPool(options: BuildPoolOptions): BuildPool {
+  const pool = createThreadPool({
+    script: new URL("./build-thread.ts", import.meta.url),
+    threads: options.threads,
+    timeoutMs: options.timeoutMs,
+    memoryMb: options.memoryMb ?? BUILD_MEMORY_MB,
+  });
+  return {
+    buildSite: (files) =>
+      pool.run<Map<string, Uint8Array>>("buildSite", files).catch((error: unknown) => {
+        throw error instanceof ThreadLimitError ? new BuildError(`The build ${error.message}.`) : revived(error);
+      }),
+    editProject: (request, signal) =>
+      pool.run<BuiltinEdit>("editProject", request, signal).catch((error: unknown) => {
+        throw error instanceof ThreadLimitError ? new AgentError("agent_error", `The built-in agent ${error.message} while editing the project's files.`) : revived(error);
+      }),
+    close: () => pool.close(),
+  };
+}
+
+/** A BuildError thrown in a thread is one here too. */
+function revived(error: unknown): unknown {
+  return error instanceof TaskError && error.name === "BuildError" ? new BuildError(error.message) : error;
+}
