@@ -129,8 +129,8 @@ forEachDriver("pbs migrate", (driver) => {
 
   it("brings a database that is behind up to date; until then the other commands name what is missing", async () => {
     database = await driver.forProcess();
-    // As a database of the previous release: the last migration not recorded (its indexes, built
-    // CONCURRENTLY and so safe to build again, are still there and are kept).
+    // As a database of the previous release: the last migration not recorded (what it made is still
+    // there and kept: migrations are written to be applied again safely).
     await withStorage(database, (storage) =>
       storage.db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`),
     );
