@@ -32,7 +32,7 @@ import {
   type PlanLimits,
   type RateLimitStore,
   type RateLimitWindows,
-} from "./http/rate-limit.ts";
+} from "./http/rate-limit/index.ts";
 import type { Storage } from "./storage/index.ts";
 
 export interface AppOptions {

@@ -9,7 +9,7 @@ import { loadConfig } from "./config.ts";
 import { createAppAccess } from "./domain/app-access.ts";
 import { setPasswordHashCost } from "./domain/passwords.ts";
 import { createWebhookTargets } from "./domain/webhook-targets.ts";
-import { selectRateLimitStore } from "./http/rate-limit.ts";
+import { selectRateLimitStore } from "./http/rate-limit/index.ts";
 import { createBuildPool } from "./jobs/build-pool/build-pool.ts";
 import { openJobQueue } from "./jobs/queue.ts";
 import { startDeliveryWorker } from "./jobs/webhook-delivery-worker.ts";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { billingPeriod, closeBillingPeriod } from "../src/domain/billing.ts";
 import { PLAN_CREDITS, PLAN_CURRENCY, PLAN_PRICES } from "../src/domain/plans.ts";
 import type { Partition } from "../src/domain/partition.ts";
-import { PLAN_LIMITS, type Plan } from "../src/http/rate-limit.ts";
+import { PLAN_LIMITS, type Plan } from "../src/http/rate-limit/index.ts";
 import { newId } from "../src/storage/ids.ts";
 import { agentRuns, invoices } from "../src/storage/schema.ts";
 import type { ApiClient } from "./support/api-client.ts";

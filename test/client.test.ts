@@ -18,7 +18,7 @@ import {
   type ProjectBuilderClient,
 } from "../packages/client/src/index.ts";
 import { createProject } from "../src/domain/projects.ts";
-import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit.ts";
+import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
 import { forEachDriver, pgliteDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 

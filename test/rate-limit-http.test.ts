@@ -5,7 +5,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../src/app.ts";
-import { createRedisStore, PLAN_LIMITS, selectRateLimitStore, type Plan } from "../src/http/rate-limit.ts";
+import { createRedisStore, PLAN_LIMITS, selectRateLimitStore, type Plan } from "../src/http/rate-limit/index.ts";
 import { createLogger } from "../src/logger.ts";
 import { createApiClient, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { contract } from "./support/contract.ts";

@@ -5,7 +5,7 @@
 // most, once a second, not every request.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisStore, PLAN_LIMITS } from "../src/http/rate-limit.ts";
+import { createRedisStore, PLAN_LIMITS } from "../src/http/rate-limit/index.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";

@@ -6,6 +6,8 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createPostgresStore, PLAN_LIMITS } from "../src/http/rate-limit/index.ts";
+import type { PostgresStorage } from "../src/storage/index.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -66,6 +68,28 @@ forEachDriver("statements per request", (driver) => {
     const sent = await statementsOf(server, () => server.client.get(`/v1/projects/${created.body.id}`));
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toMatch(/from "projects"/);
+  });
+
+  it.runIf(driver.name === "postgres")("warm GETs with the rate limit counted in PostgreSQL: a statement per ten requests for it", async () => {
+    const counted = await startTestServer(driver, {
+      rateLimitPlans: PLAN_LIMITS,
+      rateLimitStore: (storage) => createPostgresStore({ pool: (storage as PostgresStorage).pool }),
+    });
+    try {
+      const client = counted.as(await counted.createKey({ workspace: "big", plan: "enterprise" }));
+      const created = await client.post<{ id: string }>("/v1/projects", { name: "Counted", prompt: "p" });
+      await client.get(`/v1/projects/${created.body.id}`);
+      const sent = await statementsOf(counted, async () => {
+        for (let i = 0; i < 50; i++) await client.get(`/v1/projects/${created.body.id}`);
+      });
+      const limits = sent.filter(({ text }) => /rate_limit_take/.test(text));
+      expect(sent.filter(({ text }) => /from "projects"/.test(text))).toHaveLength(50);
+      // 50 requests with leases of 10 (an enterprise key's burst is 100), and one more when the second turns.
+      expect(limits.length).toBeGreaterThanOrEqual(4);
+      expect(limits.length).toBeLessThanOrEqual(7);
+    } finally {
+      await counted.stop();
+    }
   });
 
   it("an idempotent create: claim, transaction (project and run, job, events), stored answer", async () => {

@@ -20,7 +20,7 @@
 // - Fixed windows of `windowSeconds` from an address's first failure; requests refused with 429 are
 //   not counted (a flood refused does not prolong its own refusal).
 import { isIP } from "node:net";
-import type { WindowState } from "./rate-limit.ts";
+import type { WindowState } from "./rate-limit/index.ts";
 
 /** Failed requests per minute and address by default (UNAUTHENTICATED_RATE_LIMIT). */
 export const DEFAULT_UNAUTHENTICATED_LIMIT = 60;

@@ -22,7 +22,7 @@ import type { Contract } from "./contract.ts";
 import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
 import { BodyError, HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
 import { authenticateRequest } from "./auth.ts";
-import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit.ts";
+import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit/index.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import * as idempotency from "./idempotency.ts";
 import { fingerprintOf } from "./multipart.ts";

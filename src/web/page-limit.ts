@@ -22,7 +22,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { recordAdminAction } from "../domain/audit-log.ts";
 import { addressKey, type AddressLimiter, type AddressRefusal } from "../http/address-limit.ts";
-import { rateLimitHeaders } from "../http/rate-limit.ts";
+import { rateLimitHeaders } from "../http/rate-limit/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Queryable } from "../storage/index.ts";
 import { html } from "./html.ts";

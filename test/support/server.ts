@@ -13,7 +13,7 @@ import { startDeliveryWorker } from "../../src/jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "../../src/jobs/workers.ts";
 import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
-import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit.ts";
+import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit/index.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/listen.ts";
 import type { TrustProxy } from "../../src/http/client-address.ts";
@@ -63,8 +63,8 @@ export async function startTestServer(
   options: {
     rateLimitPlans?: Readonly<Record<Plan, PlanLimits>>;
     rateLimitWindows?: RateLimitWindows;
-    /** Where the rate-limit counters live (default: memory); the server closes it when it stops. */
-    rateLimitStore?: RateLimitStore;
+    /** Where the rate-limit counters live (default: memory), or how to make it on the server's storage; the server closes it when it stops. */
+    rateLimitStore?: RateLimitStore | ((storage: Storage) => Promise<RateLimitStore>);
     /** How long an Idempotency-Key's claim outlives its last renewal (default 60 s). */
     idempotencyLockTimeoutMs?: number;
     /** The server's logger (default: silent), for tests that read what it logs. */
@@ -109,7 +109,9 @@ export async function startTestServer(
     cursorSecret: "test-cursor-secret-0123456789",
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
-    ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
+    ...(options.rateLimitStore
+      ? { rateLimitStore: typeof options.rateLimitStore === "function" ? await options.rateLimitStore(storage) : options.rateLimitStore }
+      : {}),
     ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
     drainTimeoutMs: 1000,
     serverLimits,
