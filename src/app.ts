@@ -22,7 +22,7 @@ import { createCursorCodec } from "./http/cursor.ts";
 import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts";
 import { answerClientError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./http/errors.ts";
 import { isStorageUnavailable } from "./storage/unavailable.ts";
-import { createPipeline } from "./http/pipeline.ts";
+import { createPipeline, servingHttp } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
@@ -135,9 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     answerSeals,
     ...(options.idempotencyLockTimeoutMs ? { idempotencyOptions: { lockTimeoutMs: options.idempotencyLockTimeoutMs } } : {}),
     audit,
-    clientAddress,
     logger,
   });
+  const api = servingHttp(pipeline, clientAddress);
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
@@ -197,7 +197,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (!admitted(path === "/oauth/token" || path === "/oauth/revoke" ? "oauth" : "page")) return;
       return void oauth(request, response).catch(pageFailed(response));
     }
-    pipeline(request, response).catch((error: unknown) => {
+    api(request, response).catch((error: unknown) => {
       logger.error({ err: error }, "pipeline failed");
       if (!response.headersSent) response.writeHead(500).end();
     });

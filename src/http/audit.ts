@@ -34,6 +34,8 @@ export interface AuditEntry {
   ip: string | null;
   userAgent: string | null;
   latencyMs: number;
+  /** The MCP tool (an operationId) the request carried out; null for a request over HTTP. */
+  tool?: string | null;
   /** When the request was answered (default: when it is recorded). */
   occurredAt?: Date;
 }
