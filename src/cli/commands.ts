@@ -426,7 +426,7 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       const rows = entries.map((entry) => [
         entry.occurredAt.toISOString(),
         entry.action ? "ACTION" : (entry.method ?? "-"),
-        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) + (entry.count > 1 ? ` (×${entry.count})` : ""),
+        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) + (entry.tool ? ` (via MCP: ${entry.tool})` : "") + (entry.count > 1 ? ` (×${entry.count})` : ""),
         entry.status === null ? "-" : String(entry.status),
         entry.action ? (entry.actor ?? "-") : (entry.keyId ?? entry.clientId ?? "-"),
         entry.ip ?? "-",
@@ -484,6 +484,7 @@ function auditJson(entry: AuditEntry) {
     request_id: entry.requestId,
     latency_ms: entry.latencyMs,
     count: entry.count,
+    tool: entry.tool,
   };
 }
 
