@@ -148,6 +148,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;
   let oauthLoaded: Promise<PageHandler> | undefined;
+  let mcpLoaded: Promise<PageHandler> | undefined;
   const settings: PageHandler = async (request, response) => {
     consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ web, db, logger, webhookTargets: options.webhookTargets, cursors }));
     return (await consoleLoaded)(request, response);
@@ -155,6 +156,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const oauth: PageHandler = async (request, response) => {
     oauthLoaded ??= import("./oauth/index.ts").then(({ createOAuthServer }) => createOAuthServer({ web, db, logger, issuer: web.origin }));
     return (await oauthLoaded)(request, response);
+  };
+  // The MCP server (src/mcp/): tools made of the contract's operations, each call through the pipeline.
+  const mcp: PageHandler = async (request, response) => {
+    mcpLoaded ??= import("./mcp/index.ts").then(({ createMcpServer }) => createMcpServer({ pipeline, origin: web.origin, clientAddress }));
+    return (await mcpLoaded)(request, response);
   };
   const pageFailed = (response: ServerResponse) => (error: unknown) => {
     const unavailable = isStorageUnavailable(error);
@@ -193,6 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return void settings(request, response).catch(pageFailed(response));
     }
     if (path === "/.well-known/oauth-authorization-server") return void oauth(request, response).catch(pageFailed(response));
+    if (path === "/mcp" || path === "/.well-known/oauth-protected-resource/mcp") return void mcp(request, response).catch(pageFailed(response));
     if (path.startsWith("/oauth/")) {
       if (!admitted(path === "/oauth/token" || path === "/oauth/revoke" ? "oauth" : "page")) return;
       return void oauth(request, response).catch(pageFailed(response));

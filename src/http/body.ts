@@ -32,21 +32,8 @@ export function requireMediaType(request: WithHeaders, accepted: string[], bodyR
 
 /** Reads and parses a JSON body of at most `limit` bytes from `stream`; undefined when the body is empty. */
 export async function readJsonBody(request: WithHeaders, stream: AsyncIterable<Buffer>, limit = JSON_BODY_LIMIT): Promise<unknown> {
-  const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
-  if (encoding && encoding !== "identity") {
-    throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
-  }
-  const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
-  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString("utf8");
+  const text = await readBodyText(request, stream, limit);
+  if (text === undefined) return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -64,6 +51,24 @@ export async function readJsonBody(request: WithHeaders, stream: AsyncIterable<B
     );
   }
   return body;
+}
+
+/** Reads a body of at most `limit` bytes, sent uncompressed, as UTF-8 text; undefined when it is empty. */
+export async function readBodyText(request: WithHeaders, stream: AsyncIterable<Buffer>, limit = JSON_BODY_LIMIT): Promise<string | undefined> {
+  const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
+  }
+  const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
+  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return size === 0 ? undefined : Buffer.concat(chunks).toString("utf8");
 }
 
 /**

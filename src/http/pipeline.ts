@@ -254,10 +254,15 @@ function addressLimited(refusal: AddressRefusal): HttpError {
   );
 }
 
-function requireScopes(required: readonly string[], principal: Principal): void {
+/** The scopes of `required` the principal lacks. */
+export function missingScopes(required: readonly string[], principal: Principal): string[] {
   const granted = principal.key.scopes;
-  if (granted.includes("*")) return;
-  const missing = required.filter((scope) => !granted.includes(scope as (typeof granted)[number]));
+  if (granted.includes("*")) return [];
+  return required.filter((scope) => !granted.includes(scope as (typeof granted)[number]));
+}
+
+function requireScopes(required: readonly string[], principal: Principal): void {
+  const missing = missingScopes(required, principal);
   if (missing.length > 0) {
     throw new HttpError(401, "insufficient_scope", `This key lacks the scope ${missing.join(", ")} that this operation requires.`);
   }
@@ -444,7 +449,8 @@ export async function writeAnswer(request: IncomingMessage, response: ServerResp
   } else if (body === undefined) {
     response.end();
   } else if (body instanceof Uint8Array) {
-    response.setHeader("Content-Type", "application/octet-stream");
+    // Bytes are a file, but for JSON written ahead (the MCP tool list), which says its type.
+    if (!("Content-Type" in answer.headers)) response.setHeader("Content-Type", "application/octet-stream");
     response.end(body);
   } else if (isReadable(body)) {
     response.setHeader("Content-Type", "application/octet-stream");
