@@ -73,7 +73,7 @@ export function toolRequest(tool: ToolDefinition, args: Record<string, unknown>,
     // Without a `body` argument the request has an empty one, for the operation to judge.
     const made =
       call.body === "json"
-        ? { bytes: args.body === undefined ? body : Buffer.from(JSON.stringify(args.body)), contentType: "application/json" }
+        ? { bytes: args.body === undefined ? body : Buffer.from(jsonText(args.body, "body")), contentType: "application/json" }
         : multipartBody(args.body ?? {}, call.files ?? []);
     body = made.bytes;
     headers["content-type"] = made.contentType;
@@ -214,9 +214,19 @@ function fileArgument(value: unknown, where: string, path: unknown): { content: 
 
 /** A value for a URL or a part: strings as they are, numbers and booleans as JSON writes them; anything else as JSON, for the contract to refuse. */
 function scalar(value: unknown, name: string): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
+  const text = typeof value === "string" ? value : jsonText(value, name);
   if (!text.isWellFormed()) throw invalid(`\`${name}\` holds a lone UTF-16 surrogate, which no request can carry.`, name);
   return text;
+}
+
+/** The value as JSON text; an argument nested deeper than the call stack lets JSON.stringify go is refused. */
+function jsonText(value: unknown, name: string): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) throw invalid(`\`${name}\` is nested too deeply to be sent.`, name);
+    throw error;
+  }
 }
 
 /** Text that goes into a part's headers as it is: no quote, backslash, line break or NUL. */
