@@ -3,6 +3,8 @@
 // created, built, changed, deployed and its files written and read wholly through tools, and errors
 // in the protocol's shape — each call a request of the pipeline, with its rules and its audit row.
 // `pbs mcp` (stdio) is test/mcp-stdio.test.ts; hostile messages are the reliability suite's.
+import { request as httpRequest } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -130,6 +132,28 @@ forEachDriver("MCP server", (driver) => {
           expect(text).not.toContain("#/components/");
         }
       }
+    });
+
+    it("sends the tool list gzipped to a client that accepts gzip, the same list with the request's id", async () => {
+      const ask = (id: string | number, encoding: string | undefined) =>
+        new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...(encoding ? { "Accept-Encoding": encoding } : {}) };
+          const sent = httpRequest(`${server.url}/mcp`, { method: "POST", headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          });
+          sent.on("error", reject).end(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }));
+        });
+      const plain = await ask(1, undefined);
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      for (const id of [7, "a \"quoted\" id", "x".repeat(70_000)]) {
+        const zipped = await ask(id, "br;q=1, gzip;q=0.8");
+        expect(zipped.headers).toMatchObject({ "content-encoding": "gzip", vary: "Accept-Encoding", "content-type": "application/json" });
+        if (id === 7) expect(zipped.body.length).toBeLessThan(plain.body.length / 5);
+        const answer = JSON.parse(gunzipSync(zipped.body).toString("utf8"));
+        expect(answer).toEqual({ ...JSON.parse(plain.body.toString("utf8")), id });
+      }
+      expect((await ask(2, "gzip;q=0, identity")).headers["content-encoding"]).toBeUndefined();
     });
 
     it("lists only the tools a key's scopes allow: a projects:read key sees the project reads and nothing that writes", async () => {

@@ -254,15 +254,14 @@ function addressLimited(refusal: AddressRefusal): HttpError {
   );
 }
 
-/** The scopes of `required` the principal lacks. */
-export function missingScopes(required: readonly string[], principal: Principal): string[] {
-  const granted = principal.key.scopes;
+/** The scopes of `required` that `granted` (a key's scopes) lacks. */
+export function missingScopes(required: readonly string[], granted: readonly string[]): string[] {
   if (granted.includes("*")) return [];
-  return required.filter((scope) => !granted.includes(scope as (typeof granted)[number]));
+  return required.filter((scope) => !granted.includes(scope));
 }
 
 function requireScopes(required: readonly string[], principal: Principal): void {
-  const missing = missingScopes(required, principal);
+  const missing = missingScopes(required, principal.key.scopes);
   if (missing.length > 0) {
     throw new HttpError(401, "insufficient_scope", `This key lacks the scope ${missing.join(", ")} that this operation requires.`);
   }

@@ -12,11 +12,11 @@
 // `isError` and the API's error object, so that a model can read it and correct its call.
 import { operationMeta } from "../../generated/handlers.ts";
 import { mcpTools, contractVersion, type McpTool } from "../../generated/mcp-tools.ts";
-import type { Principal } from "../domain/keys.ts";
 import { readBodyText, requireMediaType } from "../http/body.ts";
 import { HttpError } from "../http/errors.ts";
 import { missingScopes, type Endpoint, type EndpointResult, type Pipeline, type PipelineRequest } from "../http/pipeline.ts";
 import { refusedCall, toolRequest, toolResult, type ToolDefinition, type ToolResult } from "./tool-calls.ts";
+import { toolLists } from "./tool-lists.ts";
 
 /** Protocol versions this server speaks, newest first: those of @modelcontextprotocol/sdk 1.x's clients. */
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -53,17 +53,7 @@ export interface McpEndpointDeps {
 }
 
 export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
-  // The tools/list answer of each set of scopes, serialised once.
-  const toolLists = new Map<string, string>();
-  const toolListOf = (principal: Principal): string => {
-    const key = [...principal.key.scopes].sort().join(" ");
-    let list = toolLists.get(key);
-    if (list === undefined) {
-      list = JSON.stringify({ tools: mcpTools.filter(({ tool }) => missingScopes(toolScopes(tool), principal).length === 0).map(({ tool }) => tool) });
-      toolLists.set(key, list);
-    }
-    return list;
-  };
+  const toolList = toolLists((scopes) => mcpTools.filter(({ tool }) => missingScopes(operationMeta[tool.name].scopes, scopes).length === 0).map(({ tool }) => tool));
 
   async function callTool(id: JsonRpcId, params: Record<string, unknown>, request: PipelineRequest): Promise<EndpointResult> {
     const { name, arguments: args = {} } = params;
@@ -133,8 +123,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
         case "ping":
           return answer(rpcResult(id, {}));
         case "tools/list":
-          // Spliced in as written: the list is the bulk of the answer, and the same for every key with these scopes.
-          return answer(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${toolListOf(principal)}}`);
+          return { status: 200, ...toolList(principal.key.scopes, id, request.headers["accept-encoding"]) };
         case "tools/call":
           return callTool(id, params, request);
         default:
@@ -144,16 +133,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
   };
 }
 
-function toolScopes(tool: McpTool): readonly string[] {
-  return operationMeta[tool.name].scopes;
-}
-
-/** A JSON answer: an object, or JSON already written. */
-function answer(body: object | string, status = 200): EndpointResult {
-  return typeof body === "string"
-    ? { status, headers: { "Content-Type": "application/json" }, body: Buffer.from(body) }
-    : { status, body };
-}
+const answer = (body: object, status = 200): EndpointResult => ({ status, body });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
