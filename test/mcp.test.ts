@@ -275,6 +275,22 @@ forEachDriver("MCP server", (driver) => {
       expect(notBase64.structuredContent).toMatchObject({ error: { code: "invalid_request", param: "body.file.content_base64" } });
     });
 
+    it("carries files of at most 1 MiB each way, and says to use HTTP for larger ones", async () => {
+      const project = (await call<{ id: string }>(client, "createProject", { body: { name: "Big files", prompt: "x" } })).structuredContent;
+      const big = "b".repeat(1024 * 1024 + 1);
+      const upload = await call(client, "uploadFile", { project_id: project.id, body: { path: "big.txt", file: { text: big } } });
+      expect(upload).toMatchObject({ isError: true, structuredContent: { error: { code: "payload_too_large", param: "body.file" } } });
+      const form = new FormData();
+      form.append("path", "big.txt");
+      form.append("file", new Blob([big], { type: "text/plain" }), "big.txt");
+      const uploaded = await server.as(key).request("POST", `/v1/projects/${project.id}/files`, { raw: form });
+      expect(uploaded.status).toBe(201);
+      const download = await call(client, "downloadFile", { project_id: project.id, file_id: uploaded.body.id });
+      expect(download).toMatchObject({ isError: true, structuredContent: { error: { code: "payload_too_large" } }, _meta: { "project-builder/status": 413 } });
+      expect((download.structuredContent as { error: { message: string } }).error.message).toContain("Download it over HTTP");
+      expect(await server.auditRow(requestIdOf(download))).toMatchObject({ tool: "downloadFile", status: 413 });
+    });
+
     it("refuses an unknown tool and malformed params as protocol errors", async () => {
       const unknown = await client.callTool({ name: "dropDatabase", arguments: {} }).catch((error: unknown) => error);
       expect(unknown).toBeInstanceOf(McpError);

@@ -141,8 +141,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     let recorded = true;
 
     try {
+      // An endpoint serves its own route; any other request is an operation of the contract.
       const operation = endpoint ? undefined : deps.contract.match(method, url.pathname);
-      route = endpoint ? endpoint.route : operation!.path;
+      route = operation ? operation.path : endpoint!.route;
       // A refused address is authenticated from memory only: no database work for it.
       const authenticate = addressRefusal
         ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
@@ -154,13 +155,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         ? { workspaceId: principal.workspace.id, keyId: null, clientId: principal.client.id }
         : { workspaceId: principal.workspace.id, keyId: principal.key.id, clientId: null };
 
-      if (endpoint) {
-        const result = await endpoint.serve({ request, principal, requestId, log });
+      if (!operation) {
+        const result = await endpoint!.serve({ request, principal, requestId, log });
         recorded = result.recorded ?? true;
         sent = await deliver({ requestId, status: result.status, headers: { ...headers, ...result.headers }, body: result.body, failed: false });
         return;
       }
-      const operationId = operation!.operationId as OperationId;
+      const operationId = operation.operationId as OperationId;
       if (request.tool !== undefined && request.tool !== operationId) {
         throw new HttpError(400, "invalid_request", `The arguments address another operation than the tool ${request.tool}.`);
       }
@@ -171,16 +172,16 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }
       requireScopes(operationMeta[operationId].scopes, principal);
 
-      const body = await readBody(request, operation!);
+      const body = await readBody(request, operation);
       // A multipart body is not read here: its handler streams it and checks its parts.
       const streamed = mediaTypeOf(request) === "multipart/form-data";
       const { params, query } = deps.contract.validate(
         { method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers as Record<string, string>, body },
-        operation!,
+        operation,
         { streamedBody: streamed },
       );
       const multipart: MultipartBody | undefined = streamed ? { contentType: request.headers["content-type"]!, stream: request.body } : undefined;
-      const input = { path: params, query, header: declaredHeaders(request, operation!), body: multipart ?? body };
+      const input = { path: params, query, header: declaredHeaders(request, operation), body: multipart ?? body };
       const context = deps.context(principal, requestId, log);
       const handler = deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>;
 

@@ -11,7 +11,7 @@
 // malformed params or an unknown tool -32602; a tool call the API refuses is a result with
 // `isError` and the API's error object, so that a model can read it and correct its call.
 import { operationMeta } from "../../generated/handlers.ts";
-import { mcpTools, contractVersion, type McpTool } from "../../generated/mcp-tools.ts";
+import { mcpTools, contractVersion } from "../../generated/mcp-tools.ts";
 import { readBodyText, requireMediaType } from "../http/body.ts";
 import { HttpError } from "../http/errors.ts";
 import { missingScopes, type Endpoint, type EndpointResult, type Pipeline, type PipelineRequest } from "../http/pipeline.ts";
@@ -44,7 +44,7 @@ export function rpcError(id: JsonRpcId | null, code: number, message: string, da
 
 const rpcResult = (id: JsonRpcId, result: unknown) => ({ jsonrpc: "2.0", id, result });
 
-const byName = new Map<string, ToolDefinition & { tool: McpTool }>(mcpTools.map(({ tool, call }) => [tool.name, { name: tool.name, call, tool }]));
+const byName = new Map<string, ToolDefinition>(mcpTools.map(({ tool, call }) => [tool.name, { name: tool.name, call }]));
 
 export interface McpEndpointDeps {
   readonly pipeline: Pipeline;
@@ -68,6 +68,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
       if (!(error instanceof HttpError)) throw error;
       return answer(rpcResult(id, refusedCall(error)));
     }
+    // The pipeline hands every request's answer to its transport, its refusals and failures included.
     let result: ToolResult | undefined;
     const path = call.url.split("?")[0]!;
     await deps.pipeline.handle(call, async (answered) => {
