@@ -332,15 +332,17 @@ forEachDriver("MCP server", (driver) => {
       }
     });
 
-    it("records the messages that are not tool calls as requests to /mcp", async () => {
-      const answer = await fetch(`${server.url}/mcp`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-      });
-      expect(answer.status).toBe(200);
-      await answer.body?.cancel();
-      expect(await server.auditRow(answer.headers.get("x-request-id")!)).toMatchObject({ method: "POST", route: "/mcp", path: "/mcp", status: 200, tool: null });
+    it("records a refused message as a request to /mcp, and the protocol's answered messages not at all", async () => {
+      const send = (body: string) => fetch(`${server.url}/mcp`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body });
+      const refused = await send("{");
+      expect(refused.status).toBe(400);
+      await refused.body?.cancel();
+      expect(await server.auditRow(refused.headers.get("x-request-id")!)).toMatchObject({ method: "POST", route: "/mcp", path: "/mcp", status: 400, tool: null });
+      const listed = await send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+      expect(listed.status).toBe(200);
+      await listed.body?.cancel();
+      await server.app.flushAudit();
+      await expect(server.auditRow(listed.headers.get("x-request-id")!)).rejects.toThrow("no audit row");
     });
   });
 });

@@ -103,7 +103,7 @@ export interface EndpointResult {
   readonly status: number;
   readonly headers?: Record<string, string>;
   readonly body?: unknown;
-  /** False when the request it carried out was recorded in its place (a tool call). */
+  /** False when the request is no audit row of its own (an MCP tool call is the row of the request it made). */
   readonly recorded?: boolean;
 }
 

@@ -10,6 +10,11 @@
 // -32600 not a request, batches included: 2025-06-18 removed them); an unknown method -32601,
 // malformed params or an unknown tool -32602; a tool call the API refuses is a result with
 // `isError` and the API's error object, so that a model can read it and correct its call.
+//
+// The audit log: a tool call is the row of the request it made, with the tool's name; a message
+// refused (400 and the pipeline's own refusals: 401, 413, 415, 429, 503) a row of POST /mcp; the
+// protocol's other messages (initialize, ping, tools/list, notifications) made no request of the
+// API and are not recorded.
 import { operationMeta } from "../../generated/handlers.ts";
 import { mcpTools, contractVersion } from "../../generated/mcp-tools.ts";
 import { readBodyText, requireMediaType } from "../http/body.ts";
@@ -102,7 +107,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
         return answer(rpcError(null, JSON_RPC.invalidRequest, what), 400);
       }
       // A notification (no id) is taken and needs no answer.
-      if (!("id" in message)) return { status: 202 };
+      if (!("id" in message)) return { status: 202, recorded: false };
       if (typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) {
         return answer(rpcError(null, JSON_RPC.invalidRequest, "A request's `id` must be a string or a number."), 400);
       }
@@ -124,7 +129,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
         case "ping":
           return answer(rpcResult(id, {}));
         case "tools/list":
-          return { status: 200, ...toolList(principal.key.scopes, id, request.headers["accept-encoding"]) };
+          return { status: 200, ...toolList(principal.key.scopes, id, request.headers["accept-encoding"]), recorded: false };
         case "tools/call":
           return callTool(id, params, request);
         default:
@@ -134,7 +139,11 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
   };
 }
 
-const answer = (body: object, status = 200): EndpointResult => ({ status, body });
+/**
+ * An answer of the protocol's own. Only a refused message is a row of the audit log (POST /mcp):
+ * the others made no request of the API (a tool call is recorded as the request it made).
+ */
+const answer = (body: object, status = 200): EndpointResult => ({ status, body, recorded: status >= 400 });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
