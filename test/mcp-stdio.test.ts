@@ -34,7 +34,7 @@ describe("pbs mcp", () => {
   let key: string;
 
   beforeAll(async () => {
-    server = await startTestServer(pgliteDriver);
+    server = await startTestServer(pgliteDriver, { workers: true });
     key = await server.createKey({ scopes: ["projects:read", "projects:write"] });
   });
   afterAll(() => server?.stop());
@@ -56,6 +56,29 @@ describe("pbs mcp", () => {
     expect(refused).toMatchObject({ isError: true, structuredContent: { error: { code: "insufficient_scope" } } });
     await client.close();
   });
+
+  it("takes a project from its prompt through its run to a ready deployment, wholly through tools", async () => {
+    const client = await stdioClient(["--url", server.url], { PB_API_KEY: await server.createKey() }).connected;
+    const call = async <T>(name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args }, CallToolResultSchema);
+      expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+      return result.structuredContent as T;
+    };
+    const until = async <T extends { status: string }>(name: string, args: Record<string, unknown>) => {
+      for (let tries = 0; ; tries++) {
+        const body = await call<T>(name, args);
+        if (!["queued", "building", "running"].includes(body.status)) return body;
+        if (tries > 300) throw new Error(`${name} did not end: ${JSON.stringify(body)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const project = await call<{ id: string; latest_run_id: string }>("createProject", { body: { name: "Desktop build", prompt: "A landing page" } });
+    expect(await until("getAgentRun", { project_id: project.id, run_id: project.latest_run_id })).toMatchObject({ status: "succeeded" });
+    const deployment = await call<{ id: string }>("createDeployment", { project_id: project.id, body: {} });
+    expect(await until("getDeployment", { project_id: project.id, deployment_id: deployment.id })).toMatchObject({ status: "ready" });
+    expect(await call("getProject", { project_id: project.id })).toMatchObject({ url: expect.stringMatching(/^http:\/\//) });
+    await client.close();
+  }, 60_000);
 
   it("answers a refused key as the error of the request that carried it, and says so on standard error", async () => {
     const { connected, stderr } = stdioClient(["--url", server.url, "--key", "svc_live_notAKeyAtAll"], {});
