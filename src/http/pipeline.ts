@@ -207,10 +207,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }
       sent = await deliver(errorAnswer(failure ?? internalError(), requestId, headers));
     } finally {
-      if (sent !== undefined && recorded) {
+      if (sent !== undefined) {
         const latencyMs = Math.round(performance.now() - started);
         const tool = request.tool ?? null;
-        deps.audit.record({ requestId, ...caller, method, route, path: url.pathname, status: sent, ip, userAgent: request.headers["user-agent"] ?? null, latencyMs, tool });
+        if (recorded) deps.audit.record({ requestId, ...caller, method, route, path: url.pathname, status: sent, ip, userAgent: request.headers["user-agent"] ?? null, latencyMs, tool });
         log.info({ method, route, ...(tool ? { tool } : {}), status: sent, latency_ms: latencyMs }, "request");
       }
     }

@@ -60,7 +60,7 @@ export interface McpEndpointDeps {
 export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
   const toolList = toolLists((scopes) => mcpTools.filter(({ tool }) => missingScopes(operationMeta[tool.name].scopes, scopes).length === 0).map(({ tool }) => tool));
 
-  async function callTool(id: JsonRpcId, params: Record<string, unknown>, request: PipelineRequest): Promise<EndpointResult> {
+  async function callTool(id: JsonRpcId, params: Record<string, unknown>, request: PipelineRequest, requestId: string): Promise<EndpointResult> {
     const { name, arguments: args = {} } = params;
     if (typeof name !== "string") return answer(rpcError(id, JSON_RPC.invalidParams, "tools/call needs the tool's `name`, a string."));
     const tool = byName.get(name);
@@ -71,7 +71,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
       call = toolRequest(tool, args, request);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
-      return answer(rpcResult(id, refusedCall(error)));
+      return answer(rpcResult(id, refusedCall(error, requestId)));
     }
     // The pipeline hands every request's answer to its transport, its refusals and failures included.
     let result: ToolResult | undefined;
@@ -86,7 +86,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
 
   return {
     route: "/mcp",
-    async serve({ request, principal }) {
+    async serve({ request, principal, requestId }) {
       const version = request.headers["mcp-protocol-version"];
       if (typeof version === "string" && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
         return answer(rpcError(null, JSON_RPC.invalidRequest, `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}; this server speaks ${PROTOCOL_VERSIONS.join(", ")}.`), 400);
@@ -131,7 +131,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
         case "tools/list":
           return { status: 200, ...toolList(principal.key.scopes, id, request.headers["accept-encoding"]), recorded: false };
         case "tools/call":
-          return callTool(id, params, request);
+          return callTool(id, params, request, requestId);
         default:
           return answer(rpcError(id, JSON_RPC.methodNotFound, `Unknown method ${JSON.stringify(method.slice(0, 100))}; this server answers initialize, ping, tools/list and tools/call.`));
       }

@@ -10,7 +10,6 @@ import type { McpToolCall } from "../../generated/mcp-tools.ts";
 import { contentTypeFor } from "../apps/static.ts";
 import { HttpError, errorBody } from "../http/errors.ts";
 import { isReadable, type Answer, type PipelineRequest } from "../http/pipeline.ts";
-import { newId } from "../storage/ids.ts";
 
 /** The most of a file a tool result carries (a download), and a call's content (an upload, within the message's own limit). */
 export const MCP_FILE_LIMIT = 1024 * 1024;
@@ -106,9 +105,9 @@ export async function toolResult(tool: ToolDefinition, answer: Answer, origin: s
   return { content: [{ type: "resource", resource: text === undefined ? { uri, mimeType, blob: bytes.toString("base64") } : { uri, mimeType, text } }], _meta };
 }
 
-/** The error result of a call refused before it became a request (it has no request of its own, so no request id). */
-export function refusedCall(failure: HttpError): ToolResult {
-  const body = errorBody(failure.code, failure.message, failure.param, newId("req"));
+/** The error result of a call refused before it became a request: its request id is the message's. */
+export function refusedCall(failure: HttpError, requestId: string): ToolResult {
+  const body = errorBody(failure.code, failure.message, failure.param, requestId);
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
 
