@@ -52,6 +52,7 @@ const { values: flags } = parseArgs({
     scale: { type: "boolean" },
     profile: { type: "boolean" },
     routing: { type: "boolean" },
+    mcp: { type: "boolean" },
     out: { type: "string" },
   },
 });
@@ -59,6 +60,7 @@ const { values: flags } = parseArgs({
 const SCALE = flags.scale ?? !flags.quick;
 const PROFILE = flags.profile ?? !flags.quick;
 const ROUTING = flags.routing ?? true;
+const MCP = flags.mcp ?? true;
 const DURATION = Number(flags.duration ?? (flags.quick ? 3 : 10));
 const ROUNDS = Number(flags.rounds ?? (flags.quick ? 1 : 3));
 const KEY_COUNT = Number(flags.keys);
@@ -258,9 +260,10 @@ interface Round {
   readonly databaseCpuMsPerRequest: number;
 }
 
+/** One autocannon run; with several specs, each connection sends them in turn. */
 async function load(
   base: string,
-  spec: RequestSpec,
+  spec: RequestSpec | readonly RequestSpec[],
   keys: string[],
   options: { duration?: number; amount?: number; pid?: number; postgres?: boolean },
 ): Promise<Round> {
@@ -271,21 +274,19 @@ async function load(
     url: base,
     connections: CONNECTIONS,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? DURATION }),
-    requests: [
-      {
-        method: spec.method,
-        path: spec.path,
-        setupRequest: (request) => {
-          const key = keys[next++ % keys.length];
-          const fresh = spec.fresh?.();
-          return {
-            ...request,
-            headers: { ...spec.headers, ...fresh?.headers, authorization: `Bearer ${key}` },
-            ...(fresh ? { body: fresh.body } : {}),
-          };
-        },
+    requests: (Array.isArray(spec) ? spec : [spec]).map((spec: RequestSpec) => ({
+      method: spec.method,
+      path: spec.path,
+      setupRequest: (request) => {
+        const key = keys[next++ % keys.length];
+        const fresh = spec.fresh?.();
+        return {
+          ...request,
+          headers: { ...spec.headers, ...fresh?.headers, authorization: `Bearer ${key}` },
+          ...(fresh ? { body: fresh.body } : {}),
+        };
       },
-    ],
+    })),
   });
   const cpu = options.pid ? cpuMs(options.pid) - cpuBefore : 0;
   const databaseCpu = databaseCpuBefore ? postgresCpuSince(databaseCpuBefore) : NaN;
@@ -392,6 +393,8 @@ interface DriverInfo {
   scaleNote?: string;
   /** Summaries of CPU profiles of the server, by scenario. */
   profiles?: Partial<Record<ScenarioName, string[]>>;
+  /** GET over REST and the MCP pair (tools/list + tools/call of getProject), interleaved rounds. */
+  mcp?: { get: Round[]; mcp: Round[] };
 }
 
 const median = (values: number[]): number => {
@@ -561,6 +564,7 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       rows.push(row);
       await stop(bare);
     }
+    if (MCP) info.mcp = await benchMcp(server, keys, projectId, driver);
     info.rss["server after load"] = rssMb(server.child.pid);
     info.rss["openapi-backend ceiling after load"] = rssMb(ceiling.pid);
 
@@ -648,6 +652,38 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
   }
 }
 
+/**
+ * The MCP server beside REST on one server: an agent's tools/list and one tools/call of getProject,
+ * each connection sending the two in turn, against the same GET over REST, in interleaved rounds.
+ */
+async function benchMcp(server: Server, keys: string[], projectId: string, driver: Driver): Promise<{ get: Round[]; mcp: Round[] }> {
+  // As the SDK's client sends them (its fetch asks for gzip, which the tool list then comes in).
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "accept-encoding": "gzip, deflate", "mcp-protocol-version": "2025-06-18" };
+  const message = (body: object): RequestSpec => ({ method: "POST", path: "/mcp", fresh: () => ({ body: JSON.stringify(body), headers }) });
+  const pair = [
+    message({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    message({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getProject", arguments: { project_id: projectId } } }),
+  ];
+  const rest: RequestSpec = { method: "GET", path: `/v1/projects/${projectId}` };
+  for (const spec of pair) {
+    const sample = await api(server, keys[0], "POST", "/mcp", spec.fresh!().body, headers);
+    const answer = sample.json() as { result?: { tools?: unknown[]; isError?: boolean; structuredContent?: { id?: string } } };
+    if (sample.status !== 200 || answer.result?.isError || !(answer.result?.tools?.length || answer.result?.structuredContent?.id === projectId)) {
+      throw new Error(`MCP sample: ${sample.status} ${sample.bytes.toString("utf8").slice(0, 300)}`);
+    }
+  }
+  await load(server.base, rest, keys, { duration: 1 });
+  await load(server.base, pair, keys, { duration: 1 });
+  const rounds = { get: [] as Round[], mcp: [] as Round[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.get.push(await load(server.base, rest, keys, { duration: DURATION, pid: server.child.pid }));
+    rounds.mcp.push(await load(server.base, pair, keys, { duration: DURATION, pid: server.child.pid }));
+    const [get, mcp] = [rounds.get.at(-1)!, rounds.mcp.at(-1)!];
+    console.log(`[${driver}] mcp round ${round + 1}: GET ${Math.round(get.rps)} req/s; MCP ${Math.round(mcp.rps)} messages/s (${Math.round(mcp.rps / 2)} pairs/s) p99 ${mcp.p99} ${JSON.stringify(mcp.statuses)}`);
+  }
+  return rounds;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Report
 
@@ -727,6 +763,17 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
   }
   lines.push(`| prism | – | after load: ${prismRss} |`, "");
   lines.push(...goals(rows, infos, routing));
+  if (infos.some((i) => i.mcp)) {
+    lines.push("## MCP over HTTP beside REST (server only)", "");
+    lines.push("| driver | GET req/s | MCP messages/s | tools/list + tools/call pairs/s | pairs ÷ GET | GET p50/p99 ms | MCP p50/p99 ms | CPU ms per GET / per MCP message | flag |", "|---|---|---|---|---|---|---|---|---|");
+    for (const info of infos.filter((i) => i.mcp)) {
+      const get = summary(info.mcp!.get, 200)!;
+      const mcp = summary(info.mcp!.mcp, 200)!;
+      const flag = [mcp.unexpected && `⚠ ${mcp.unexpected}`, mcp.errors && `⚠ errors ${mcp.errors}`].filter(Boolean).join("; ");
+      lines.push(`| ${info.driver} | ${fmt(get.rps)} | ${fmt(mcp.rps)} | ${fmt(mcp.rps / 2)} | ${fmt(mcp.rps / 2 / get.rps, 2)} | ${get.p50}/${get.p99} | ${mcp.p50}/${mcp.p99} | ${fmt(get.cpu, 2)} / ${fmt(mcp.cpu, 2)} | ${flag} |`);
+    }
+    lines.push("", "Each MCP connection sends tools/list then tools/call of getProject, in turn (what an agent does first); a pair is the two. A tool call is a request of the pipeline like the GET, inside a JSON-RPC message; tools/list answers the whole tool list (about 200 KB for a full key).", "");
+  }
   for (const info of infos.filter((i) => i.scale)) {
     lines.push(`## Scale (${info.driver}): 100 projects vs ${info.scaleNote}`, "");
     lines.push("| size | scenario | req/s | p50/p99 ms | CPU ms/req | ÷ the same scenario at 100 projects (req/s) | flag |", "|---|---|---|---|---|---|---|");
@@ -795,6 +842,8 @@ const WHY = {
   create:
     "the create load saturates the machine's two cores, and most of it is PostgreSQL's work (the PostgreSQL CPU column: a create costs it several times what a GET does, besides the server's own CPU). A GET reads one row and counts the rate limit; a create's 8 statements insert into five tables with their indexes and foreign keys (the project and its run, the events and their deliveries, the job, the idempotency key claimed then completed) and commit twice (the claim, then the work with its stored answer), each commit flushing the WAL. The costliest statement, pg-boss's job insert parsed and planned anew each time, now runs as a named statement; what remains is the work itself. Sending the transaction's three inserts at once (node-postgres's pipeline mode) was tried and gained less than the rounds' noise, as did a larger pool.",
   createStatements: "the census counts what was sent while requests were handled: a create that found its key's principal expired from the cache looks it up again (warm, a create is 8).",
+  mcp:
+    "a pair is two HTTP requests against the GET's one. Per message the server's CPU (the MCP table) puts tools/list below a GET (no database work: the list is written and gzipped once per set of scopes) and a tools/call a little above one (the GET inside it, and the JSON-RPC message around it); but the loopback reads and writes, and the load generator's own work on the same two cores, are per request, so two requests against one keep the ratio near 0.5 however little each message costs the server.",
   embeddedStartup:
     "most of it is PGlite's own: instantiating PostgreSQL in WebAssembly and opening the data directory (the openapi-backend ceiling opening a copy of the same directory is in the start-up table). A fresh data directory is restored from the migrated template that `npm ci` builds, so it is the existing-directory start plus the copy.",
 };
@@ -834,6 +883,11 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
   lines.push(
     `| RSS idle, embedded | ≤ PGlite ceiling server + 60 MB (${fmt(ceilingRss + 60)} MB) | ${fmt(rss("pglite", "server idle"))} MB | ${Number.isNaN(ceilingRss) ? "–" : rss("pglite", "server idle") <= ceilingRss + 60 ? "met" : "**missed**"} |`,
   );
+  const mcpPairs = (driver: Driver) => {
+    const info = infos.find((i) => i.driver === driver)?.mcp;
+    return info ? summary(info.mcp, 200)!.rps / 2 / summary(info.get, 200)!.rps : NaN;
+  };
+  goal("MCP: tools/list + one tools/call of getProject ÷ the same GET over REST (req/s), PostgreSQL", "≥ 0.5×", mcpPairs("postgres"), (v) => v >= 0.5, 2, "", WHY.mcp);
   goal("routing cost at 2× the operations (÷ the contract's)", "≤ 1.05×", routing ? routing.doubled.routerNs / routing.contract.routerNs : NaN, (v) => v <= 1.05);
   lines.push("", "Notes: the statement goals count the request path (census); the background work beside it (batched audit rows, job polling, the agent runs creates queue) is in the census column and in the lists by statement; the 429 scenario's key gets its burst of 100/s answered 200 before it is refused, so its 200s are expected; a scenario answering ~1 req/s (PGlite upload) gives only a few samples per round. The machine may be shared: compare ratios within one driver's rows (same rounds), not absolute req/s across runs.");
   lines.push("", "Ratios compare medians of interleaved rounds from this same run. Where a goal is missed, the CPU profiles below show where the server's time goes.", "");
@@ -846,7 +900,7 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
 const startedAt = new Date();
 // Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results and the
 // README's table; any other run writes its report beside them (git-ignored) unless --out says where.
-const complete = !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING;
+const complete = !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP;
 const resultsPath = resolve(flags.out ?? join(root, "bench", complete ? "RESULTS.md" : "RESULTS.partial.md"));
 const prismPort = await freePort();
 const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");

@@ -1,5 +1,5 @@
 // Derives everything in generated/ from spec/: the OpenAPI documents (3.0 canonical, in YAML and
-// JSON; 3.1 for publishing), the openapi-typescript types and the typed server stubs. Deterministic, so that
+// JSON; 3.1 for publishing), the openapi-typescript types, the typed server stubs and the MCP tools. Deterministic, so that
 // `npm run check` can rebuild into a temporary directory and compare byte for byte.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { renderHandlers } from "./handlers-template.ts";
+import { renderMcpTools } from "./mcp-tools-template.ts";
 
 export const root = resolve(import.meta.dirname, "..");
-export const generatedFiles = ["openapi.yaml", "openapi.json", "openapi.3.1.yaml", "schema.d.ts", "handlers.ts"] as const;
+export const generatedFiles = ["openapi.yaml", "openapi.json", "openapi.3.1.yaml", "schema.d.ts", "handlers.ts", "mcp-tools.ts"] as const;
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
@@ -42,4 +43,5 @@ export function generate(outDir: string): void {
     ...["--output", join(outDir, "schema.d.ts"), "--default-non-nullable", "false", "--root-types"],
   ]);
   writeFileSync(join(outDir, "handlers.ts"), renderHandlers(readFileSync(join(outDir, "openapi.yaml"), "utf8")));
+  writeFileSync(join(outDir, "mcp-tools.ts"), renderMcpTools(readFileSync(join(outDir, "openapi.3.1.yaml"), "utf8")));
 }

@@ -32,7 +32,7 @@ const methods = ["get", "put", "post", "patch", "delete", "head", "options"] as 
  */
 const servedElsewhere = new Set(["oauth"]);
 
-function servedByPipeline(op: { operationId: string; "x-served-by"?: unknown }): boolean {
+export function servedByPipeline(op: { operationId: string; "x-served-by"?: unknown }): boolean {
   const servedBy = op["x-served-by"];
   if (servedBy === undefined) return true;
   if (typeof servedBy === "string" && servedElsewhere.has(servedBy)) return false;

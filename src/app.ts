@@ -22,7 +22,7 @@ import { createCursorCodec } from "./http/cursor.ts";
 import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts";
 import { answerClientError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./http/errors.ts";
 import { isStorageUnavailable } from "./storage/unavailable.ts";
-import { createPipeline } from "./http/pipeline.ts";
+import { createPipeline, servingHttp } from "./http/pipeline.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
@@ -135,9 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     answerSeals,
     ...(options.idempotencyLockTimeoutMs ? { idempotencyOptions: { lockTimeoutMs: options.idempotencyLockTimeoutMs } } : {}),
     audit,
-    clientAddress,
     logger,
   });
+  const api = servingHttp(pipeline, clientAddress);
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
@@ -148,6 +148,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;
   let oauthLoaded: Promise<PageHandler> | undefined;
+  let mcpLoaded: Promise<PageHandler> | undefined;
   const settings: PageHandler = async (request, response) => {
     consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ web, db, logger, webhookTargets: options.webhookTargets, cursors }));
     return (await consoleLoaded)(request, response);
@@ -155,6 +156,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const oauth: PageHandler = async (request, response) => {
     oauthLoaded ??= import("./oauth/index.ts").then(({ createOAuthServer }) => createOAuthServer({ web, db, logger, issuer: web.origin }));
     return (await oauthLoaded)(request, response);
+  };
+  // The MCP server (src/mcp/): tools made of the contract's operations, each call through the pipeline.
+  const mcp: PageHandler = async (request, response) => {
+    mcpLoaded ??= import("./mcp/index.ts").then(({ createMcpServer }) => createMcpServer({ pipeline, origin: web.origin, clientAddress }));
+    return (await mcpLoaded)(request, response);
   };
   const pageFailed = (response: ServerResponse) => (error: unknown) => {
     const unavailable = isStorageUnavailable(error);
@@ -193,11 +199,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       return void settings(request, response).catch(pageFailed(response));
     }
     if (path === "/.well-known/oauth-authorization-server") return void oauth(request, response).catch(pageFailed(response));
+    if (path === "/mcp" || path === "/.well-known/oauth-protected-resource/mcp") return void mcp(request, response).catch(pageFailed(response));
     if (path.startsWith("/oauth/")) {
       if (!admitted(path === "/oauth/token" || path === "/oauth/revoke" ? "oauth" : "page")) return;
       return void oauth(request, response).catch(pageFailed(response));
     }
-    pipeline(request, response).catch((error: unknown) => {
+    api(request, response).catch((error: unknown) => {
       logger.error({ err: error }, "pipeline failed");
       if (!response.headersSent) response.writeHead(500).end();
     });

@@ -538,7 +538,7 @@ forEachDriver("settings console", (driver) => {
       expect(answer.headers.get("content-type")).toBe("text/csv; charset=utf-8");
       expect(answer.headers.get("content-disposition")).toMatch(/^attachment; filename="audit-audited-\d{4}-\d{2}-\d{2}\.csv"$/);
       const lines = answer.text.split("\r\n");
-      expect(lines[0]).toBe("occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count");
+      expect(lines[0]).toBe("occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count,tool");
       expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2}T[^,]+,action,pbs,api_key\.revoked,'\+cmd\|' \/C calc'!A0,/);
       const injected = lines.find((line) => line.includes(",req_seed7,"))!;
       expect(injected).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);

@@ -23,6 +23,7 @@ import {
   type Scope,
 } from "../domain/keys.ts";
 import { createWorkspace, ensureWorkspace, findWorkspaceBySlug } from "../domain/workspaces.ts";
+import { MCP_USAGE } from "./mcp-stdio.ts";
 
 export const USAGE = `pbs — administration of the Project Builder API (what workspace settings offer)
 
@@ -47,6 +48,7 @@ Usage:
   pbs migrate [--json]
       Applies the database migrations this release has and the database lacks, and prints them.
       No other command migrates: on a database that is behind they stop and say to run this.
+  ${MCP_USAGE}
   pbs --help
 
 Scopes: projects:read, projects:write, deployments:read, deployments:write, agents:run,
@@ -426,7 +428,7 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       const rows = entries.map((entry) => [
         entry.occurredAt.toISOString(),
         entry.action ? "ACTION" : (entry.method ?? "-"),
-        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) + (entry.count > 1 ? ` (×${entry.count})` : ""),
+        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) + (entry.tool ? ` (via MCP: ${entry.tool})` : "") + (entry.count > 1 ? ` (×${entry.count})` : ""),
         entry.status === null ? "-" : String(entry.status),
         entry.action ? (entry.actor ?? "-") : (entry.keyId ?? entry.clientId ?? "-"),
         entry.ip ?? "-",
@@ -484,6 +486,7 @@ function auditJson(entry: AuditEntry) {
     request_id: entry.requestId,
     latency_ms: entry.latencyMs,
     count: entry.count,
+    tool: entry.tool,
   };
 }
 

@@ -22,6 +22,8 @@ import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageErr
 process.stdin.setEncoding("utf8");
 
 async function main(argv: string[]): Promise<number> {
+  // A client of a running server rather than an administration command: no storage of its own.
+  if (argv[0] === "mcp") return (await import("./mcp-stdio.ts")).runMcpProxy(argv.slice(1));
   let command: Command;
   try {
     command = parseCommand(argv);

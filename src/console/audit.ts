@@ -107,7 +107,8 @@ function who(entry: AuditEntry, names: Names): Html {
 
 function what(entry: AuditEntry): Html {
   if (entry.action) return html`<code>${entry.action}</code>${entry.target ? html` <code class="meta">${entry.target}</code>` : ""}`;
-  return html`<code>${entry.method ?? ""} ${entry.path ?? ""}</code>`;
+  const request = html`<code>${entry.method ?? ""} ${entry.path ?? ""}</code>`;
+  return entry.tool ? html`${request}<br><span class="meta">via MCP: <code>${entry.tool}</code></span>` : request;
 }
 
 async function auditPage(ctx: WorkspaceCtx): Promise<void> {

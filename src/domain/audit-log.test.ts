@@ -59,8 +59,8 @@ forEachDriver("the audit log as the console reads it", (driver) => {
     const { db } = storage();
     const { id: workspaceId } = await seed();
     const [row] = (await listAuditLog(db, { workspaceId, credential: "key_a" }, { limit: 1 })).entries;
-    expect(AUDIT_CSV_HEADER).toBe("occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count\r\n");
-    expect(auditCsvLine(row!)).toBe("2026-11-23T12:00:02.000Z,request,,,,key_a,,GET,/v1/projects,404,127.0.0.1,test,req_2,1,1\r\n");
+    expect(AUDIT_CSV_HEADER).toBe("occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count,tool\r\n");
+    expect(auditCsvLine(row!)).toBe("2026-11-23T12:00:02.000Z,request,,,,key_a,,GET,/v1/projects,404,127.0.0.1,test,req_2,1,1,\r\n");
     expect(auditCsvLine({ ...row!, userAgent: '=HYPERLINK("http://evil"), "x"' })).toContain(`"'=HYPERLINK(""http://evil""), ""x"""`);
   });
 });

@@ -130,7 +130,7 @@ export async function* eachAuditEntry(db: Queryable, filter: AuditFilter, batch 
   } while (after);
 }
 
-const CSV_COLUMNS = ["occurred_at", "kind", "actor", "action", "target", "key_id", "client_id", "method", "path", "status", "ip", "user_agent", "request_id", "latency_ms", "count"] as const;
+const CSV_COLUMNS = ["occurred_at", "kind", "actor", "action", "target", "key_id", "client_id", "method", "path", "status", "ip", "user_agent", "request_id", "latency_ms", "count", "tool"] as const;
 
 export const AUDIT_CSV_HEADER = `${CSV_COLUMNS.join(",")}\r\n`;
 
@@ -152,6 +152,7 @@ export function auditCsvLine(entry: AuditEntry): string {
     entry.requestId,
     entry.latencyMs,
     entry.count,
+    entry.tool,
   ];
   return `${cells.map(csvCell).join(",")}\r\n`;
 }

@@ -34,6 +34,8 @@ export interface AuditEntry {
   ip: string | null;
   userAgent: string | null;
   latencyMs: number;
+  /** The MCP tool (an operationId) the request carried out; null for a request over HTTP. */
+  tool?: string | null;
   /** When the request was answered (default: when it is recorded). */
   occurredAt?: Date;
 }
@@ -176,7 +178,7 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
   };
 }
 
-/** One INSERT for the whole batch, its columns passed as twelve arrays: the statement is the same
+/** One INSERT for the whole batch, its columns passed as thirteen arrays: the statement is the same
  *  text whatever the batch's size (prepared once per connection), and nothing is built per row. */
 export async function insertAuditRows(db: Database, rows: readonly AuditEntry[]): Promise<void> {
   const column = <T>(pick: (row: AuditEntry) => T) => rows.map(pick);
@@ -193,13 +195,14 @@ export async function insertAuditRows(db: Database, rows: readonly AuditEntry[])
     userAgent: column((row) => row.userAgent),
     requestId: column((row) => row.requestId),
     latencyMs: column((row) => row.latencyMs),
+    tool: column((row) => row.tool ?? null),
   });
 }
 
 const insertingRows = preparedSql(
   "audit_insert_rows",
   () => sql`
-    insert into audit_log (occurred_at, workspace_id, key_id, client_id, method, route, path, status, ip, user_agent, request_id, latency_ms)
+    insert into audit_log (occurred_at, workspace_id, key_id, client_id, method, route, path, status, ip, user_agent, request_id, latency_ms, tool)
     select * from unnest(
       ${placeholder("occurredAt")}::timestamptz[],
       ${placeholder("workspaceId")}::text[],
@@ -212,6 +215,7 @@ const insertingRows = preparedSql(
       ${placeholder("ip")}::text[],
       ${placeholder("userAgent")}::text[],
       ${placeholder("requestId")}::text[],
-      ${placeholder("latencyMs")}::int[]
+      ${placeholder("latencyMs")}::int[],
+      ${placeholder("tool")}::text[]
     )`,
 );

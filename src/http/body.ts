@@ -1,17 +1,22 @@
 // Reading a JSON request body: bounded while it streams (413 before the whole body is held), typed
 // by its Content-Type (415), parsed (400). Multipart bodies are never read here: their handler
 // streams them.
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { HttpError } from "./errors.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export function mediaTypeOf(request: IncomingMessage): string {
+/** A request as far as its body is concerned: an HTTP request, or the pipeline's transport-free one. */
+interface WithHeaders {
+  readonly headers: IncomingHttpHeaders;
+}
+
+export function mediaTypeOf(request: WithHeaders): string {
   return (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
 }
 
 /** Checks the request's Content-Type against the media types the operation accepts. */
-export function requireMediaType(request: IncomingMessage, accepted: string[], bodyRequired: boolean): void {
+export function requireMediaType(request: WithHeaders, accepted: string[], bodyRequired: boolean): void {
   const mediaType = mediaTypeOf(request);
   const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
   if (!mediaType && !hasBody && !bodyRequired) return;
@@ -25,23 +30,10 @@ export function requireMediaType(request: IncomingMessage, accepted: string[], b
   }
 }
 
-/** Reads and parses a JSON body of at most `limit` bytes; undefined when the body is empty. */
-export async function readJsonBody(request: IncomingMessage, limit = JSON_BODY_LIMIT): Promise<unknown> {
-  const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
-  if (encoding && encoding !== "identity") {
-    throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
-  }
-  const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
-  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString("utf8");
+/** Reads and parses a JSON body of at most `limit` bytes from `stream`; undefined when the body is empty. */
+export async function readJsonBody(request: WithHeaders, stream: AsyncIterable<Buffer>, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  const text = await readBodyText(request, stream, limit);
+  if (text === undefined) return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -59,6 +51,24 @@ export async function readJsonBody(request: IncomingMessage, limit = JSON_BODY_L
     );
   }
   return body;
+}
+
+/** Reads a body of at most `limit` bytes, sent uncompressed, as UTF-8 text; undefined when it is empty. */
+export async function readBodyText(request: WithHeaders, stream: AsyncIterable<Buffer>, limit = JSON_BODY_LIMIT): Promise<string | undefined> {
+  const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
+  }
+  const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
+  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return size === 0 ? undefined : Buffer.concat(chunks).toString("utf8");
 }
 
 /**

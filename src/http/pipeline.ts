@@ -7,7 +7,13 @@
 // address that has failed too often before any key was identified (404/405 on routing, 401 on
 // authentication) is answered `429 ip_rate_limited` at those steps instead, and authenticated from
 // memory only (address-limit.ts). An unreachable database answers 503 (storage/unavailable.ts).
-import type { IncomingMessage, ServerResponse } from "node:http";
+//
+// One pipeline, two transports: its core takes a transport-free request (method, target, headers,
+// body stream, client address, and the MCP tool it carries out, if any) and hands its answer
+// (status, headers, body) to the transport's `deliver`, which writes it and says when it has gone.
+// Over HTTP that is the ServerResponse (`servingHttp`, below); over MCP a tool's result
+// (src/mcp/). Every rule above is here, once, whichever way a request came.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
@@ -47,9 +53,63 @@ export interface PipelineDeps {
   /** Idempotency claims' lock timeout (default IDEMPOTENCY_LOCK_TIMEOUT_MS); tests shorten it. */
   idempotencyOptions?: idempotency.IdempotencyOptions;
   audit: AuditWriter;
-  /** The client's address, as TRUST_PROXY says to read it. */
-  clientAddress: (request: IncomingMessage) => string | null;
   logger: Logger;
+}
+
+/** A request, whichever transport brought it. */
+export interface PipelineRequest {
+  readonly method: string;
+  /** The request target: a path and its query. */
+  readonly url: string;
+  /** With lower-case names, as Node gives them. */
+  readonly headers: IncomingHttpHeaders;
+  /** The body as it arrives: the HTTP request itself, or the bytes a transport made of a tool's arguments. */
+  readonly body: Readable;
+  /** The client's address, as TRUST_PROXY says to read it. */
+  readonly clientAddress: string | null;
+  /** The MCP tool (an operationId) the request carries out; undefined over HTTP. */
+  readonly tool?: string;
+}
+
+/** What the pipeline answers, for its transport to write. */
+export interface Answer {
+  readonly requestId: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Nothing (undefined), bytes, a stream of bytes, or any other value: JSON. */
+  readonly body: unknown;
+  /** The pipeline refused or failed the request: the body is the contract's error shape. */
+  readonly failed: boolean;
+}
+
+/**
+ * Writes an answer and resolves, once it has gone, with the status sent; undefined when it never
+ * went (the client left first), and the request is then not recorded. A failure while writing (a
+ * download's stream breaking) rejects: the pipeline then answers that failure, if it still can.
+ */
+export type Deliver = (answer: Answer) => Promise<number | undefined>;
+
+/**
+ * What runs after authentication in place of a contract's operation: the MCP endpoint (POST /mcp),
+ * which answers the protocol's messages and carries out each tool call as a request of its own.
+ */
+export interface Endpoint {
+  /** Recorded as the request's route. */
+  readonly route: string;
+  serve(call: { readonly request: PipelineRequest; readonly principal: Principal; readonly requestId: string; readonly log: Logger }): Promise<EndpointResult>;
+}
+
+export interface EndpointResult {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+  /** False when the request is no audit row of its own (an MCP tool call is the row of the request it made). */
+  readonly recorded?: boolean;
+}
+
+export interface Pipeline {
+  /** Carries a request through every step; `endpoint`, when given, serves it after authentication. */
+  handle(request: PipelineRequest, deliver: Deliver, endpoint?: Endpoint): Promise<void>;
 }
 
 interface HandlerResult {
@@ -58,47 +118,32 @@ interface HandlerResult {
   body?: unknown;
 }
 
-export function createPipeline(deps: PipelineDeps) {
-  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  async function handle(request: PipelineRequest, deliver: Deliver, endpoint?: Endpoint): Promise<void> {
     // Under a flood the audit queue is full: wait for room rather than let it grow. With the
     // database unreachable as well, there is no room to wait for: refuse, unrecorded.
     const room = deps.audit.admit();
-    if (room && !(await room)) return refuseUnrecorded(response, deps.logger, request);
+    if (room && !(await room)) return refuseUnrecorded(request, deliver, deps.logger);
     const started = performance.now();
     const requestId = newId("req");
     const log = deps.logger.child({ request_id: requestId });
     // The request target is a path; parsed against a fixed origin so `//v1/…` stays a path.
-    const url = new URL(`http://localhost${request.url?.startsWith("/") ? request.url : "/"}`);
-    const method = request.method ?? "GET";
+    const url = new URL(`http://localhost${request.url.startsWith("/") ? request.url : "/"}`);
+    const { method } = request;
     let route: string | null = null;
     // Whose key made the request, for the audit log: also known for a revoked or expired key.
     // An OAuth token's requests are recorded under its application's client id, not a key.
     let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = { workspaceId: null, keyId: null, clientId: null };
-    // Read now: once a response has finished, a socket closed after it (Connection: close) is
-    // detached from the request (`request.socket` is null), and a throw in 'finish' would crash.
-    const ip = deps.clientAddress(request);
+    const ip = request.clientAddress;
     const addressRefusal = deps.addressLimiter.refusal(ip);
-    response.setHeader("X-Request-Id", requestId);
-    response.on("finish", () => {
-      const latencyMs = Math.round(performance.now() - started);
-      deps.audit.record({
-        requestId,
-        ...caller,
-        method,
-        route,
-        path: url.pathname,
-        status: response.statusCode,
-        ip,
-        userAgent: request.headers["user-agent"] ?? null,
-        latencyMs,
-      });
-      log.info({ method, route, status: response.statusCode, latency_ms: latencyMs }, "request");
-    });
+    const headers: Record<string, string> = { "X-Request-Id": requestId };
+    let sent: number | undefined;
+    let recorded = true;
 
     try {
-      const operation = deps.contract.match(method, url.pathname);
-      route = operation.path;
-      const operationId = operation.operationId as OperationId;
+      // An endpoint serves its own route; any other request is an operation of the contract.
+      const operation = endpoint ? undefined : deps.contract.match(method, url.pathname);
+      route = operation ? operation.path : endpoint!.route;
       // A refused address is authenticated from memory only: no database work for it.
       const authenticate = addressRefusal
         ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
@@ -110,8 +155,18 @@ export function createPipeline(deps: PipelineDeps) {
         ? { workspaceId: principal.workspace.id, keyId: null, clientId: principal.client.id }
         : { workspaceId: principal.workspace.id, keyId: principal.key.id, clientId: null };
 
+      if (!operation) {
+        const result = await endpoint!.serve({ request, principal, requestId, log });
+        recorded = result.recorded ?? true;
+        sent = await deliver({ requestId, status: result.status, headers: { ...headers, ...result.headers }, body: result.body, failed: false });
+        return;
+      }
+      const operationId = operation.operationId as OperationId;
+      if (request.tool !== undefined && request.tool !== operationId) {
+        throw new HttpError(400, "invalid_request", `The arguments address another operation than the tool ${request.tool}.`);
+      }
       const limit = await deps.rateLimiter.consume(principal.key.id, principal.workspace.plan);
-      for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.setHeader(name, value);
+      Object.assign(headers, rateLimitHeaders(limit));
       if (!limit.allowed) {
         throw new HttpError(429, "key_rate_limited", `Too many requests from this key; retry after ${limit.retryAfterSeconds} seconds.`);
       }
@@ -125,7 +180,7 @@ export function createPipeline(deps: PipelineDeps) {
         operation,
         { streamedBody: streamed },
       );
-      const multipart: MultipartBody | undefined = streamed ? { contentType: request.headers["content-type"]!, stream: request } : undefined;
+      const multipart: MultipartBody | undefined = streamed ? { contentType: request.headers["content-type"]!, stream: request.body } : undefined;
       const input = { path: params, query, header: declaredHeaders(request, operation), body: multipart ?? body };
       const context = deps.context(principal, requestId, log);
       const handler = deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>;
@@ -141,7 +196,7 @@ export function createPipeline(deps: PipelineDeps) {
               body: multipart ?? body,
             })
           : await handler(input, context);
-      await send(response, result);
+      sent = await deliver({ requestId, status: result.status, headers: { ...headers, ...stringHeaders(result.headers) }, body: result.body, failed: false });
     } catch (error) {
       let failure = toHttpError(error);
       if (!failure) log.error({ err: error }, "unhandled error");
@@ -150,17 +205,35 @@ export function createPipeline(deps: PipelineDeps) {
         if (addressRefusal) failure = addressLimited(addressRefusal);
         else deps.addressLimiter.failed(ip);
       }
-      sendError(response, failure ?? internalError(), requestId, request);
+      sent = await deliver(errorAnswer(failure ?? internalError(), requestId, headers));
+    } finally {
+      if (sent !== undefined) {
+        const latencyMs = Math.round(performance.now() - started);
+        const tool = request.tool ?? null;
+        if (recorded) deps.audit.record({ requestId, ...caller, method, route, path: url.pathname, status: sent, ip, userAgent: request.headers["user-agent"] ?? null, latencyMs, tool });
+        log.info({ method, route, ...(tool ? { tool } : {}), status: sent, latency_ms: latencyMs }, "request");
+      }
     }
+  }
+  return { handle };
+}
+
+/** The answer to a failure: its status and headers over those already decided, in the error shape. */
+function errorAnswer(failure: HttpError, requestId: string, headers: Record<string, string>): Answer {
+  return {
+    requestId,
+    status: failure.status,
+    headers: { ...headers, ...failure.headers },
+    body: errorBody(failure.code, failure.message, failure.param, requestId),
+    failed: true,
   };
 }
 
 /** A 503 for a request the audit log cannot take (database down, queue full); in the process log only. */
-function refuseUnrecorded(response: ServerResponse, logger: Logger, request: IncomingMessage): void {
+async function refuseUnrecorded(request: PipelineRequest, deliver: Deliver, logger: Logger): Promise<void> {
   const requestId = newId("req");
-  response.setHeader("X-Request-Id", requestId);
-  logger.warn({ request_id: requestId, method: request.method, path: request.url?.split("?")[0] }, "refused unrecorded: audit log full and database unavailable");
-  sendError(response, serviceUnavailable(), requestId, request);
+  logger.warn({ request_id: requestId, method: request.method, path: request.url.split("?")[0] }, "refused unrecorded: audit log full and database unavailable");
+  await deliver(errorAnswer(serviceUnavailable(), requestId, { "X-Request-Id": requestId }));
 }
 
 const UNKNOWN_IN_MEMORY: Refusal = { refused: "invalid" };
@@ -182,22 +255,26 @@ function addressLimited(refusal: AddressRefusal): HttpError {
   );
 }
 
+/** The scopes of `required` that `granted` (a key's scopes) lacks. */
+export function missingScopes(required: readonly string[], granted: readonly string[]): string[] {
+  if (granted.includes("*")) return [];
+  return required.filter((scope) => !granted.includes(scope));
+}
+
 function requireScopes(required: readonly string[], principal: Principal): void {
-  const granted = principal.key.scopes;
-  if (granted.includes("*")) return;
-  const missing = required.filter((scope) => !granted.includes(scope as (typeof granted)[number]));
+  const missing = missingScopes(required, principal.key.scopes);
   if (missing.length > 0) {
     throw new HttpError(401, "insufficient_scope", `This key lacks the scope ${missing.join(", ")} that this operation requires.`);
   }
 }
 
-async function readBody(request: IncomingMessage, operation: Operation): Promise<unknown> {
+async function readBody(request: PipelineRequest, operation: Operation): Promise<unknown> {
   const requestBody = operation.requestBody as { required?: boolean; content: Record<string, unknown> } | undefined;
   if (!requestBody) return undefined;
   const accepted = Object.keys(requestBody.content);
   requireMediaType(request, accepted, requestBody.required ?? false);
   if (mediaTypeOf(request) !== "application/json") return undefined;
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, request.body);
   if (body === undefined && requestBody.required) {
     throw new HttpError(400, "invalid_request", "The request needs a JSON body.");
   }
@@ -205,7 +282,7 @@ async function readBody(request: IncomingMessage, operation: Operation): Promise
 }
 
 /** The request headers the operation declares, under the names the contract gives them. */
-function declaredHeaders(request: IncomingMessage, operation: Operation): Record<string, string> {
+function declaredHeaders(request: PipelineRequest, operation: Operation): Record<string, string> {
   const header: Record<string, string> = {};
   for (const parameter of (operation.parameters ?? []) as { in: string; name: string }[]) {
     const value = parameter.in === "header" ? request.headers[parameter.name.toLowerCase()] : undefined;
@@ -331,14 +408,49 @@ function stringHeaders(headers: Record<string, unknown> | undefined): Record<str
   return Object.fromEntries(Object.entries(headers ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
 }
 
-async function send(response: ServerResponse, result: HandlerResult): Promise<void> {
-  for (const [name, value] of Object.entries(stringHeaders(result.headers))) response.setHeader(name, value);
-  response.statusCode = result.status;
-  const body = result.body;
-  if (body === undefined) {
+// ---------------------------------------------------------------------------------------------
+// The HTTP transport
+
+/** The pipeline as a node:http request listener. */
+export function servingHttp(pipeline: Pipeline, clientAddress: (request: IncomingMessage) => string | null) {
+  return (request: IncomingMessage, response: ServerResponse): Promise<void> =>
+    pipeline.handle(httpRequest(request, clientAddress), (answer) => writeAnswer(request, response, answer));
+}
+
+/** An HTTP request as the pipeline takes it, its body still unread. */
+export function httpRequest(request: IncomingMessage, clientAddress: (request: IncomingMessage) => string | null): PipelineRequest {
+  // Read now: once a response has finished, a socket closed after it (Connection: close) is
+  // detached from the request (`request.socket` is null).
+  return { method: request.method ?? "GET", url: request.url ?? "/", headers: request.headers, body: request, clientAddress: clientAddress(request) };
+}
+
+/** Writes an answer to the ServerResponse; resolves with the status once it has finished, undefined if it closed first. */
+export async function writeAnswer(request: IncomingMessage, response: ServerResponse, answer: Answer): Promise<number | undefined> {
+  if (response.headersSent || response.destroyed) {
+    // A download broke after it began: nothing more can be said on this response.
+    response.destroy();
+    return undefined;
+  }
+  const gone = new Promise<number | undefined>((resolve) => {
+    response.once("finish", () => resolve(response.statusCode));
+    response.once("close", () => resolve(undefined));
+  });
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+  response.statusCode = answer.status;
+  const body = answer.body;
+  if (answer.failed) {
+    const sendsBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+    if (sendsBody && !request.readableEnded) {
+      // The client may still be sending a body we will not read: close rather than drain it.
+      response.setHeader("Connection", "close");
+    }
+    response.setHeader("Content-Type", "application/json");
+    response.end(JSON.stringify(body));
+  } else if (body === undefined) {
     response.end();
   } else if (body instanceof Uint8Array) {
-    response.setHeader("Content-Type", "application/octet-stream");
+    // Bytes are a file, but for JSON written ahead (the MCP tool list), which says its type.
+    if (!("Content-Type" in answer.headers)) response.setHeader("Content-Type", "application/octet-stream");
     response.end(body);
   } else if (isReadable(body)) {
     response.setHeader("Content-Type", "application/octet-stream");
@@ -347,29 +459,14 @@ async function send(response: ServerResponse, result: HandlerResult): Promise<vo
     response.setHeader("Content-Type", "application/json");
     response.end(JSON.stringify(body));
   }
+  return gone;
 }
 
-function isReadable(value: unknown): value is Readable {
+export function isReadable(value: unknown): value is Readable {
   return typeof (value as Readable | null)?.pipe === "function";
 }
 
 async function pipeTo(source: Readable, response: ServerResponse): Promise<void> {
   const { pipeline } = await import("node:stream/promises");
   await pipeline(source, response);
-}
-
-function sendError(response: ServerResponse, error: HttpError, requestId: string, request: IncomingMessage): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
-  const sendsBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
-  if (sendsBody && !request.readableEnded) {
-    // The client may still be sending a body we will not read: close rather than drain it.
-    response.setHeader("Connection", "close");
-  }
-  response.statusCode = error.status;
-  response.setHeader("Content-Type", "application/json");
-  response.end(JSON.stringify(errorBody(error.code, error.message, error.param, requestId)));
 }

@@ -160,7 +160,8 @@ export const apiKeys = pgTable(
 /**
  * The audit log. Two kinds of row:
  * - one per API request, written by the HTTP pipeline (failed authentications included): `action`
- *   is null; `key_id` names the API key, or `client_id` the OAuth application, that made it;
+ *   is null; `key_id` names the API key, or `client_id` the OAuth application, that made it; `tool`
+ *   the MCP tool it came as (src/mcp/), if it did;
  * - one per administrative action taken in the settings console or with `pbs` (a key created or
  *   revoked, a webhook changed, a member added, an app authorized or revoked): `action` says what,
  *   `actor` who (a member's user id, or `pbs`), `target` on what. A console action also carries the
@@ -185,6 +186,8 @@ export const auditLog = pgTable(
     userAgent: text("user_agent"),
     requestId: text("request_id"),
     latencyMs: integer("latency_ms"),
+    /** The MCP tool (an operationId) an API request carried out; null for a request over HTTP. */
+    tool: text("tool"),
     /** An administrative action, e.g. `api_key.created`; null for an API request. */
     action: text("action"),
     actor: text("actor"),

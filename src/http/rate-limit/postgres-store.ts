@@ -1,6 +1,6 @@
 // Counters shared by every replica through the PostgreSQL database, for deployments that have
 // DATABASE_URL but no Redis: table `rate_limit_counters` (migration 0006) and function
-// `rate_limit_take` (migration 0009), one prepared statement per take. Windows run on the
+// `rate_limit_take` (migration 0010), one prepared statement per take. Windows run on the
 // database's clock (`clock_timestamp()`), so replicas agree.
 import type { Pool } from "pg";
 import { insured } from "./insured.ts";

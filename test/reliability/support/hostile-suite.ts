@@ -20,6 +20,7 @@ import { final, pollUntil } from "../../support/poll.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import { contractProblems } from "./conformance.ts";
 import { hostileCases, hostileNames, hostilePages, type HostileCase, type HostileFixture } from "./hostile.ts";
+import { hostileMcpCases, mcpProblems } from "./hostile-mcp.ts";
 import { rawClient, type RawClient, type RawResponse } from "./http.ts";
 import { startProbe } from "./probe.ts";
 import { changedTables, snapshotter, type Snapshot } from "./snapshot.ts";
@@ -30,6 +31,8 @@ export interface HostileSuiteOptions {
   readonly invalidCases: Readonly<Record<"pglite" | "postgres", number>>;
   /** Generated valid requests with odd text (created and read back), per driver. */
   readonly oddTextCases: number;
+  /** Generated invalid MCP messages to POST /mcp, by driver. */
+  readonly mcpCases: Readonly<Record<"pglite" | "postgres", number>>;
   /** The test file, for the replay command. */
   readonly file: string;
 }
@@ -75,7 +78,7 @@ export function hostileSuite(options: HostileSuiteOptions): void {
         const rightStatus = hostile.accepts === "4xx" ? response.status >= 400 && response.status < 500 : response.status < 500;
         if (!rightStatus) problems.push(`status ${response.status}, expected ${hostile.accepts}`);
         const after = await take();
-        problems.push(...storedChanges(before, after, hostile, response));
+        problems.push(...storedChanges(before, after, hostile, response.status));
         before = after;
         // HOSTILE_TRACE=<file>: one line per case with its time, to find what is slow.
         if (process.env.HOSTILE_TRACE) {
@@ -88,6 +91,27 @@ export function hostileSuite(options: HostileSuiteOptions): void {
         await fc.assert(property, { seed, numRuns: runs(options.invalidCases[driver.name]), ...(path ? { path } : {}) });
       } finally {
         recordResult({ check: `hostile input, invalid [${driver.name}]`, cases: tried, faults: 0, acknowledged: 0, lost: 0, duplicated: 0 });
+      }
+      await expectServing(server, client);
+    }, 600_000);
+
+    it(`refuses ${runs(options.mcpCases[driver.name])} generated invalid MCP messages in the protocol's shape: never a 5xx, nothing stored changes`, async () => {
+      console.log(`hostile MCP messages [${driver.name}]: seed ${seed}; replay: FC_SEED=${seed} npx vitest run ${options.file}`);
+      let tried = 0;
+      let before = await take();
+      const property = fc.asyncProperty(hostileMcpCases(fixture), async (hostile) => {
+        tried += 1;
+        const response = await client.send({ method: hostile.method, path: hostile.path, headers: hostile.headers, body: hostile.body }, { timeoutMs: 10_000 });
+        const { problems, status } = await mcpProblems(response);
+        const after = await take();
+        problems.push(...storedChanges(before, after, hostile, status));
+        before = after;
+        if (problems.length > 0) throw new Error(report(hostile, response, problems));
+      });
+      try {
+        await fc.assert(property, { seed, numRuns: runs(options.mcpCases[driver.name]), ...(path ? { path } : {}) });
+      } finally {
+        recordResult({ check: `hostile input, MCP messages [${driver.name}]`, cases: tried, faults: 0, acknowledged: 0, lost: 0, duplicated: 0 });
       }
       await expectServing(server, client);
     }, 600_000);
@@ -180,13 +204,13 @@ function json(method: string, path: string, key: string, body: unknown) {
  * What a refused request changed in storage: nothing, but for the answer a handler gave under the
  * case's own Idempotency-Key (a 400, 404 or 409 it decided is stored for replay, as the contract says).
  */
-function storedChanges(before: Snapshot, after: Snapshot, hostile: HostileCase, response: RawResponse): string[] {
+function storedChanges(before: Snapshot, after: Snapshot, hostile: HostileCase, status: number): string[] {
   const problems = changedTables(before, after).map((table) => `table ${table} changed`);
   for (const [key, value] of Object.entries(after.idempotency)) {
     if (before.idempotency[key] === value) continue;
     // A transport failure (413: the body was never read) is not stored, as the contract says.
-    const accounted = key === hostile.idempotencyKey && value === String(response.status) && response.status >= 400 && response.status < 500 && response.status !== 413;
-    if (!accounted) problems.push(`idempotency key ${JSON.stringify(key.slice(0, 60))} stored ${value} (the case's answer: ${response.status})`);
+    const accounted = key === hostile.idempotencyKey && value === String(status) && status >= 400 && status < 500 && status !== 413;
+    if (!accounted) problems.push(`idempotency key ${JSON.stringify(key.slice(0, 60))} stored ${value} (the case's answer: ${status})`);
   }
   for (const key of Object.keys(before.idempotency)) if (!(key in after.idempotency)) problems.push(`idempotency key ${key} vanished`);
   return problems;

@@ -43,8 +43,11 @@ export interface HostileCase {
   readonly body?: string | Buffer;
   /** The Idempotency-Key sent (a handler's refusal, 404 or 409, is stored under it for replay). */
   readonly idempotencyKey?: string;
-  /** Statuses that answer it rightly: 4xx, and for the OAuth endpoints any answer short of 5xx (RFC 7009 answers 200 to an unknown token). */
-  readonly accepts: "4xx" | "below 500";
+  /**
+   * What answers it rightly: 4xx; for the OAuth endpoints any answer short of 5xx (RFC 7009 answers
+   * 200 to an unknown token); for a message to /mcp, a refusal in the protocol's shape.
+   */
+  readonly accepts: "4xx" | "below 500" | "an MCP refusal";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +141,7 @@ export const contractOperations: readonly ContractOperation[] = Object.entries(d
 // Values
 
 /** Characters that make text odd: NUL, a lone surrogate, RTL override and marks, combining marks, zero-width, BOM, homoglyphs, fullwidth. */
-const oddCharacters = ["\u0000", "\ud800", "\udfff", "\u202e", "\u200f", "\u0301", "\u0336", "\u200b", "\u2060", "\ufeff", "\u0430", "\uff41", "\u00a0", "\u3000", "\u{1F4A9}", "\ufffd", "\u0085"];
+export const oddCharacters = ["\u0000", "\ud800", "\udfff", "\u202e", "\u200f", "\u0301", "\u0336", "\u200b", "\u2060", "\ufeff", "\u0430", "\uff41", "\u00a0", "\u3000", "\u{1F4A9}", "\ufffd", "\u0085"];
 
 /** A string with at least one odd character, at any place. */
 const oddString = fc
@@ -146,7 +149,7 @@ const oddString = fc
   .map(([before, odd, after]) => before + odd + after);
 
 /** Any string at all: every code point, lone surrogates included. */
-const anyString = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), oddString, fc.constantFrom("", " ", "null", "undefined", "0", "-1", "true", "[]", "{}", "' OR '1'='1", "\\", "%00", "${x}", "{{x}}", "<script>"));
+export const anyString = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), oddString, fc.constantFrom("", " ", "null", "undefined", "0", "-1", "true", "[]", "{}", "' OR '1'='1", "\\", "%00", "${x}", "{{x}}", "<script>"));
 
 /** Percent-encodes a path segment or query value; a lone surrogate as the bytes a careless client sends (CESU-style). */
 export function encode(text: string): string {
@@ -166,7 +169,7 @@ export function encode(text: string): string {
 const rawSegments = ["%00", "%FF", "%C0%AE%C0%AE", "%ED%A0%80", "%E2%80%AE", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2f", "..%5C..%5Cwindows", "%252e%252e%252f", "....%2F%2F", "%2F", "a%2Fb", "%", "%G1", "%e"].filter(staysInPlace);
 
 /** Values that do not match `schema` (a path parameter's id pattern, an enum). */
-function notMatching(schema: Schema): fc.Arbitrary<string> {
+export function notMatching(schema: Schema): fc.Arbitrary<string> {
   const pattern = schema.pattern ? new RegExp(schema.pattern, "u") : undefined;
   const matches = (value: string) =>
     (pattern ? pattern.test(value) : true) && (schema.enum ? schema.enum.includes(value) : true) && value.length <= (schema.maxLength ?? Infinity) && value.length >= (schema.minLength ?? 0);
@@ -190,7 +193,7 @@ function staysInPlace(segment: string): boolean {
   }
 }
 
-function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no fixture value for {${name}}`);
@@ -400,7 +403,7 @@ function refusesEmpty(schema: Schema): boolean {
   return schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test("");
 }
 
-function jsonBodies(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
+export function jsonBodies(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
   const schema = operation.body!.schema;
   const example = (operation.body!.example ?? {}) as Record<string, unknown>;
   const properties = Object.entries(schema.properties ?? {}).map(([name, property]) => [name, resolve(property)] as const);
@@ -606,7 +609,7 @@ export const hostileNames: Readonly<Record<string, string[]>> = {
   "public.hostile.test": ["93.184.216.34"],
 };
 
-function webhookTargets(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
+export function webhookTargets(operation: ContractOperation, fixture: HostileFixture): fc.Arbitrary<HostileCase> {
   return fc.constantFrom(...refusedWebhookUrls).map((url): HostileCase => {
     const request = baseline(operation, fixture, "");
     const example = (operation.body!.example ?? {}) as Record<string, unknown>;
@@ -634,7 +637,7 @@ function multipart(parts: readonly Part[], boundary = "hostileBoundary7MA4YWxk")
 }
 
 /** Upload paths the contract refuses: traversal, absolute, empty or dot segments, backslashes, odd characters, too long. */
-const refusedFilePaths = [
+export const refusedFilePaths = [
   "../escape.txt",
   "../../../../etc/passwd",
   "a/../../b.txt",
