@@ -1,8 +1,12 @@
 // Ceiling 2, the ceiling of this stack: openapi-backend on generated/openapi.yaml (configured as the
 // server configures it: src/http/contract.ts) matching and validating each request, then ONE raw
-// primary-key read of a project on the same storage, answered as JSON.
-//   node bench/ceilings/openapi-backend.ts <port> <postgres://… | pglite data dir> <default project id>
-// The project read is the path's {project_id}, or the default project for operations without one.
+// read on the same storage, answered as JSON:
+// - listProjects: a keyset select of a page of the default project's workspace and environment
+//   (`limit` rows, 20 by default, newest first; with a `cursor`, the rows after the position given
+//   on the command line: no cursor is decoded or signed) — the ceiling of a list page;
+// - any other operation: a primary-key read of a project, the path's {project_id} or the default
+//   project for operations without one.
+//   node bench/ceilings/openapi-backend.ts <port> <postgres://… | pglite data dir> <default project id> [<position JSON>]
 // The body of a JSON request is parsed and validated; a multipart body is drained unvalidated.
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
@@ -12,18 +16,23 @@ import pg from "pg";
 import { parse } from "yaml";
 import { contractPath, openApiBackend, pipelineOperations } from "../../src/http/contract.ts";
 
-const [port, storage, defaultProjectId] = process.argv.slice(2);
+const [port, storage, defaultProjectId, positionJson] = process.argv.slice(2);
+const position = positionJson && positionJson !== "undefined" ? (JSON.parse(positionJson) as { created_at: string; id: string }) : undefined;
 const api = await openApiBackend(pipelineOperations(parse(readFileSync(contractPath, "utf8")) as Document));
 const SELECT = "select * from projects where id = $1";
+const PAGE = "select * from projects where workspace_id = $1 and environment = $2 order by created_at desc, id desc limit $3";
+const PAGE_AFTER =
+  "select * from projects where workspace_id = $1 and environment = $2 and (created_at, id) < ($4, $5) order by created_at desc, id desc limit $3";
 
-let read: (id: string) => Promise<unknown>;
+let query: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 if (storage.startsWith("postgres")) {
   const pool = new pg.Pool({ connectionString: storage, max: 10 });
-  read = async (id) => (await pool.query(SELECT, [id])).rows[0];
+  query = async (text, params) => (await pool.query(text, params)).rows as Record<string, unknown>[];
 } else {
   const db = await PGlite.create({ dataDir: storage });
-  read = async (id) => (await db.query(SELECT, [id])).rows[0];
+  query = async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows;
 }
+const [home] = await query("select workspace_id, environment from projects where id = $1", [defaultProjectId]);
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -50,8 +59,17 @@ createServer(async (request, response) => {
       error.instancePath.startsWith("/requestBody") || (error.params as { missingProperty?: string }).missingProperty === "requestBody";
     const errors = (result.errors ?? []).filter((error) => json || !aboutBody(error));
     if (errors.length) return void response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(errors[0]));
-    const id = (result.coerced.params as Record<string, string> | undefined)?.project_id ?? defaultProjectId;
-    const body = JSON.stringify(await read(id));
+    let body: string;
+    if (operation.operationId === "listProjects" && home) {
+      const coerced = (result.coerced.query ?? {}) as { limit?: number; cursor?: string };
+      const limit = Number(coerced.limit ?? 20);
+      const params = [home.workspace_id, home.environment, limit];
+      const rows = coerced.cursor && position ? await query(PAGE_AFTER, [...params, position.created_at, position.id]) : await query(PAGE, params);
+      body = JSON.stringify({ data: rows, next_cursor: rows.length === limit ? "more" : null });
+    } else {
+      const id = (result.coerced.params as Record<string, string> | undefined)?.project_id ?? defaultProjectId;
+      body = JSON.stringify((await query(SELECT, [id]))[0]);
+    }
     response.writeHead(200, { "content-type": "application/json" }).end(body);
   } catch (error) {
     response.writeHead(500).end(String(error));
