@@ -1,5 +1,7 @@
 // Projects over HTTP, end to end, on every storage driver.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { projects } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -80,6 +82,21 @@ forEachDriver("projects", (driver) => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe("visibility");
     expect((await server.client.get(`/v1/projects/${project.id}`)).body.visibility).toBe("private");
+  });
+
+  it("lists each project as a read of it answers it, member for member and in the same order (a published one too)", async () => {
+    const plain = await server.client.post("/v1/projects", { name: "Listed", prompt: "as read", visibility: "unlisted" });
+    const published = await server.client.post("/v1/projects", { name: "Listed published", prompt: "with a url" });
+    // A url as a deployment leaves it (the page and the read present it for its visibility alike).
+    await server.storage.db.update(projects).set({ url: "http://listed.localhost:8081" }).where(eq(projects.id, published.body.id));
+    const page = await server.client.get("/v1/projects?limit=2");
+    expect(page.body.data.map((project: { id: string }) => project.id)).toEqual([published.body.id, plain.body.id]);
+    for (const listed of page.body.data) {
+      const read = await server.client.get(`/v1/projects/${listed.id}`);
+      const withoutToken = (project: { url?: string }) => ({ ...project, url: project.url?.replace(/access_token=[^&]+/, "access_token=…") });
+      expect(JSON.stringify(withoutToken(listed))).toBe(JSON.stringify(withoutToken(read.body)));
+    }
+    expect(page.body.data[0].url).toMatch(/^http:\/\/listed\.localhost:8081/);
   });
 
   it("filters the list by status and visibility", async () => {

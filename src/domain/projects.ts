@@ -1,6 +1,6 @@
 // Projects: an app built from a prompt. Creating one queues its initial agent run in the same
 // transaction and returns at once; the project's status mirrors its most recent run.
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
 import type {
   SchemaCreateProjectRequest,
   SchemaProject,
@@ -15,7 +15,7 @@ import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { recordEvent, recordEvents } from "./events.ts";
 import { projectStatusOf, toAgentRun } from "./agent-runs.ts";
-import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, iso, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
@@ -163,22 +163,81 @@ export interface ProjectFilters {
   visibility?: SchemaVisibility;
 }
 
+/**
+ * A page of the partition's projects, newest first: one prepared statement per set of filters (and
+ * with or without a position to start after), each planned once per connection. Its rows come as
+ * the driver returns them, in the contract's names, and go straight into the contract's shape,
+ * without the query builder's mapping of each row.
+ */
 export async function listProjects(db: Database, partition: Partition, page: PageRequest, filters: ProjectFilters): Promise<Page<SchemaProject>> {
-  const { after, orderBy, limit } = keyset(projects, page);
-  const rows = await db
-    .select()
-    .from(projects)
-    .where(
-      and(
-        inPartition(projects, partition),
-        filters.status ? eq(projects.status, filters.status) : undefined,
-        filters.visibility ? eq(projects.visibility, filters.visibility) : undefined,
-        after,
-      ),
-    )
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toProject);
+  const { rows } = await projectPage(filters, page.after !== undefined)(db).execute({
+    workspaceId: partition.workspaceId,
+    environment: partition.environment,
+    status: filters.status,
+    visibility: filters.visibility,
+    afterCreatedAt: page.after?.created_at,
+    afterId: page.after?.id,
+    limit: page.limit + 1,
+  });
+  const items = rows as unknown as PageRow[];
+  const more = items.length > page.limit;
+  if (more) items.length = page.limit;
+  const data = items.map(pageItem);
+  const last = data.at(-1);
+  return { items: data, next: more && last ? { created_at: last.created_at, id: last.id } : undefined };
+}
+
+/** A row of projectPage: the contract's names and values (timestamps as the contract writes them). */
+interface PageRow {
+  id: string;
+  name: string;
+  prompt: string;
+  agent: SchemaProject["agent"];
+  visibility: SchemaVisibility;
+  template: SchemaProject["template"];
+  status: SchemaProjectStatus;
+  latest_run_id: string | null;
+  url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** toProject's object (its members in its order) from a row already in the contract's terms. */
+function pageItem(row: PageRow): SchemaProject {
+  const { id, name, prompt, agent, visibility, template, status, latest_run_id, url, created_at, updated_at } = row;
+  return url
+    ? { id, name, prompt, agent, visibility, template, status, latest_run_id, url, created_at, updated_at }
+    : { id, name, prompt, agent, visibility, template, status, latest_run_id, created_at, updated_at };
+}
+
+/**
+ * A timestamp as Date.prototype.toISOString spells it (UTC, milliseconds, `Z`), whatever the
+ * session's time zone: written by the database, it is neither parsed into a Date nor formatted here.
+ */
+const utcIso = (column: Column) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const projectPages = new Map<string, ReturnType<typeof preparedSql<Queryable, Record<string, unknown>>>>();
+
+/** The page statement of one variant; `(created_at, id) < (…)` as keyset() writes it (see there why a row comparison). */
+function projectPage(filters: ProjectFilters, after: boolean) {
+  const variant = `${filters.status ? "s" : ""}${filters.visibility ? "v" : ""}${after ? "a" : ""}`;
+  let statement = projectPages.get(variant);
+  if (!statement) {
+    statement = preparedSql(`project_page_${variant || "all"}`, () => {
+      const t = projects;
+      const conditions = [sql`${t.workspaceId} = ${placeholder("workspaceId")}`, sql`${t.environment} = ${placeholder("environment")}`];
+      if (filters.status) conditions.push(sql`${t.status} = ${placeholder("status")}`);
+      if (filters.visibility) conditions.push(sql`${t.visibility} = ${placeholder("visibility")}`);
+      if (after) conditions.push(sql`(${t.createdAt}, ${t.id}) < (${placeholder("afterCreatedAt")}::timestamptz, ${placeholder("afterId")})`);
+      return sql`select ${t.id} as id, ${t.name} as name, ${t.prompt} as prompt, ${t.agent} as agent, ${t.visibility} as visibility,
+          ${t.template} as template, ${t.status} as status, ${t.latestRunId} as latest_run_id, ${t.url} as url,
+          ${utcIso(t.createdAt)} as created_at, ${utcIso(t.updatedAt)} as updated_at
+        from ${t} where ${sql.join(conditions, sql` and `)}
+        order by ${t.createdAt} desc, ${t.id} desc limit ${placeholder("limit")}`;
+    });
+    projectPages.set(variant, statement);
+  }
+  return statement;
 }
 
 /**

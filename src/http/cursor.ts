@@ -15,7 +15,7 @@
 //
 // created_at is carried as the exact string the storage layer handed out (creation times are
 // stored with millisecond precision, so the string round-trips through a JS Date exactly).
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 
 export interface CursorPosition {
   readonly created_at: string;
@@ -57,7 +57,24 @@ export function listBound(identity: ListIdentity): string {
     if (v !== undefined && v !== null) filters[k] = v;
   }
   const canonical = JSON.stringify([identity.list, identity.workspaceId, identity.environment, canonicalize(filters)]);
-  return createHash("sha256").update(canonical).digest("base64url");
+  return remembered(boundsByCanonical, canonical, () => createHash("sha256").update(canonical).digest("base64url"));
+}
+
+// A list is paged by the same few callers with the same few filters, request after request: its
+// digests are remembered rather than hashed again for every page. Bounded, so a caller's many
+// filter values cannot grow them; when full they start over.
+const MEMO_LIMIT = 10_000;
+const boundsByCanonical = new Map<string, string>();
+const boundDigests = new Map<string, Buffer>();
+
+function remembered<T>(memo: Map<string, T>, key: string, make: () => T): T {
+  let value = memo.get(key);
+  if (value === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    value = make();
+    memo.set(key, value);
+  }
+  return value;
 }
 
 function canonicalize(value: unknown): unknown {
@@ -92,17 +109,18 @@ const HEADER_LEN = 1 + MAC_LEN + BOUND_LEN;
 export const MAX_CURSOR_LENGTH = 512;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-function toKey(secret: string | Uint8Array): Buffer {
+/** The secret as a KeyObject, made once: an HMAC keyed with one skips importing raw key bytes on every cursor. */
+function toKey(secret: string | Uint8Array): KeyObject {
   const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : Buffer.from(secret);
   if (key.length < 16) throw new Error("cursor secret must be at least 16 bytes");
-  return key;
+  return createSecretKey(key);
 }
 
 function boundDigest(bound: string): Buffer {
-  return createHash("sha256").update(bound).digest().subarray(0, BOUND_LEN);
+  return remembered(boundDigests, bound, () => createHash("sha256").update(bound).digest().subarray(0, BOUND_LEN));
 }
 
-function mac(key: Buffer, signed: Buffer): Buffer {
+function mac(key: KeyObject, signed: Buffer): Buffer {
   return createHmac("sha256", key).update(signed).digest().subarray(0, MAC_LEN);
 }
 
