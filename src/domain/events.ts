@@ -1,6 +1,6 @@
 // Events: what happened in a partition, recorded in the same transaction as the change itself, and
 // queued for every enabled webhook endpoint subscribed to its type. The delivery worker sends them.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { placeholder, preparedSql } from "../storage/prepared.ts";
@@ -37,44 +37,59 @@ export async function recordEvents(
   partition: Partition,
   happened: ReadonlyArray<{ readonly type: SchemaEventType; readonly object: unknown }>,
 ): Promise<SchemaEvent[]> {
-  const createdAt = new Date();
+  const { rows, params } = eventRows(partition, happened);
+  await recording(rows.length)(db).execute(params);
+  return rows.map(toEvent);
+}
+
+/** The rows of recordEvents and the parameters of its statement (recordingSql's). */
+export function eventRows(
+  partition: Partition,
+  happened: ReadonlyArray<{ readonly type: SchemaEventType; readonly object: unknown }>,
+  createdAt = new Date(),
+): { rows: EventRow[]; params: Record<string, unknown> } {
   const rows: EventRow[] = happened.map(({ type, object }) => ({ id: newId("evt"), ...partition, type, data: object, createdAt }));
   const params: Record<string, unknown> = { ...partition, createdAt };
   rows.forEach((row, i) => Object.assign(params, { [`id${i}`]: row.id, [`type${i}`]: row.type, [`data${i}`]: row.data }));
-  await recording(rows.length)(db).execute(params);
-  return rows.map(toEvent);
+  return { rows, params };
 }
 
 /** The statement recording `count` events (one per count: a change records one or two). */
 function recording(count: number) {
   let statement = recordingStatements.get(count);
   if (!statement) {
-    statement = preparedSql(`record_events_${count}`, (db) => {
-      const rows = Array.from({ length: count }, (_, i) => ({
-        id: placeholder(`id${i}`),
-        workspaceId: placeholder("workspaceId"),
-        environment: placeholder("environment"),
-        type: placeholder(`type${i}`),
-        data: placeholder(`data${i}`),
-        createdAt: placeholder("createdAt"),
-      }));
-      // A delivery's id is random like every id (96 bits of gen_random_uuid), made where its row is.
-      // (drizzle puts the embedded INSERT in parentheses itself.)
-      return sql`
-        with recorded as ${db.insert(events).values(rows).returning({ id: events.id, type: events.type, createdAt: events.createdAt })}
-        insert into ${webhookDeliveries} (id, webhook_endpoint_id, event_id, workspace_id, environment, next_attempt_at)
-        select 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${webhookEndpoints.id}, recorded.id,
-          ${webhookEndpoints.workspaceId}, ${webhookEndpoints.environment}, recorded.created_at
-        from recorded
-        join ${webhookEndpoints}
-          on ${webhookEndpoints.workspaceId} = ${placeholder("workspaceId")}
-         and ${webhookEndpoints.environment} = ${placeholder("environment")}
-         and ${webhookEndpoints.status} = 'enabled'
-         and ${webhookEndpoints.enabledEvents} && array[recorded.type, '*']`;
-    });
+    statement = preparedSql(`record_events_${count}`, (db) => recordingSql(db, count));
     recordingStatements.set(count, statement);
   }
   return statement;
+}
+
+/**
+ * The SQL recording `count` events and their deliveries; `before`, CTEs of the caller's own ending
+ * in a comma, runs in the same statement (a create writes its rows and its events in one).
+ */
+export function recordingSql(db: Queryable, count: number, before?: SQL): SQL {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: placeholder(`id${i}`),
+    workspaceId: placeholder("workspaceId"),
+    environment: placeholder("environment"),
+    type: placeholder(`type${i}`),
+    data: placeholder(`data${i}`),
+    createdAt: placeholder("createdAt"),
+  }));
+  // A delivery's id is random like every id (96 bits of gen_random_uuid), made where its row is.
+  // (drizzle puts the embedded INSERT in parentheses itself.)
+  return sql`
+    with ${before ?? sql``} recorded as ${db.insert(events).values(rows).returning({ id: events.id, type: events.type, createdAt: events.createdAt })}
+    insert into ${webhookDeliveries} (id, webhook_endpoint_id, event_id, workspace_id, environment, next_attempt_at)
+    select 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${webhookEndpoints.id}, recorded.id,
+      ${webhookEndpoints.workspaceId}, ${webhookEndpoints.environment}, recorded.created_at
+    from recorded
+    join ${webhookEndpoints}
+      on ${webhookEndpoints.workspaceId} = ${placeholder("workspaceId")}
+     and ${webhookEndpoints.environment} = ${placeholder("environment")}
+     and ${webhookEndpoints.status} = 'enabled'
+     and ${webhookEndpoints.enabledEvents} && array[recorded.type, '*']`;
 }
 const recordingStatements = new Map<number, ReturnType<typeof preparedSql<Queryable, Record<string, unknown>>>>();
 

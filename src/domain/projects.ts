@@ -13,7 +13,7 @@ import { newId } from "../storage/ids.ts";
 import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
-import { recordEvent, recordEvents } from "./events.ts";
+import { eventRows, recordEvent, recordingSql } from "./events.ts";
 import { projectStatusOf, toAgentRun } from "./agent-runs.ts";
 import { inPartition, iso, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
@@ -72,11 +72,19 @@ export async function createProject(db: Database, work: WorkQueue, partition: Pa
   };
   project.latestRunId = run.id;
   const created = toProject(project);
+  const { params: recorded } = eventRows(
+    partition,
+    [
+      { type: "project.created", object: created },
+      { type: "agent_run.queued", object: toAgentRun(run) },
+    ],
+    now,
+  );
   await db.transaction(async (tx) => {
-    await insertProjectWithRun(tx).execute({
+    await insertProjectWithRunAndEvents(tx).execute({
+      ...recorded,
       projectId: project.id,
       runId: run.id,
-      ...partition,
       name: project.name,
       prompt: project.prompt,
       agent: project.agent,
@@ -85,20 +93,18 @@ export async function createProject(db: Database, work: WorkQueue, partition: Pa
       status: project.status,
       trigger: run.trigger,
       runStatus: run.status,
-      now,
     });
+    // pg-boss's own statement: its job insert (queue policies, singletons, partitions) is pg-boss's
+    // to write, not copied into this statement where a pg-boss upgrade would silently break it.
     await work.queueAgentRun(tx, run.id);
-    await recordEvents(tx, partition, [
-      { type: "project.created", object: created },
-      { type: "agent_run.queued", object: toAgentRun(run) },
-    ]);
   });
   return created;
 }
 
-// The project and its first run in one statement (the run's foreign key is checked at its end).
-// An embedded query comes in parentheses, as a CTE needs; the main statement must not.
-const insertProjectWithRun = preparedSql("insert_project_with_run", (db: Queryable) => {
+// The project, its first run, the two events and their deliveries in one statement: the run's
+// foreign key is checked at the statement's end, when the project is there. (An embedded query
+// comes in parentheses, as a CTE needs; the events' statement adds the deliveries' INSERT.)
+const insertProjectWithRunAndEvents = preparedSql("insert_project_with_run_and_events", (db: Queryable) => {
   const shared = { workspaceId: placeholder("workspaceId"), environment: placeholder("environment"), agent: placeholder("agent"), prompt: placeholder("prompt") };
   const project = db.insert(projects).values({
     id: placeholder("projectId"),
@@ -108,8 +114,8 @@ const insertProjectWithRun = preparedSql("insert_project_with_run", (db: Queryab
     template: placeholder("template"),
     status: placeholder("status"),
     latestRunId: placeholder("runId"),
-    createdAt: placeholder("now"),
-    updatedAt: placeholder("now"),
+    createdAt: placeholder("createdAt"),
+    updatedAt: placeholder("createdAt"),
   });
   const run = db.insert(agentRuns).values({
     id: placeholder("runId"),
@@ -117,10 +123,10 @@ const insertProjectWithRun = preparedSql("insert_project_with_run", (db: Queryab
     ...shared,
     trigger: placeholder("trigger"),
     status: placeholder("runStatus"),
-    createdAt: placeholder("now"),
-    updatedAt: placeholder("now"),
+    createdAt: placeholder("createdAt"),
+    updatedAt: placeholder("createdAt"),
   });
-  return sql`with project as ${project} ${run.getSQL()}`;
+  return recordingSql(db, 2, sql`project as ${project}, run as ${run},`);
 });
 
 export async function getProject(db: Database, partition: Partition, id: string): Promise<SchemaProject> {
