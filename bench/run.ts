@@ -863,7 +863,7 @@ function censusText(row: Row): string {
 // here; printed beside a miss.
 const WHY = {
   getCeiling:
-    "the server's GET does what the ceiling does (route, validate, one primary-key read) plus authentication from the principal cache and the rate-limit statement (`rate_limit_consume`, the second statement in the list above; the audit row is batched). That round trip is the gap: with Redis, where it goes to Redis, the server matches its ceiling (postgres+redis row). The ratio drops first when the machine is shared.",
+    "the server's GET does what the ceiling does (route, validate, one primary-key read) plus authentication from the principal cache, the rate limit (a lease taken every few requests: `rate_limit_take` in the list above) and the audit row (batched); the profile of the get load shows the rest: the pipeline's own work per request beside the socket writes both do. The ratio drops first when the machine is shared.",
   p99:
     "the load generator, PostgreSQL and the server share two cores: the slowest 1% of requests are those that waited for a time slice or a garbage collection (the ceiling's own p99 is in the table beside it).",
   create:
