@@ -73,7 +73,11 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const LIST_COPIES = 10_100;
 const CURSOR_PAGES = 500;
 /** Requests of each scenario's statement census (statementCensus). */
-const CENSUS_REQUESTS = 500;
+// Two seconds' worth at the rounds' rate, up to this: a key's rate-limit lease (a tenth of its burst,
+// for the second) is a statement per lease, so the census must see each key at the rounds' pace. At
+// 500 requests, sent in a fraction of a second over 300 keys, nearly every request took a lease of
+// its own (a GET counted 1.6 statements where the rounds counted 1.2).
+const CENSUS_REQUESTS = 6000;
 const FILE = Buffer.alloc(1024 * 1024, "benchmark file content\n");
 
 type Driver = "pglite" | "postgres" | "postgres+redis";
@@ -740,7 +744,7 @@ function summary(rounds: Round[] | undefined, expect: number) {
 function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: number, routing?: { contract: RoutingResult; doubled: RoutingResult }): string {
   const cpu = cpus();
   const lines: string[] = [];
-  lines.push("# Benchmark results (issue #11)", "");
+  lines.push("# Benchmark results (issues #11 and #22)", "");
   lines.push(`- Date: ${startedAt.toISOString()}`);
   lines.push(`- Command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\``);
   lines.push(`- Machine: ${cpu[0]?.model ?? "?"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB memory; Node ${process.version}`);
@@ -750,7 +754,7 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
   if (!flags.quick && (DURATION !== 10 || ROUNDS !== 3)) lines.push(`- **Shortened run**: ${DURATION} s × ${ROUNDS} rounds instead of the default 10 s × 3 (time budget of the session); medians of ${ROUNDS} rounds.`);
   if (flags.quick) lines.push("- **Quick run (`--quick`)**: one short round per target; the numbers are indicative only.");
   lines.push("");
-  lines.push("Targets: **server** = `node src/main.ts`; **bare** = node:http answering the bytes of one real answer; **oab** = openapi-backend match + validate + one raw PK read on the same storage; **prism** = Prism mock (`--errors`; 401/429 via `Prefer: code=`).");
+  lines.push("Targets: **server** = `node src/main.ts`; **bare** = node:http answering the bytes of one real answer; **oab** = openapi-backend match + validate + one raw read on the same storage (for list and cursor500 a keyset select of the page, otherwise a PK read of the project); **prism** = Prism mock (`--errors`; 401/429 via `Prefer: code=`).");
   lines.push("");
   lines.push("## Throughput, latency, CPU");
   lines.push("");
@@ -930,6 +934,12 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
   goal("page after 500 cursors ÷ its ceiling, PostgreSQL", "≥ 0.6×", rps("postgres", "cursor500", "server") / rps("postgres", "cursor500", "openapi-backend"), (v) => v >= 0.6, 2, "", WHY.list);
   goal("create ÷ GET (req/s), PostgreSQL", "≥ 0.4×", rps("postgres", "create", "server") / rps("postgres", "get", "server"), (v) => v >= 0.4, 2, "", WHY.create);
   goal("statements per create, PostgreSQL (request path, BEGIN and COMMIT included)", "≤ 6", pgRow("create")?.census?.requestPath ?? NaN, (v) => v <= 6.05, 2, "", WHY.createStatements);
+  // A key's rate-limit lease is a statement per lease, not per request: how many a create pays
+  // depends on how fast its key creates (here: the rounds' rate spread over every key).
+  const leaseShare = (row: Row | undefined) => Object.entries(row?.statements ?? {}).filter(([text]) => text.includes("rate_limit_take")).reduce((sum, [, n]) => sum + n, 0);
+  const createRow = pgRow("create");
+  lines.push(`| … of which the key's rate-limit lease (\`rate_limit_take\`, counted in the rounds) | – | ${fmt(leaseShare(createRow), 2)} | – |`);
+  goal("statements per create, PostgreSQL, besides the rate-limit lease", "≤ 6", (createRow?.census?.requestPath ?? NaN) - leaseShare(createRow), (v) => v <= 6.05, 2, "", WHY.createStatements);
   lines.push("", "Notes: the statement goals count the request path (census); the background work beside it (batched audit rows, job polling, the agent runs creates queue) is in the census column and in the lists by statement; the 429 scenario's key gets its burst of 100/s answered 200 before it is refused, so its 200s are expected; a scenario answering ~1 req/s (PGlite upload) gives only a few samples per round. The machine may be shared: compare ratios within one driver's rows (same rounds), not absolute req/s across runs.");
   lines.push("", "Ratios compare medians of interleaved rounds from this same run. Where a goal is missed, the CPU profiles below show where the server's time goes.", "");
   if (explained.length > 0) lines.push("### The misses", "", ...explained, "");
