@@ -79,6 +79,25 @@ forEachDriver("event stream", (driver) => {
       await pollUntil(server.as(key), `/v1/projects/${created.body.id}`, final);
     });
 
+    it("delivers agent_run.progress by webhook only to endpoints that name it, not to `*`", async () => {
+      const key = server.as(await server.createKey({ workspace: "progress-hooks" }));
+      const everything = await key.post("/v1/webhooks", { url: "https://example.com/all", enabled_events: ["*"] });
+      const progress = await key.post("/v1/webhooks", { url: "https://example.com/progress", enabled_events: ["agent_run.progress"] });
+      expect([everything.status, progress.status]).toEqual([201, 201]);
+      const created = await key.post("/v1/projects", { name: "Hooked", prompt: "A page" });
+      await pollUntil(key, `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`, final, 30_000);
+      const typesDelivered = async (endpoint: string) => {
+        const deliveries = await key.get(`/v1/webhooks/${endpoint}/deliveries?limit=100`);
+        expect(deliveries.status).toBe(200);
+        const types = await Promise.all(deliveries.body.data.map(async (delivery: { event_id: string }) => (await key.get(`/v1/events/${delivery.event_id}`)).body.type));
+        return [...new Set(types)].sort();
+      };
+      expect(await typesDelivered(progress.body.id)).toEqual(["agent_run.progress"]);
+      const toAll = await typesDelivered(everything.body.id);
+      expect(toAll).toContain("agent_run.succeeded");
+      expect(toAll).not.toContain("agent_run.progress");
+    });
+
     it("filters by project and type, and shows a key only the event types its scopes can read", async () => {
       const owner = await server.createKey({ workspace: "filters" });
       const filesOnly = await server.createKey({ workspace: "filters", scopes: ["files:read"] });
