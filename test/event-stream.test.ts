@@ -266,6 +266,43 @@ forEachDriver("event stream", (driver) => {
   }, 60_000);
 });
 
+describe.skipIf(postgresDriver.skipReason !== undefined)("event stream while transactions commit out of order, on PostgreSQL", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(postgresDriver);
+  });
+  afterAll(() => server?.stop());
+
+  it("holds back an event committed after an older transaction's until that one ends, and sends them in transaction order", async () => {
+    if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
+    const key = await server.createKey({ workspace: "out-of-order" });
+    const workspace = (await findWorkspaceBySlug(server.storage.db, "out-of-order"))!;
+    const stream = await openStream(server.url, key);
+    // An older transaction records an event and stays open…
+    const older = await server.storage.pool.connect();
+    try {
+      await older.query("begin");
+      await older.query(
+        `insert into events (id, workspace_id, environment, type, data, created_at)
+         values ('evt_olderTransaction001', $1, 'live', 'webhook.test', '{"message":"older","webhook_endpoint_id":"we_older0001"}', now())`,
+        [workspace.id],
+      );
+      // …while a later one (this request's) commits its events first.
+      const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
+      expect(created.status).toBe(201);
+      await sleep(300);
+      // Had the stream sent them, a reader resuming from them would never see the older event.
+      expect(stream.messages).toEqual([]);
+      await older.query("commit");
+    } finally {
+      older.release();
+    }
+    const messages = await stream.until((all) => all.length >= 3, 5000);
+    expect(messages.map((m) => m.event)).toEqual(["webhook.test", "project.created", "agent_run.queued"]);
+    stream.close();
+  });
+});
+
 describe.skipIf(postgresDriver.skipReason !== undefined)("event stream across two replicas on PostgreSQL", () => {
   it("carries events another replica wrote, woken by its notification", async () => {
     const database = await sharedDatabase(postgresDriver);
