@@ -41,14 +41,12 @@ export function writeEventStream(response: ServerResponse, body: EventStreamBody
   response.socket?.setNoDelay(true);
 
   let stop: () => void = () => {};
-  let lastWrite = Date.now();
-  const heartbeat = setInterval(() => {
-    if (Date.now() - lastWrite >= settings.heartbeatMs - 5) write(": heartbeat\n\n");
-  }, settings.heartbeatMs);
+  // Re-armed by every write (refresh()), so it fires only after a full interval without one.
+  const heartbeat = setTimeout(() => write(": heartbeat\n\n"), settings.heartbeatMs);
   heartbeat.unref();
 
   const finish = () => {
-    clearInterval(heartbeat);
+    clearTimeout(heartbeat);
     stop();
   };
   response.once("close", finish);
@@ -56,7 +54,7 @@ export function writeEventStream(response: ServerResponse, body: EventStreamBody
   function write(text: string): boolean {
     if (response.destroyed || response.writableEnded) return false;
     response.write(text);
-    lastWrite = Date.now();
+    heartbeat.refresh();
     if (response.writableLength > settings.maxBufferedBytes) {
       // The reader is too far behind: cut it rather than keep its events in memory.
       response.destroy();
@@ -68,7 +66,7 @@ export function writeEventStream(response: ServerResponse, body: EventStreamBody
   stop = body.follow({
     send: (event) => write(formatEvent(event)),
     end: () => {
-      clearInterval(heartbeat);
+      clearTimeout(heartbeat);
       if (!response.destroyed && !response.writableEnded) response.end();
     },
   });
