@@ -207,7 +207,8 @@ export interface paths {
          *     - **Limits**: at most 5 streams open at once per key (a server setting); one more answers
          *     `429 too_many_streams`. A client that reads too slowly is disconnected rather than buffered
          *     for: it reconnects with `Last-Event-ID`. The stream counts as one request for rate limits.
-         *     - A stopping server ends its streams cleanly; reconnect (to another replica) with `Last-Event-ID`.
+         *     - A stopping server ends its streams cleanly and answers new ones `503 service_unavailable`:
+         *     reconnect (to another replica) with `Last-Event-ID`.
          */
         get: operations["streamEvents"];
         put?: never;

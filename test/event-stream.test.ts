@@ -7,7 +7,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoppingError } from "../src/domain/errors.ts";
+import { createEventStreams } from "../src/domain/event-stream.ts";
 import { recordEvents } from "../src/domain/events.ts";
+import { createLogger } from "../src/logger.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, postgresDriver, type TestDriver } from "./support/database.ts";
 import { ofType, openStream, type StreamMessage } from "./support/event-stream.ts";
@@ -185,6 +188,19 @@ forEachDriver("event stream", (driver) => {
       }
       expect(again.status).toBe(200);
       for (const stream of [...open, another, again]) stream.close();
+    });
+
+    it("refuses new streams once stopping (503 for the client, which reconnects elsewhere), and ends those open", async () => {
+      const streams = createEventStreams({ db: server.storage.db, changes: server.storage.changes, logger: createLogger({ level: "silent" }) });
+      const request = { partition: { workspaceId: "ws_none", environment: "live" as const }, keyId: "key_stopping", scopes: ["*"] };
+      const open = await streams.open(request);
+      let ended = false;
+      open.follow({ send: () => true, end: () => void (ended = true) });
+      expect(streams.size).toBe(1);
+      streams.close();
+      expect(ended).toBe(true);
+      expect(streams.size).toBe(0);
+      await expect(streams.open(request)).rejects.toBeInstanceOf(StoppingError);
     });
 
     it("disconnects a reader that stops reading, and the server's memory stays flat", async () => {

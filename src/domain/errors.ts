@@ -58,3 +58,11 @@ export class TooManyStreamsError extends Error {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/** This process is stopping and takes no new long-lived work (an event stream): ask another replica. */
+export class StoppingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoppingError";
+  }
+}

@@ -18,7 +18,7 @@ import type { EventStreamBody, EventStreamSink, ServerSentEvent } from "../../ge
 import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
 import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
 import type { Database } from "../storage/index.ts";
-import { InvalidInputError, ScopeError, TooManyStreamsError } from "./errors.ts";
+import { InvalidInputError, ScopeError, StoppingError, TooManyStreamsError } from "./errors.ts";
 import { comparePositions, currentPosition, eventsAfter, positionOf, type Position, type PositionedEvent } from "./event-positions.ts";
 import type { Partition } from "./partition.ts";
 
@@ -124,6 +124,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
 
   return {
     async open(request) {
+      if (closed) throw new StoppingError("This server is stopping; reconnect (with Last-Event-ID) in a few seconds.");
       const types = readableTypes(request.scopes, request.types);
       let position: Position;
       if (request.lastEventId) {
