@@ -12,7 +12,9 @@
 // body stream, client address, and the MCP tool it carries out, if any) and hands its answer
 // (status, headers, body) to the transport's `deliver`, which writes it and says when it has gone.
 // Over HTTP that is the ServerResponse (`servingHttp`, below); over MCP a tool's result
-// (src/mcp/). Every rule above is here, once, whichever way a request came.
+// (src/mcp/). Every rule above is here, once, whichever way a request came. An event stream
+// (GET /v1/events/stream, over HTTP only) is answered like any request, then goes on after its
+// answer has begun (event-stream.ts): its audit row, its latency, are its start.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
