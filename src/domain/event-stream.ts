@@ -46,8 +46,14 @@ const EVENT_TYPES = Object.keys(READ_SCOPE) as SchemaEventType[];
 
 /** Events read per query; a feed further behind reads again at once. */
 const BATCH = 200;
-/** The first wait before reading again events an open transaction holds back; doubled up to the last. */
-const PENDING_RETRY_MS = [10, 25, 50, 100, 250, 500, 1000];
+/**
+ * The waits before reading again events an open transaction holds back, one after another, the last
+ * repeated: what the transaction adds to an event's delay is at most 100 ms, for at most ten reads a
+ * second of a feed that waits on it. (Any open transaction of the cluster holds xmin back.)
+ */
+const PENDING_RETRY_MS = [5, 10, 20, 40, 80, 100];
+/** The wait before reading again after a read failed (the database unreachable). */
+const FAILED_RETRY_MS = 1000;
 /** How often every feed reads while the change feed is down (it may be missing notifications). */
 const GAP_POLL_MS = 1000;
 /** How often every feed reads regardless: the safety net under the notifications. */
@@ -339,7 +345,7 @@ class PartitionFeed {
   /** Reads again after a short wait, longer each time in a row: an open transaction holds events back, or a read failed. */
   #readAgainSoon(failed = false): void {
     if (this.#retry) return;
-    const delay = failed ? PENDING_RETRY_MS.at(-1)! : PENDING_RETRY_MS[Math.min(this.#retries, PENDING_RETRY_MS.length - 1)]!;
+    const delay = failed ? FAILED_RETRY_MS : PENDING_RETRY_MS[Math.min(this.#retries, PENDING_RETRY_MS.length - 1)]!;
     this.#retries += 1;
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
