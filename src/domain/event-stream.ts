@@ -7,9 +7,9 @@
 // stream joining the feed first catches up alone from its own position, then follows the feed's.
 // Wake-ups come from the database: every replica hears `events_recorded` (migration 0011,
 // storage/notifications.ts) for each partition that recorded events, whichever replica recorded
-// them. Events not yet passable (an older transaction is still open) are read again a few
-// milliseconds later; while the change feed is down, and every POLL interval regardless, every feed
-// reads anyway, so a lost notification delays an event but never loses it.
+// them. Events not yet passable (an older transaction is still open) are read again within 100 ms;
+// while the change feed is down (every second), and every 30 s regardless, every feed reads anyway,
+// so a lost notification delays an event but never loses it.
 //
 // Bounded: at most `perKey` streams open per key in this process (429 beyond). A reader too slow for
 // its events is cut by its transport (the sink refuses), and resumes with Last-Event-ID.
