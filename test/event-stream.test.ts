@@ -203,6 +203,28 @@ forEachDriver("event stream", (driver) => {
       await expect(streams.open(request)).rejects.toBeInstanceOf(StoppingError);
     });
 
+    it("reads without notifications while the change feed is down, and on the safety-net poll", async () => {
+      const workspace = await server.createKey({ workspace: "no-notifications" }).then(() => findWorkspaceBySlug(server.storage.db, "no-notifications"));
+      const partition = { workspaceId: workspace!.id, environment: "live" as const };
+      const silent = (connected: boolean) => ({ connected, subscribe: () => () => {}, close: async () => {} });
+      for (const [changes, pollMs] of [
+        [silent(false), 600_000],
+        [silent(true), 300],
+      ] as const) {
+        const streams = createEventStreams({ db: server.storage.db, changes, logger: createLogger({ level: "silent" }), pollMs });
+        const received: string[] = [];
+        const open = await streams.open({ partition, keyId: "key_silent", scopes: ["*"] });
+        open.follow({ send: (event) => received.push(event.id) > 0, end: () => {} });
+        // Caught up and following before the event: only a poll can bring it now.
+        await sleep(200);
+        const [event] = await recordEvents(server.storage.db, partition, [{ type: "webhook.test", object: { message: "m", webhook_endpoint_id: "we_silent000" } }]);
+        const deadline = Date.now() + 3000;
+        while (received.length === 0 && Date.now() < deadline) await sleep(20);
+        expect(received, changes.connected ? "the poll" : "the gap poll").toEqual([event!.id]);
+        streams.close();
+      }
+    });
+
     it("disconnects a reader that stops reading, and the server's memory stays flat", async () => {
       v8.setFlagsFromString("--expose-gc");
       const gc = runInNewContext("gc") as () => void;
