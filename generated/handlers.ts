@@ -16,6 +16,29 @@ export interface MultipartBody {
 /** A binary response body: bytes, or a stream of them. */
 export type BinaryBody = Uint8Array | Readable;
 
+/** One server-sent event: its `id`, its `event` type and its `data` (one line of JSON). */
+export interface ServerSentEvent {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/** Where a `text/event-stream` body writes, given by the transport. */
+export interface EventStreamSink {
+  /** Sends one event; false once the reader has fallen too far behind and the transport closed it. */
+  send(event: ServerSentEvent): boolean;
+  /** Ends the stream from the server's side (the server is stopping). */
+  end(): void;
+}
+
+/** A `text/event-stream` response body: sends events to the sink until either side ends it. */
+export interface EventStreamBody {
+  /** Starts sending; the function it returns stops (the reader left, or the transport closed it). */
+  follow(sink: EventStreamSink): () => void;
+  /** The transport will not follow it (the client left first): frees what it holds. */
+  abandon(): void;
+}
+
 export interface ListInvoicesInput {
   query?: NonNullable<operations["listInvoices"]["parameters"]["query"]>;
 }
@@ -49,6 +72,19 @@ export type ListEventsResult =
   | { status: 429; body: operations["listEvents"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listEvents"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["listEvents"]["responses"][503]["content"]["application/json"] };
+
+export interface StreamEventsInput {
+  query?: NonNullable<operations["streamEvents"]["parameters"]["query"]>;
+  header?: NonNullable<operations["streamEvents"]["parameters"]["header"]>;
+}
+
+export type StreamEventsResult =
+  | { status: 200; body: EventStreamBody }
+  | { status: 400; body: operations["streamEvents"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["streamEvents"]["responses"][401]["content"]["application/json"] }
+  | { status: 429; body: operations["streamEvents"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["streamEvents"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["streamEvents"]["responses"][503]["content"]["application/json"] };
 
 export interface GetEventInput {
   path: NonNullable<operations["getEvent"]["parameters"]["path"]>;
@@ -496,6 +532,8 @@ export interface Handlers<Context> {
   getUsage(input: GetUsageInput, context: Context): Promise<GetUsageResult>;
   /** GET /v1/events: List events. Scope: webhooks:read. */
   listEvents(input: ListEventsInput, context: Context): Promise<ListEventsResult>;
+  /** GET /v1/events/stream: Follow events live. Scope: any valid key. */
+  streamEvents(input: StreamEventsInput, context: Context): Promise<StreamEventsResult>;
   /** GET /v1/events/{event_id}: Get an event. Scope: webhooks:read. */
   getEvent(input: GetEventInput, context: Context): Promise<GetEventResult>;
   /** GET /v1/key: Get the calling API key. Scope: any valid key. */
@@ -565,6 +603,7 @@ export const operationMeta = {
   listInvoices: { method: "get", path: "/v1/billing/invoices", scopes: ["billing:read"], idempotent: false },
   getUsage: { method: "get", path: "/v1/billing/usage", scopes: ["billing:read"], idempotent: false },
   listEvents: { method: "get", path: "/v1/events", scopes: ["webhooks:read"], idempotent: false },
+  streamEvents: { method: "get", path: "/v1/events/stream", scopes: [], idempotent: false },
   getEvent: { method: "get", path: "/v1/events/{event_id}", scopes: ["webhooks:read"], idempotent: false },
   getCurrentApiKey: { method: "get", path: "/v1/key", scopes: [], idempotent: false },
   listProjects: { method: "get", path: "/v1/projects", scopes: ["projects:read"], idempotent: false },

@@ -34,7 +34,7 @@ export interface McpToolCall {
 export const contractVersion = "0.1.0";
 
 /** Operations of the `/v1` pipeline that are not tools, and why. */
-export const notTools: Readonly<Record<string, string>> = {};
+export const notTools: Readonly<Record<string, string>> = {"streamEvents":"Its answer is a stream of events, which no tool result can carry: follow it over HTTP."};
 
 export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpToolCall }[] = [
   {
@@ -130,6 +130,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -382,6 +383,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -554,6 +556,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -782,6 +785,81 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "maxLength": 68,
             "pattern": "^run_[0-9A-Za-z]{8,64}$",
             "description": "Identifier of an agent run: `run_` and 8–64 letters and digits."
+          },
+          "AgentRunProgress": {
+            "type": "object",
+            "required": [
+              "agent_run_id",
+              "project_id",
+              "message",
+              "paths"
+            ],
+            "properties": {
+              "agent_run_id": {
+                "$ref": "#/$defs/AgentRunId"
+              },
+              "project_id": {
+                "$ref": "#/$defs/ProjectId"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 200,
+                "description": "What the agent just did, for people, e.g. `Wrote index.html`."
+              },
+              "paths": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ProjectFilePath"
+                },
+                "maxItems": 500,
+                "description": "The paths the run has written so far, sorted (kept only if the run succeeds)."
+              }
+            },
+            "description": "The object of an `agent_run.progress` event: what a running run just did."
+          },
+          "AgentRunProgressEvent": {
+            "type": "object",
+            "required": [
+              "id",
+              "type",
+              "created_at",
+              "workspace_id",
+              "livemode",
+              "data"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/$defs/EventId"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "agent_run.progress"
+                ]
+              },
+              "created_at": {
+                "$ref": "#/$defs/Timestamp"
+              },
+              "workspace_id": {
+                "$ref": "#/$defs/WorkspaceId"
+              },
+              "livemode": {
+                "type": "boolean",
+                "description": "True for live data, false for test-key data."
+              },
+              "data": {
+                "type": "object",
+                "properties": {
+                  "object": {
+                    "$ref": "#/$defs/AgentRunProgress"
+                  }
+                },
+                "required": [
+                  "object"
+                ]
+              }
+            },
+            "description": "What every delivery's body carries. The headers of the delivery follow Standard Webhooks:\n`webhook-id` (the event id; the same on every retry, so receivers de-duplicate with it),\n`webhook-timestamp` (Unix seconds of this attempt) and\n`webhook-signature: v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<raw body>\">`,\nkeyed with the endpoint's secret (the base64 part after `whsec_`). The same value is also sent as\n`X-Svc-Signature`, the header the service description names. During a secret rotation the header\nmay list several space-separated signatures: accept the delivery if any matches. Reject deliveries\nwhose timestamp is more than 5 minutes from your clock, and compare signatures in constant time.\nAnswer any 2xx within 10 seconds to acknowledge; otherwise the delivery is retried with\nexponential backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and then marked `failed`."
           },
           "AgentRunStatus": {
             "type": "string",
@@ -1015,6 +1093,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -1062,6 +1141,9 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               },
               {
                 "$ref": "#/$defs/AgentRunEvent"
+              },
+              {
+                "$ref": "#/$defs/AgentRunProgressEvent"
               },
               {
                 "$ref": "#/$defs/DeploymentEvent"
@@ -1644,6 +1726,81 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "pattern": "^run_[0-9A-Za-z]{8,64}$",
             "description": "Identifier of an agent run: `run_` and 8–64 letters and digits."
           },
+          "AgentRunProgress": {
+            "type": "object",
+            "required": [
+              "agent_run_id",
+              "project_id",
+              "message",
+              "paths"
+            ],
+            "properties": {
+              "agent_run_id": {
+                "$ref": "#/$defs/AgentRunId"
+              },
+              "project_id": {
+                "$ref": "#/$defs/ProjectId"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 200,
+                "description": "What the agent just did, for people, e.g. `Wrote index.html`."
+              },
+              "paths": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ProjectFilePath"
+                },
+                "maxItems": 500,
+                "description": "The paths the run has written so far, sorted (kept only if the run succeeds)."
+              }
+            },
+            "description": "The object of an `agent_run.progress` event: what a running run just did."
+          },
+          "AgentRunProgressEvent": {
+            "type": "object",
+            "required": [
+              "id",
+              "type",
+              "created_at",
+              "workspace_id",
+              "livemode",
+              "data"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/$defs/EventId"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "agent_run.progress"
+                ]
+              },
+              "created_at": {
+                "$ref": "#/$defs/Timestamp"
+              },
+              "workspace_id": {
+                "$ref": "#/$defs/WorkspaceId"
+              },
+              "livemode": {
+                "type": "boolean",
+                "description": "True for live data, false for test-key data."
+              },
+              "data": {
+                "type": "object",
+                "properties": {
+                  "object": {
+                    "$ref": "#/$defs/AgentRunProgress"
+                  }
+                },
+                "required": [
+                  "object"
+                ]
+              }
+            },
+            "description": "What every delivery's body carries. The headers of the delivery follow Standard Webhooks:\n`webhook-id` (the event id; the same on every retry, so receivers de-duplicate with it),\n`webhook-timestamp` (Unix seconds of this attempt) and\n`webhook-signature: v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<raw body>\">`,\nkeyed with the endpoint's secret (the base64 part after `whsec_`). The same value is also sent as\n`X-Svc-Signature`, the header the service description names. During a secret rotation the header\nmay list several space-separated signatures: accept the delivery if any matches. Reject deliveries\nwhose timestamp is more than 5 minutes from your clock, and compare signatures in constant time.\nAnswer any 2xx within 10 seconds to acknowledge; otherwise the delivery is retried with\nexponential backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and then marked `failed`."
+          },
           "AgentRunStatus": {
             "type": "string",
             "enum": [
@@ -1876,6 +2033,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -1923,6 +2081,9 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               },
               {
                 "$ref": "#/$defs/AgentRunEvent"
+              },
+              {
+                "$ref": "#/$defs/AgentRunProgressEvent"
               },
               {
                 "$ref": "#/$defs/DeploymentEvent"
@@ -2445,6 +2606,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -2735,6 +2897,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -3040,6 +3203,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -3286,6 +3450,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -3572,6 +3737,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -4042,6 +4208,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -4351,6 +4518,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -4634,6 +4802,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -4922,6 +5091,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -5098,6 +5268,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -5363,6 +5534,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -5568,6 +5740,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -6056,6 +6229,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -6381,6 +6555,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -6679,6 +6854,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -6975,6 +7151,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -7136,6 +7313,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -7187,6 +7365,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -7384,6 +7563,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -7442,6 +7622,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -7493,6 +7674,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -7693,6 +7875,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -7744,6 +7927,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -7902,6 +8086,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -8018,6 +8203,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -8069,6 +8255,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -8350,6 +8537,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -8407,6 +8595,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -8684,6 +8873,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -8741,6 +8931,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -9025,6 +9216,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -9082,6 +9274,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -9357,6 +9550,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -9408,6 +9602,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",
@@ -9615,6 +9810,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "idempotency_key_reused",
               "key_rate_limited",
               "ip_rate_limited",
+              "too_many_streams",
               "internal_error",
               "service_unavailable"
             ],
@@ -9672,6 +9868,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "agent_run.succeeded",
               "agent_run.failed",
               "agent_run.canceled",
+              "agent_run.progress",
               "deployment.queued",
               "deployment.ready",
               "deployment.failed",

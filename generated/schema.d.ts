@@ -184,6 +184,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow events live
+         * @description Follows the workspace's events live as server-sent events: each event as soon as it is recorded,
+         *     in the order their changes committed, with the same objects as `GET /v1/events` and webhooks.
+         *
+         *     - **Resume**: send `Last-Event-ID` (or `last_event_id`) with the id of the last event received;
+         *     the stream resumes right after it, nothing repeated and nothing missed, also across a restart
+         *     or another replica. An id that is not one of this workspace's events (or is past the events'
+         *     retention) answers `400 invalid_request`: catch up with `GET /v1/events` and reconnect without it.
+         *     - **Scopes**: a key sees only the event types its scopes can read: `project.*` and
+         *     `agent_run.*` with `projects:read`, `deployment.*` with `deployments:read`, `file.*` with
+         *     `files:read`, `webhook.test` with `webhooks:read`. A key that can read none, or `types` naming
+         *     one it cannot, answers `401 insufficient_scope`.
+         *     - **Limits**: at most 5 streams open at once per key (a server setting); one more answers
+         *     `429 too_many_streams`. A client that reads too slowly is disconnected rather than buffered
+         *     for: it reconnects with `Last-Event-ID`. The stream counts as one request for rate limits.
+         *     - A stopping server ends its streams cleanly and answers new ones `503 service_unavailable`:
+         *     reconnect (to another replica) with `Last-Event-ID`.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/{event_id}": {
         parameters: {
             query?: never;
@@ -724,6 +759,39 @@ export interface components {
         };
         /** @description Identifier of an agent run: `run_` and 8–64 letters and digits. */
         AgentRunId: string;
+        /** @description The object of an `agent_run.progress` event: what a running run just did. */
+        AgentRunProgress: {
+            agent_run_id: components["schemas"]["AgentRunId"];
+            project_id: components["schemas"]["ProjectId"];
+            /** @description What the agent just did, for people, e.g. `Wrote index.html`. */
+            message: string;
+            /** @description The paths the run has written so far, sorted (kept only if the run succeeds). */
+            paths: components["schemas"]["ProjectFilePath"][];
+        };
+        /**
+         * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
+         *     `webhook-id` (the event id; the same on every retry, so receivers de-duplicate with it),
+         *     `webhook-timestamp` (Unix seconds of this attempt) and
+         *     `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`,
+         *     keyed with the endpoint's secret (the base64 part after `whsec_`). The same value is also sent as
+         *     `X-Svc-Signature`, the header the service description names. During a secret rotation the header
+         *     may list several space-separated signatures: accept the delivery if any matches. Reject deliveries
+         *     whose timestamp is more than 5 minutes from your clock, and compare signatures in constant time.
+         *     Answer any 2xx within 10 seconds to acknowledge; otherwise the delivery is retried with
+         *     exponential backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and then marked `failed`.
+         */
+        AgentRunProgressEvent: {
+            id: components["schemas"]["EventId"];
+            /** @enum {string} */
+            type: "agent_run.progress";
+            created_at: components["schemas"]["Timestamp"];
+            workspace_id: components["schemas"]["WorkspaceId"];
+            /** @description True for live data, false for test-key data. */
+            livemode: boolean;
+            data: {
+                object: components["schemas"]["AgentRunProgress"];
+            };
+        };
         /**
          * @description Life of an agent run: `queued` → `running` → `succeeded` | `failed`. A `queued` or `running` run
          *     may be cancelled (→ `canceled`). `succeeded`, `failed` and `canceled` are final. A project has at
@@ -955,7 +1023,7 @@ export interface components {
          *     code as its HTTP status says.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "ip_rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "idempotency_key_reused" | "key_rate_limited" | "ip_rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation, for developers; do not match on it. */
@@ -966,7 +1034,7 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
         };
         /** @description A webhook event, as delivered in the body of a `POST` to a registered endpoint. */
-        Event: components["schemas"]["ProjectEvent"] | components["schemas"]["AgentRunEvent"] | components["schemas"]["DeploymentEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["WebhookTestEvent"];
+        Event: components["schemas"]["ProjectEvent"] | components["schemas"]["AgentRunEvent"] | components["schemas"]["AgentRunProgressEvent"] | components["schemas"]["DeploymentEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description Identifier of an event: `evt_` and 8–64 letters and digits. */
         EventId: string;
         /**
@@ -974,7 +1042,7 @@ export interface components {
          *     receivers ignore kinds they do not know.
          * @enum {string}
          */
-        EventType: "project.created" | "project.updated" | "project.deleted" | "agent_run.queued" | "agent_run.started" | "agent_run.succeeded" | "agent_run.failed" | "agent_run.canceled" | "deployment.queued" | "deployment.ready" | "deployment.failed" | "file.uploaded" | "file.deleted" | "webhook.test";
+        EventType: "project.created" | "project.updated" | "project.deleted" | "agent_run.queued" | "agent_run.started" | "agent_run.succeeded" | "agent_run.failed" | "agent_run.canceled" | "agent_run.progress" | "deployment.queued" | "deployment.ready" | "deployment.failed" | "file.uploaded" | "file.deleted" | "webhook.test";
         /**
          * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
          *     `webhook-id` (the event id; the same on every retry, so receivers de-duplicate with it),
@@ -1547,6 +1615,20 @@ export interface components {
         EventListFilters: components["schemas"]["EventType"];
         /** @description The event's identifier, as in the `webhook-id` delivery header. */
         EventPath: components["schemas"]["EventId"];
+        /**
+         * @description Resume right after this event: for `EventSource`, which cannot set headers. The
+         *     `Last-Event-ID` header, when sent, takes precedence.
+         */
+        "EventStreamQuery.last_event_id": components["schemas"]["EventId"];
+        /** @description Resume right after this event (what `EventSource` sends when it reconnects). */
+        "EventStreamQuery.last_event_id_header": components["schemas"]["EventId"];
+        /** @description Only the events of this project (its runs, deployments and files included). */
+        "EventStreamQuery.project_id": components["schemas"]["ProjectId"];
+        /**
+         * @description Only events of these types (repeat the parameter for several). Each must be a type the key's
+         *     scopes may read; absent: every type they may read.
+         */
+        "EventStreamQuery.types": components["schemas"]["EventType"][];
         /** @description The file's identifier. */
         "FilePath.file_id": components["schemas"]["FileId"];
         /** @description The project's identifier. */
@@ -1578,6 +1660,8 @@ export type SchemaAgent = components['schemas']['Agent'];
 export type SchemaAgentRun = components['schemas']['AgentRun'];
 export type SchemaAgentRunEvent = components['schemas']['AgentRunEvent'];
 export type SchemaAgentRunId = components['schemas']['AgentRunId'];
+export type SchemaAgentRunProgress = components['schemas']['AgentRunProgress'];
+export type SchemaAgentRunProgressEvent = components['schemas']['AgentRunProgressEvent'];
 export type SchemaAgentRunStatus = components['schemas']['AgentRunStatus'];
 export type SchemaAgentRunTrigger = components['schemas']['AgentRunTrigger'];
 export type SchemaAgentUsage = components['schemas']['AgentUsage'];
@@ -1674,6 +1758,10 @@ export type ParameterDownloadConditionsIfRange = components['parameters']['Downl
 export type ParameterDownloadConditionsRange = components['parameters']['DownloadConditions.range'];
 export type ParameterEventListFilters = components['parameters']['EventListFilters'];
 export type ParameterEventPath = components['parameters']['EventPath'];
+export type ParameterEventStreamQueryLastEventId = components['parameters']['EventStreamQuery.last_event_id'];
+export type ParameterEventStreamQueryLastEventIdHeader = components['parameters']['EventStreamQuery.last_event_id_header'];
+export type ParameterEventStreamQueryProjectId = components['parameters']['EventStreamQuery.project_id'];
+export type ParameterEventStreamQueryTypes = components['parameters']['EventStreamQuery.types'];
 export type ParameterFilePathFileId = components['parameters']['FilePath.file_id'];
 export type ParameterFilePathProjectId = components['parameters']['FilePath.project_id'];
 export type ParameterPageQueryCursor = components['parameters']['PageQuery.cursor'];
@@ -2216,6 +2304,154 @@ export interface operations {
                         /** @description Pass as `cursor` to get the following page; null on the last page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only the events of this project (its runs, deployments and files included). */
+                project_id?: components["parameters"]["EventStreamQuery.project_id"];
+                /**
+                 * @description Only events of these types (repeat the parameter for several). Each must be a type the key's
+                 *     scopes may read; absent: every type they may read.
+                 */
+                types?: components["parameters"]["EventStreamQuery.types"];
+                /**
+                 * @description Resume right after this event: for `EventSource`, which cannot set headers. The
+                 *     `Last-Event-ID` header, when sent, takes precedence.
+                 */
+                last_event_id?: components["parameters"]["EventStreamQuery.last_event_id"];
+            };
+            header?: {
+                /** @description Resume right after this event (what `EventSource` sends when it reconnects). */
+                "Last-Event-ID"?: components["parameters"]["EventStreamQuery.last_event_id_header"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The stream itself: `text/event-stream` (server-sent events, WHATWG HTML §9.2), open until the
+             *     client leaves. Each message is `id: <event id>`, `event: <event type>` and
+             *     `data: <the event as JSON>` (the same object as `GET /v1/events`), then a blank line. A comment line (`: …`) is sent
+             *     every 15 seconds while no event is, to keep proxies from closing an idle connection.
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description The request breaks the contract. */

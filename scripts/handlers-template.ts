@@ -70,6 +70,7 @@ function bodyType(op: string, access: string, content: MediaTypes | undefined): 
   if (mediaType === "application/json") return `${access}["content"]["application/json"]`;
   if (mediaType === "multipart/form-data") return "MultipartBody";
   if (mediaType === "application/octet-stream") return "BinaryBody";
+  if (mediaType === "text/event-stream") return "EventStreamBody";
   throw new Error(`${op}: no handler type for ${mediaType}`);
 }
 
@@ -164,6 +165,29 @@ export interface MultipartBody {
 
 /** A binary response body: bytes, or a stream of them. */
 export type BinaryBody = Uint8Array | Readable;
+
+/** One server-sent event: its \`id\`, its \`event\` type and its \`data\` (one line of JSON). */
+export interface ServerSentEvent {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/** Where a \`text/event-stream\` body writes, given by the transport. */
+export interface EventStreamSink {
+  /** Sends one event; false once the reader has fallen too far behind and the transport closed it. */
+  send(event: ServerSentEvent): boolean;
+  /** Ends the stream from the server's side (the server is stopping). */
+  end(): void;
+}
+
+/** A \`text/event-stream\` response body: sends events to the sink until either side ends it. */
+export interface EventStreamBody {
+  /** Starts sending; the function it returns stops (the reader left, or the transport closed it). */
+  follow(sink: EventStreamSink): () => void;
+  /** The transport will not follow it (the client left first): frees what it holds. */
+  abandon(): void;
+}
 
 ${types.join("\n\n")}
 

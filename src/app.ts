@@ -23,6 +23,8 @@ import { clientAddressResolver, type TrustProxy } from "./http/client-address.ts
 import { answerClientError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./http/errors.ts";
 import { isStorageUnavailable } from "./storage/unavailable.ts";
 import { createPipeline, servingHttp } from "./http/pipeline.ts";
+import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
+import { createEventStreams } from "./domain/event-stream.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
@@ -69,6 +71,17 @@ export interface AppOptions {
   publicUrl: string;
   /** Signs the console's CSRF tokens; every replica must share it. */
   csrfSecret: string;
+  /** The live event streams' bounds (config EVENT_STREAMS_PER_KEY, EVENT_STREAM_HEARTBEAT_SECONDS); tests shorten them. */
+  eventStreams?: {
+    /** Streams a key may have open at once in this process (default 5). */
+    perKey?: number;
+    /** A comment line after this long without a write (default 15 s). */
+    heartbeatMs?: number;
+    /** Bytes a slow reader may leave unread before it is disconnected (default 1 MiB). */
+    maxBufferedBytes?: number;
+    /** How often every stream reads regardless of notifications (default 30 s). */
+    pollMs?: number;
+  };
 }
 
 type PageHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -91,6 +104,8 @@ export interface App {
   stop(): Promise<void>;
   /** Writes the audit rows still queued (they are written a few milliseconds after each request). */
   flushAudit(): Promise<void>;
+  /** Live event streams open in this process. */
+  readonly openEventStreams: number;
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -112,6 +127,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const clientAddress = clientAddressResolver(options.trustProxy ?? false);
   const addressLimiter = createAddressLimiter(options.unauthenticatedLimit ?? { limit: DEFAULT_UNAUTHENTICATED_LIMIT });
   let draining = false;
+  const streamOptions = options.eventStreams ?? {};
+  const eventStreams = createEventStreams({
+    db,
+    changes: storage.changes,
+    logger,
+    ...(streamOptions.perKey !== undefined ? { perKey: streamOptions.perKey } : {}),
+    ...(streamOptions.pollMs !== undefined ? { pollMs: streamOptions.pollMs } : {}),
+  });
 
   const pipeline = createPipeline({
     contract,
@@ -130,6 +153,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       work: options.work,
       apps: options.apps,
       webhookTargets: options.webhookTargets,
+      eventStreams,
     }),
     idempotencyDb: db,
     answerSeals,
@@ -137,7 +161,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     audit,
     logger,
   });
-  const api = servingHttp(pipeline, clientAddress);
+  const api = servingHttp(pipeline, clientAddress, {
+    heartbeatMs: streamOptions.heartbeatMs ?? DEFAULT_EVENT_STREAM_SETTINGS.heartbeatMs,
+    maxBufferedBytes: streamOptions.maxBufferedBytes ?? DEFAULT_EVENT_STREAM_SETTINGS.maxBufferedBytes,
+  });
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
@@ -220,9 +247,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     listen: (port, host) => listen(server, port, host),
     flushAudit: () => audit.flush(),
+    get openEventStreams() {
+      return eventStreams.size;
+    },
     stop() {
       stopped ??= (async () => {
         draining = true;
+        // Streams never finish by themselves: they end now, and their clients reconnect elsewhere.
+        eventStreams.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timeout = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);

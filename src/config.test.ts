@@ -37,7 +37,15 @@ describe("loadConfig", () => {
       },
       trustProxy: false,
       unauthenticatedRateLimit: 60,
+      eventStreamsPerKey: 5,
+      eventStreamHeartbeatMs: 15_000,
     });
+  });
+
+  it("reads EVENT_STREAMS_PER_KEY and EVENT_STREAM_HEARTBEAT", () => {
+    expect(loadConfig({ EVENT_STREAMS_PER_KEY: "20", EVENT_STREAM_HEARTBEAT: "30s" })).toMatchObject({ eventStreamsPerKey: 20, eventStreamHeartbeatMs: 30_000 });
+    expect(() => loadConfig({ EVENT_STREAMS_PER_KEY: "0" })).toThrow(/EVENT_STREAMS_PER_KEY must be an integer from 1 to 1000/);
+    expect(() => loadConfig({ EVENT_STREAM_HEARTBEAT: "soon" })).toThrow(/EVENT_STREAM_HEARTBEAT/);
   });
 
   it("reads MIGRATE_ON_START and AUDIT_RETENTION_DAYS", () => {

@@ -3,6 +3,8 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
 import { DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
+import { DEFAULT_EVENT_STREAMS_PER_KEY } from "./domain/event-stream.ts";
+import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
 
@@ -67,6 +69,10 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** Requests a client address may make per minute that fail before a key is identified; 0: no limit. */
   readonly unauthenticatedRateLimit: number;
+  /** Live event streams (GET /v1/events/stream) a key may have open at once in this process. */
+  readonly eventStreamsPerKey: number;
+  /** How long a quiet event stream waits before sending a heartbeat comment. */
+  readonly eventStreamHeartbeatMs: number;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +127,8 @@ export function loadConfig(env: Env = process.env): Config {
       0,
       1_000_000,
     ),
+    eventStreamsPerKey: integer("EVENT_STREAMS_PER_KEY", read("EVENT_STREAMS_PER_KEY"), DEFAULT_EVENT_STREAMS_PER_KEY, 1, 1000),
+    eventStreamHeartbeatMs: duration("EVENT_STREAM_HEARTBEAT", read("EVENT_STREAM_HEARTBEAT"), DEFAULT_EVENT_STREAM_SETTINGS.heartbeatMs, 100, 10 * 60_000),
   });
 }
 

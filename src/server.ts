@@ -46,6 +46,7 @@ const app = await createApp({
   serverLimits: config.serverLimits,
   trustProxy: config.trustProxy,
   unauthenticatedLimit: { limit: config.unauthenticatedRateLimit },
+  eventStreams: { perKey: config.eventStreamsPerKey, heartbeatMs: config.eventStreamHeartbeatMs },
 });
 const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.

@@ -229,8 +229,8 @@ describe("the contract", () => {
     for (const prefix of ["project.", "agent_run.", "deployment.", "file.", "webhook.test"]) {
       expect(types.some((t) => t.startsWith(prefix))).toBe(true);
     }
-    expect(schemas.Event.anyOf ?? schemas.Event.oneOf).toHaveLength(5);
-    for (const name of ["ProjectEvent", "AgentRunEvent", "DeploymentEvent", "FileEvent", "WebhookTestEvent"]) {
+    expect(schemas.Event.anyOf ?? schemas.Event.oneOf).toHaveLength(6);
+    for (const name of ["ProjectEvent", "AgentRunEvent", "AgentRunProgressEvent", "DeploymentEvent", "FileEvent", "WebhookTestEvent"]) {
       expect(schemas[name].required).toEqual(expect.arrayContaining(["id", "type", "created_at", "workspace_id", "livemode", "data"]));
     }
     const signature = String(schemas.ProjectEvent.description ?? "") + JSON.stringify(schemas);

@@ -39,6 +39,17 @@ forEachDriver("the model-backed agent", (driver) => {
     const paths = (await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data.map((file: { path: string }) => file.path);
     expect(paths.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
     expect(model.requests[0].headers.authorization).toBe("Bearer sk-test-secret");
+    // One agent_run.progress per tool call, each with the paths written so far (events of one
+    // millisecond list in no set order, so they are compared as a set, ordered by what they carry).
+    const progress = (await server.client.get("/v1/events?type=agent_run.progress&limit=100")).body.data
+      .map((event: { data: { object: { agent_run_id: string; message: string; paths: string[] } } }) => event.data.object)
+      .filter((object: { agent_run_id: string }) => object.agent_run_id === project.latest_run_id)
+      .sort((a: { paths: string[] }, b: { paths: string[] }) => a.paths.length - b.paths.length);
+    expect(progress.map((object: { message: string; paths: string[] }) => [object.message, object.paths])).toEqual([
+      ["write_file index.html", ["index.html"]],
+      ["write_file style.css", ["index.html", "style.css"]],
+      ["write_file main.tsx", ["index.html", "main.tsx", "style.css"]],
+    ]);
 
     const deployment = (await server.client.post(`/v1/projects/${created.body.id}/deployments`)).body;
     const ready = await pollUntil<{ status: string; url: string }>(server.client, `/v1/projects/${created.body.id}/deployments/${deployment.id}`, final);

@@ -60,8 +60,9 @@ describe("the contract's scopes", () => {
       const oauth = (operation.security ?? []).flatMap((requirement) => (requirement as Record<string, string[]>).OAuth2 ?? []);
       expect(oauth.sort(), `${operation.operationId}: OAuth2 scopes`).toEqual([...required].sort());
     }
-    // Only the calling-key operation needs no scope.
-    expect(ops.filter((operation) => requiredScopes(operation).length === 0).map((operation) => operation.operationId)).toEqual(["getCurrentApiKey"]);
+    // Only the calling-key operation needs no scope, and the event stream, which checks each event
+    // type's scope itself (a key that can read none is refused insufficient_scope: event-stream.test.ts).
+    expect(ops.filter((operation) => requiredScopes(operation).length === 0).map((operation) => operation.operationId).sort()).toEqual(["getCurrentApiKey", "streamEvents"]);
   });
 });
 

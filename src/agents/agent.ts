@@ -22,6 +22,8 @@ export interface AgentInput {
   readonly signal: AbortSignal;
   /** Reports the model's token use; throws InsufficientCreditsError once the credits left are spent. */
   readonly meter: UsageMeter;
+  /** Tells who follows the run what it just did (a file written, a tool called), in a few words. */
+  readonly progress?: (message: string) => void;
 }
 
 export interface AgentResult {

@@ -23,7 +23,10 @@ export function createBuiltinAgent(edit: BuiltinEditor): Agent {
       const { agent, prompt, initial, project } = input;
       const request = { agent, prompt, initial, project: { name: project.name, template: project.template }, indexHtml, styleCss };
       const { writes, summary } = await edit(request, input.signal);
-      for (const [path, text] of writes) input.files.write(path, text);
+      for (const [path, text] of writes) {
+        input.files.write(path, text);
+        input.progress?.(`Wrote ${path}`);
+      }
       return { summary };
     },
   };

@@ -121,7 +121,9 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
         messages.push({ role: "assistant", content: message.content, tool_calls: message.tool_calls });
         for (const call of message.tool_calls) {
           signal.throwIfAborted();
-          messages.push({ role: "tool", tool_call_id: call.id, content: await runTool(input, call) });
+          const result = await runTool(input, call);
+          messages.push({ role: "tool", tool_call_id: call.id, content: result });
+          input.progress?.(progressOf(call, result));
         }
       }
       return { summary: truncate(`Stopped at the limit of ${maxTurns} model turns; kept the work done so far. ${defaultSummary(input)}`, MAX_SUMMARY) };
@@ -140,6 +142,18 @@ function systemPrompt(input: AgentInput): string {
     "When you are done, answer without tool calls with a sentence or two on what you changed.",
     files.length > 0 ? `The project's files now:\n${files.join("\n")}` : "The project has no files yet.",
   ].join("\n");
+}
+
+/** What a tool call did, for `agent_run.progress`: the tool, its path, and whether it failed. */
+function progressOf(call: ToolCall, result: string): string {
+  let path: unknown;
+  try {
+    path = (JSON.parse(call.function.arguments || "{}") as { path?: unknown }).path;
+  } catch {
+    path = undefined;
+  }
+  const failed = result.startsWith("Error:") ? " (failed)" : "";
+  return `${call.function.name}${typeof path === "string" ? ` ${path}` : ""}${failed}`;
 }
 
 /** Runs one tool call. A bad call is the model's to fix, so it goes back as the tool result. */

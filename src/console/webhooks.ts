@@ -38,6 +38,7 @@ export const EVENT_TYPES = [
   "agent_run.succeeded",
   "agent_run.failed",
   "agent_run.canceled",
+  "agent_run.progress",
   "deployment.queued",
   "deployment.ready",
   "deployment.failed",

@@ -38,3 +38,31 @@ export class ForbiddenError extends Error {
     this.name = "ForbiddenError";
   }
 }
+
+/** The caller's scopes do not allow what it asked for (an event type it may not read, say). */
+export class ScopeError extends Error {
+  readonly param: string | null;
+  constructor(message: string, param: string | null = null) {
+    super(message);
+    this.name = "ScopeError";
+    this.param = param;
+  }
+}
+
+/** The caller already has as many event streams open as it may. */
+export class TooManyStreamsError extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.name = "TooManyStreamsError";
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** This process is stopping and takes no new long-lived work (an event stream): ask another replica. */
+export class StoppingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoppingError";
+  }
+}

@@ -2,6 +2,7 @@
 // of the running server.
 import type { Logger } from "pino";
 import type { AppAccess } from "../domain/app-access.ts";
+import type { EventStreams } from "../domain/event-stream.ts";
 import type { Principal } from "../domain/keys.ts";
 import type { Partition } from "../domain/partition.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
@@ -22,4 +23,6 @@ export interface Context {
   readonly apps: AppAccess;
   /** Which webhook URLs deliveries may go to. */
   readonly webhookTargets: WebhookTargets;
+  /** This process's live event streams (GET /v1/events/stream). */
+  readonly eventStreams: EventStreams;
 }

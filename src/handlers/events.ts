@@ -5,7 +5,7 @@ import * as events from "../domain/events.ts";
 import type { Context } from "./context.ts";
 import { paged } from "./pagination.ts";
 
-type EventHandlers = Pick<Handlers<Context>, "listEvents" | "getEvent">;
+type EventHandlers = Pick<Handlers<Context>, "listEvents" | "getEvent" | "streamEvents">;
 
 export const eventHandlers: EventHandlers = {
   async listEvents({ query }, context) {
@@ -16,5 +16,24 @@ export const eventHandlers: EventHandlers = {
 
   async getEvent({ path }, { db, partition }) {
     return { status: 200, body: await events.getEvent(db, partition, path.event_id) };
+  },
+
+  async streamEvents({ query, header }, { eventStreams, partition, principal }) {
+    // The header is what EventSource sends when it reconnects; the query is for a first connection.
+    const fromHeader = header?.["Last-Event-ID"];
+    const lastEventId = fromHeader
+      ? { id: fromHeader, param: "Last-Event-ID" }
+      : query?.last_event_id
+        ? { id: query.last_event_id, param: "last_event_id" }
+        : undefined;
+    const body = await eventStreams.open({
+      partition,
+      keyId: principal.key.id,
+      scopes: principal.key.scopes,
+      projectId: query?.project_id,
+      types: query?.types,
+      lastEventId,
+    });
+    return { status: 200, body };
   },
 };

@@ -1,7 +1,7 @@
 // The one error shape of the contract, and the mapping of every failure to it.
 import type { Duplex } from "node:stream";
 import type { components } from "../../generated/schema.d.ts";
-import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import { ConflictError, InvalidInputError, NotFoundError, ScopeError, StoppingError, TooManyStreamsError } from "../domain/errors.ts";
 import { newId } from "../storage/ids.ts";
 import { isStorageUnavailable } from "../storage/unavailable.ts";
 
@@ -44,6 +44,13 @@ export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof NotFoundError) return new HttpError(404, "not_found", error.message, error.param);
   if (error instanceof ConflictError) return new HttpError(409, "conflict", error.message, error.param);
   if (error instanceof InvalidInputError) return new HttpError(400, "invalid_request", error.message, error.param);
+  if (error instanceof StoppingError) {
+    return new HttpError(503, "service_unavailable", error.message, null, { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+  }
+  if (error instanceof ScopeError) return new HttpError(401, "insufficient_scope", error.message, error.param);
+  if (error instanceof TooManyStreamsError) {
+    return new HttpError(429, "too_many_streams", error.message, null, { "Retry-After": String(error.retryAfterSeconds) });
+  }
   return undefined;
 }
 

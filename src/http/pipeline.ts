@@ -12,7 +12,9 @@
 // body stream, client address, and the MCP tool it carries out, if any) and hands its answer
 // (status, headers, body) to the transport's `deliver`, which writes it and says when it has gone.
 // Over HTTP that is the ServerResponse (`servingHttp`, below); over MCP a tool's result
-// (src/mcp/). Every rule above is here, once, whichever way a request came.
+// (src/mcp/). Every rule above is here, once, whichever way a request came. An event stream
+// (GET /v1/events/stream, over HTTP only) is answered like any request, then goes on after its
+// answer has begun (event-stream.ts): its audit row, its latency, are its start.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
@@ -34,6 +36,7 @@ import * as idempotency from "./idempotency.ts";
 import { fingerprintOf } from "./multipart.ts";
 import { requestTransaction } from "./request-transaction.ts";
 import type { AuditWriter } from "./audit.ts";
+import { DEFAULT_EVENT_STREAM_SETTINGS, isEventStream, writeEventStream, type EventStreamSettings } from "./event-stream.ts";
 
 export interface PipelineDeps {
   contract: Contract;
@@ -176,7 +179,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       // A multipart body is not read here: its handler streams it and checks its parts.
       const streamed = mediaTypeOf(request) === "multipart/form-data";
       const { params, query } = deps.contract.validate(
-        { method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers as Record<string, string>, body },
+        { method, path: url.pathname, query: queryOf(url.searchParams, operation), headers: request.headers as Record<string, string>, body },
         operation,
         { streamedBody: streamed },
       );
@@ -279,6 +282,21 @@ async function readBody(request: PipelineRequest, operation: Operation): Promise
     throw new HttpError(400, "invalid_request", "The request needs a JSON body.");
   }
   return body;
+}
+
+/**
+ * The query as the contract reads it: every value of a parameter it declares as an array (`types=a&types=b`,
+ * or just `types=a`), the last value of any other (as before arrays existed).
+ */
+function queryOf(search: URLSearchParams, operation: Operation): Record<string, string | string[]> {
+  const arrays = new Set(
+    ((operation.parameters ?? []) as { in: string; name: string; schema?: { type?: string } }[])
+      .filter((parameter) => parameter.in === "query" && parameter.schema?.type === "array")
+      .map((parameter) => parameter.name),
+  );
+  const query: Record<string, string | string[]> = Object.fromEntries(search);
+  for (const name of arrays) if (search.has(name)) query[name] = search.getAll(name);
+  return query;
 }
 
 /** The request headers the operation declares, under the names the contract gives them. */
@@ -412,9 +430,13 @@ function stringHeaders(headers: Record<string, unknown> | undefined): Record<str
 // The HTTP transport
 
 /** The pipeline as a node:http request listener. */
-export function servingHttp(pipeline: Pipeline, clientAddress: (request: IncomingMessage) => string | null) {
+export function servingHttp(
+  pipeline: Pipeline,
+  clientAddress: (request: IncomingMessage) => string | null,
+  eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
+) {
   return (request: IncomingMessage, response: ServerResponse): Promise<void> =>
-    pipeline.handle(httpRequest(request, clientAddress), (answer) => writeAnswer(request, response, answer));
+    pipeline.handle(httpRequest(request, clientAddress), (answer) => writeAnswer(request, response, answer, eventStreams));
 }
 
 /** An HTTP request as the pipeline takes it, its body still unread. */
@@ -424,12 +446,27 @@ export function httpRequest(request: IncomingMessage, clientAddress: (request: I
   return { method: request.method ?? "GET", url: request.url ?? "/", headers: request.headers, body: request, clientAddress: clientAddress(request) };
 }
 
-/** Writes an answer to the ServerResponse; resolves with the status once it has finished, undefined if it closed first. */
-export async function writeAnswer(request: IncomingMessage, response: ServerResponse, answer: Answer): Promise<number | undefined> {
+/**
+ * Writes an answer to the ServerResponse; resolves with the status once it has finished, undefined if
+ * it closed first. An event stream counts as gone once it has begun (its audit row is its start).
+ */
+export async function writeAnswer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: Answer,
+  eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
+): Promise<number | undefined> {
   if (response.headersSent || response.destroyed) {
     // A download broke after it began: nothing more can be said on this response.
+    if (isEventStream(answer.body)) answer.body.abandon();
     response.destroy();
     return undefined;
+  }
+  if (!answer.failed && isEventStream(answer.body)) {
+    for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+    response.statusCode = answer.status;
+    writeEventStream(response, answer.body, eventStreams);
+    return response.destroyed ? undefined : answer.status;
   }
   const gone = new Promise<number | undefined>((resolve) => {
     response.once("finish", () => resolve(response.statusCode));

@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { AgentError, InsufficientCreditsError, type Agent, type UsageMeter } from "../agents/agent.ts";
 import { WorkingTree } from "../agents/working-tree.ts";
 import { agentRunStatus, chargeCanceledRun, finishAgentRun, startAgentRun, type RunOutcome } from "../domain/agent-runs.ts";
+import { recordRunProgress } from "../domain/agent-run-progress.ts";
 import { projectFiles } from "../domain/files.ts";
 import { BUILTIN_RUN_CREDITS, TOKENS_PER_CREDIT } from "../domain/plans.ts";
 import type { Database } from "../storage/index.ts";
@@ -53,6 +54,16 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
     const meter = tokenMeter(started.creditsLeft * TOKENS_PER_CREDIT);
     const cost = () => (priced ? BUILTIN_RUN_CREDITS[started.run.agent] : Math.ceil(meter.tokens / TOKENS_PER_CREDIT));
 
+    // Progress events are recorded one after another, and all before the run's end, so a stream
+    // shows them in order and before `agent_run.succeeded`. One that cannot be recorded is only logged.
+    let progressed = Promise.resolve();
+    const progress = (files: WorkingTree) => (message: string) => {
+      const paths = files.changes().writes.map((write) => write.path);
+      progressed = progressed
+        .then(() => recordRunProgress(db, started.partition, { agent_run_id: runId, project_id: started.project.id, message, paths }))
+        .catch((error: unknown) => log.warn({ err: error }, "could not record the run's progress"));
+    };
+
     let outcome: RunOutcome;
     try {
       const files = new WorkingTree(await projectFiles(db, started.project.id));
@@ -69,6 +80,7 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
           files,
           signal: controller.signal,
           meter,
+          progress: progress(files),
         }),
         aborted,
       ]);
@@ -77,6 +89,7 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
       const error = controller.signal.aborted ? controller.signal.reason : thrown;
       if (error instanceof AgentError && error.code === "canceled") {
         // The cancel already ended the run; the tokens its model used are still owed.
+        await progressed;
         if (!priced) await chargeCanceledRun(db, runId, cost());
         log.info("run canceled");
         return;
@@ -92,6 +105,7 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
       clearTimeout(limit);
       clearInterval(watch);
     }
+    await progressed;
     const finished = await finishAgentRun(db, runId, outcome);
     log.info({ status: finished?.status ?? "already final" }, "run finished");
   };

@@ -12,10 +12,16 @@
 //   the feed reports a gap (on losing it and again on regaining it) and caches drop everything and
 //   stop caching until `connected` is true again.
 // PGlite is one process on one connection: it hears everything, always.
+//
+// A second channel, `events_recorded` (migration 0011), wakes the live event streams
+// (src/domain/event-stream.ts) when a partition records events; a gap tells them to read anyway.
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
 export const PRINCIPAL_CHANGES = "principal_changes";
+export const EVENTS_RECORDED = "events_recorded";
+const CHANNELS = [PRINCIPAL_CHANGES, EVENTS_RECORDED] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 export interface ChangeSubscriber {
   /** A change was committed; the payload says which (see migration 0005). */
@@ -27,32 +33,33 @@ export interface ChangeSubscriber {
 export interface ChangeFeed {
   /** True while every committed change is heard. */
   readonly connected: boolean;
-  /** Starts delivering to `subscriber`; returns the function that stops it. */
-  subscribe(subscriber: ChangeSubscriber): () => void;
+  /** Starts delivering `channel`'s changes (default: credentials') to `subscriber`; returns the function that stops it. */
+  subscribe(subscriber: ChangeSubscriber, channel?: Channel): () => void;
   close(): Promise<void>;
 }
 
 class Subscribers {
-  readonly #all = new Set<ChangeSubscriber>();
-  add(subscriber: ChangeSubscriber): () => void {
-    this.#all.add(subscriber);
-    return () => void this.#all.delete(subscriber);
+  readonly #byChannel = new Map<string, Set<ChangeSubscriber>>(CHANNELS.map((channel) => [channel, new Set()]));
+  add(subscriber: ChangeSubscriber, channel: Channel = PRINCIPAL_CHANGES): () => void {
+    const subscribers = this.#byChannel.get(channel)!;
+    subscribers.add(subscriber);
+    return () => void subscribers.delete(subscriber);
   }
-  changed(payload: string): void {
-    for (const subscriber of this.#all) subscriber.changed(payload);
+  changed(channel: string, payload: string): void {
+    for (const subscriber of this.#byChannel.get(channel) ?? []) subscriber.changed(payload);
   }
   gap(): void {
-    for (const subscriber of this.#all) subscriber.gap();
+    for (const subscribers of this.#byChannel.values()) for (const subscriber of subscribers) subscriber.gap();
   }
 }
 
 export async function pgliteChangeFeed(client: PGlite): Promise<ChangeFeed> {
   const subscribers = new Subscribers();
-  const unlisten = await client.listen(PRINCIPAL_CHANGES, (payload) => subscribers.changed(payload));
+  const unlisten = await Promise.all(CHANNELS.map((channel) => client.listen(channel, (payload) => subscribers.changed(channel, payload))));
   return {
     connected: true,
-    subscribe: (subscriber) => subscribers.add(subscriber),
-    close: () => unlisten().catch(() => {}),
+    subscribe: (subscriber, channel) => subscribers.add(subscriber, channel),
+    close: () => Promise.all(unlisten.map((stop) => stop().catch(() => {}))).then(() => {}),
   };
 }
 
@@ -77,7 +84,7 @@ export function postgresChangeFeed(url: string): PostgresChangeFeed {
   // feed's own connection when another process made it.
   const pooledBackends = new Set<number>();
   const deliver = (message: pg.Notification) => {
-    if (message.channel === PRINCIPAL_CHANGES) subscribers.changed(message.payload ?? "*");
+    subscribers.changed(message.channel, message.payload ?? "*");
   };
   const onNotification = (message: pg.Notification) => {
     if (!pooledBackends.has(message.processId)) deliver(message);
@@ -102,7 +109,7 @@ export function postgresChangeFeed(url: string): PostgresChangeFeed {
     client.on("notification", onNotification);
     try {
       await client.connect();
-      await client.query(`LISTEN ${PRINCIPAL_CHANGES}`);
+      for (const channel of CHANNELS) await client.query(`LISTEN ${channel}`);
     } catch {
       onLost();
       return;
@@ -124,12 +131,12 @@ export function postgresChangeFeed(url: string): PostgresChangeFeed {
     get connected() {
       return connected;
     },
-    subscribe(subscriber) {
+    subscribe(subscriber, channel) {
       if (!started) {
         started = true;
         void connect(0);
       }
-      return subscribers.add(subscriber);
+      return subscribers.add(subscriber, channel);
     },
     async listenOn(client) {
       const backend = (client as pg.ClientBase & { processID: number }).processID;
@@ -138,7 +145,7 @@ export function postgresChangeFeed(url: string): PostgresChangeFeed {
       client.on("notification", (message) => {
         if (message.processId === backend) deliver(message);
       });
-      await client.query(`LISTEN ${PRINCIPAL_CHANGES}`);
+      for (const channel of CHANNELS) await client.query(`LISTEN ${channel}`);
     },
     async close() {
       closed = true;

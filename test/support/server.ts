@@ -3,7 +3,7 @@
 import type { Agent } from "../../src/agents/agent.ts";
 import { createBuiltinAgent } from "../../src/agents/builtin.ts";
 import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../src/config.ts";
-import { createApp, type App } from "../../src/app.ts";
+import { createApp, type App, type AppOptions } from "../../src/app.ts";
 import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
 import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
 import { createWebhookTargets, type Resolver, type WebhookTargets } from "../../src/domain/webhook-targets.ts";
@@ -86,6 +86,8 @@ export async function startTestServer(
      * deliver to receivers on 127.0.0.1. Off by default: deliveries stay pending.
      */
     webhooks?: { deliver?: boolean; allowPrivateNetworks?: boolean; retrySchedule?: readonly number[]; resolve?: Resolver };
+    /** The live event streams' bounds (per key, heartbeat, slow-reader buffer, poll). */
+    eventStreams?: AppOptions["eventStreams"];
   } = {},
 ): Promise<TestServer> {
   const storage = await driver.open();
@@ -119,6 +121,7 @@ export async function startTestServer(
     unauthenticatedLimit: options.unauthenticatedLimit ?? { limit: 0 },
     publicUrl: `http://127.0.0.1:${port}`,
     csrfSecret: "test-csrf-secret-0123456789",
+    ...(options.eventStreams ? { eventStreams: options.eventStreams } : {}),
   });
   const url = await app.listen(port, "127.0.0.1");
   const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: serverLimits });

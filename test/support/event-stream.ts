@@ -1,0 +1,106 @@
+// A reader of GET /v1/events/stream for tests: the raw server-sent events as they arrive (messages and
+// comment lines), over its own connection so a test can leave it unread, close it, or see it end.
+import { request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+
+export interface StreamMessage {
+  readonly id: string;
+  readonly event: string;
+  readonly data: any;
+}
+
+export interface OpenedStream {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** Every message so far, in order. */
+  readonly messages: StreamMessage[];
+  /** Every comment line so far (without the leading colon). */
+  readonly comments: string[];
+  /** Resolves with the messages once `done` holds for them (rejects after `timeoutMs`). */
+  until(done: (messages: StreamMessage[]) => boolean, timeoutMs?: number): Promise<StreamMessage[]>;
+  /** Resolves once a comment has arrived. */
+  nextComment(timeoutMs?: number): Promise<string>;
+  /** Resolves when the server ended the stream: `end` when it finished cleanly, `aborted` when cut. */
+  readonly ended: Promise<"end" | "aborted">;
+  /** The body of a refusal (not a stream). */
+  readonly body: Promise<any>;
+  close(): void;
+  readonly response: IncomingMessage;
+}
+
+export async function openStream(baseUrl: string, key: string, query = "", headers: Record<string, string> = {}): Promise<OpenedStream> {
+  const url = new URL(`/v1/events/stream${query}`, baseUrl);
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = request(url, { agent: false, headers: { Authorization: `Bearer ${key}`, Accept: "text/event-stream", ...headers } }, resolve);
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+  const messages: StreamMessage[] = [];
+  const comments: string[] = [];
+  let waiters: (() => void)[] = [];
+  const notify = () => {
+    const current = waiters;
+    waiters = [];
+    for (const waiter of current) waiter();
+  };
+  const streaming = response.statusCode === 200 && String(response.headers["content-type"]).startsWith("text/event-stream");
+  let raw = "";
+  let buffer = "";
+  response.setEncoding("utf8");
+  const ended = new Promise<"end" | "aborted">((resolve) => {
+    response.on("end", () => resolve("end"));
+    response.on("aborted", () => resolve("aborted"));
+    response.on("error", () => resolve("aborted"));
+    response.on("close", () => resolve(response.complete ? "end" : "aborted"));
+  });
+  response.on("data", (chunk: string) => {
+    if (!streaming) return void (raw += chunk);
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const fields: Record<string, string> = {};
+      for (const line of block.split("\n")) {
+        if (line.startsWith(":")) comments.push(line.slice(1).trim());
+        else {
+          const colon = line.indexOf(":");
+          fields[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, "");
+        }
+      }
+      if (fields.data !== undefined) messages.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
+    }
+    notify();
+  });
+  const waitFor = async <T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = check();
+      if (found !== undefined) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; messages so far: ${messages.map((m) => m.event).join(", ")}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  };
+  let commentsSeen = 0;
+  return {
+    status: response.statusCode!,
+    headers: response.headers,
+    messages,
+    comments,
+    response,
+    ended,
+    body: ended.then(() => (raw ? JSON.parse(raw) : undefined)),
+    until: (done, timeoutMs = 15_000) => waitFor(() => (done(messages) ? messages : undefined), timeoutMs, "the messages expected"),
+    nextComment: (timeoutMs = 5_000) => waitFor(() => comments[commentsSeen++] ?? ((commentsSeen -= 1), undefined), timeoutMs, "a comment"),
+    close: () => response.destroy(),
+  };
+}
+
+/** The events of a type, in order. */
+export const ofType = (messages: StreamMessage[], type: string) => messages.filter((message) => message.event === type);
