@@ -200,9 +200,15 @@ describe("client.events.stream: reconnecting", () => {
         res.write(message(events[3]!));
       }
     };
-    const received = await take(client().events.stream(), 4);
+    const reconnects: { failures: number; cause: unknown }[] = [];
+    const received = await take(client().events.stream({ onReconnect: ({ failures, cause }) => reconnects.push({ failures, cause }) }), 4);
     expect(received).toEqual(events);
     expect(seen.map((request) => request.headers["last-event-id"])).toEqual([undefined, events[1]!.id, events[2]!.id]);
+    // Told why: the broken connection's error, then nothing (the server ended a stream that had delivered).
+    expect(reconnects).toEqual([
+      { failures: 0, cause: expect.any(Error) },
+      { failures: 0, cause: undefined },
+    ]);
   });
 
   it("waits the server's retry: before reconnecting", async () => {
@@ -243,9 +249,14 @@ describe("client.events.stream: reconnecting", () => {
         res.write(message(event));
       }
     };
-    expect(await take(client().events.stream(), 1)).toEqual([event]);
+    const reconnects: { delayMs: number; failures: number; cause: unknown }[] = [];
+    expect(await take(client().events.stream({ onReconnect: (reconnect) => reconnects.push(reconnect) }), 1)).toEqual([event]);
     expect(seen).toHaveLength(3);
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(reconnects).toEqual([
+      { delayMs: 1000, failures: 1, cause: expect.objectContaining({ name: "ApiError", status: 429, code: "too_many_event_streams", retryAfter: 1 }) },
+      { delayMs: expect.any(Number), failures: 2, cause: expect.objectContaining({ name: "ApiError", status: 503 }) },
+    ]);
   });
 
   it("throws a 401 as ApiError at once, without trying again", async () => {

@@ -54,6 +54,13 @@ export interface EventStreamOptions<T extends StreamEventType = StreamEventType>
    * (default: unlimited, reconnecting for as long as the stream is followed, as `EventSource` does).
    */
   maxReconnects?: number;
+  /**
+   * Called before each wait to reconnect (for a "reconnecting…" notice; it should not throw), with
+   * the wait, the attempts in a row that brought nothing, and why: `cause` is the `ApiError` of a
+   * 429 or 5xx, the network error of a failed connection or read, or undefined when the server
+   * ended a stream that had delivered.
+   */
+  onReconnect?: (reconnect: { delayMs: number; failures: number; cause: unknown }) => void;
 }
 
 /** The stream's events as an async iterator (`for await`), which reconnects until it is ended. */
@@ -115,10 +122,14 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
     let serverRetryMs = 0;
 
     /** Counts a failed attempt; false when no more may be made. Then waits before the next (false when ended meanwhile). */
-    const waitBeforeRetry = async (asked?: number): Promise<boolean> => {
+    const waitBeforeRetry = (cause: unknown, asked?: number): Promise<boolean> => {
       failures++;
-      const delay = Math.max(serverRetryMs, asked ?? backoffDelay(failures - 1, config.initialBackoffMs, config.maxBackoffMs));
-      return sleep(delay, signal).then(
+      return wait(Math.max(serverRetryMs, asked ?? backoffDelay(failures - 1, config.initialBackoffMs, config.maxBackoffMs)), cause);
+    };
+    /** Waits before reconnecting; false when the stream was ended meanwhile. */
+    const wait = (delayMs: number, cause: unknown): Promise<boolean> => {
+      options.onReconnect?.({ delayMs, failures, cause });
+      return sleep(delayMs, signal).then(
         () => true,
         () => false,
       );
@@ -146,19 +157,20 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
         } catch (error) {
           if (signal.aborted) return undefined;
           if (failures >= maxReconnects) throw new ApiConnectionError(request, failures + 1, error, connection.signal.aborted);
-          if (!(await waitBeforeRetry())) return undefined;
+          if (!(await waitBeforeRetry(error))) return undefined;
           continue;
         }
 
         if (!response.ok) {
           const body = await readErrorBody(response);
           if (signal.aborted) return undefined;
-          if (!RETRIED_STATUSES.has(response.status) || failures >= maxReconnects) throw new ApiError(response, body);
+          const refusal = new ApiError(response, body);
+          if (!RETRIED_STATUSES.has(response.status) || failures >= maxReconnects) throw refusal;
           const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
           const asked = retryAfter === null ? undefined : Math.min(retryAfter * 1000, config.maxRetryAfterMs);
           const backoff = backoffDelay(failures, config.initialBackoffMs, config.maxBackoffMs);
           // A 429 waits what it was told (else the backoff); a 5xx at least the backoff, so a failing server is not hammered.
-          if (!(await waitBeforeRetry(response.status === 429 ? (asked ?? backoff) : Math.max(asked ?? 0, backoff)))) return undefined;
+          if (!(await waitBeforeRetry(refusal, response.status === 429 ? (asked ?? backoff) : Math.max(asked ?? 0, backoff)))) return undefined;
           continue;
         }
 
@@ -212,12 +224,12 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
       if (signal.aborted) return undefined;
       // The stream ended or broke: connect again, resuming after lastEventId. One that brought nothing is a failure.
       if (received) {
-        const delay = serverRetryMs || backoffDelay(0, config.initialBackoffMs, config.maxBackoffMs);
-        if (!(await sleep(delay, signal).then(() => true, () => false))) return undefined;
+        if (!(await wait(serverRetryMs || backoffDelay(0, config.initialBackoffMs, config.maxBackoffMs), failure))) return undefined;
         continue;
       }
-      if (failures >= maxReconnects) throw new ApiConnectionError(request, failures + 1, failure ?? new Error("The event stream ended before sending anything."), connection.signal.aborted);
-      if (!(await waitBeforeRetry())) return undefined;
+      const cause = failure ?? new Error("The event stream ended before sending anything.");
+      if (failures >= maxReconnects) throw new ApiConnectionError(request, failures + 1, cause, connection.signal.aborted);
+      if (!(await waitBeforeRetry(cause))) return undefined;
     }
     return undefined;
   }
