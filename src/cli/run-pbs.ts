@@ -22,8 +22,9 @@ import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageErr
 process.stdin.setEncoding("utf8");
 
 async function main(argv: string[]): Promise<number> {
-  // A client of a running server rather than an administration command: no storage of its own.
+  // Clients of a running server rather than administration commands: no storage of their own.
   if (argv[0] === "mcp") return (await import("./mcp-stdio.ts")).runMcpProxy(argv.slice(1));
+  if (argv[0] === "listen") return (await import("./listen.ts")).runListen(argv.slice(1));
   let command: Command;
   try {
     command = parseCommand(argv);
