@@ -18,6 +18,8 @@
 // (the admin socket on PGlite, executeCommand on PostgreSQL), rotated per request; a dedicated key
 // for the 429 scenario; one project and one 1 MiB file through the API; 10,100 copies of the project
 // inserted with SQL (server stopped) for the list/cursor scenarios.
+// Extra parts (bench/README.md): scale, profile, routing, mcp, and events (bench/event-stream.ts: event
+// written → received at 100 open streams of GET /v1/events/stream, on PostgreSQL).
 // Also measured: statements per request (counted at the driver by the preload), CPU ms per request
 // (/proc/<pid>/stat), p50/p99, start-up to the first answer (fresh/existing), RSS idle and after load.
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL
@@ -36,6 +38,7 @@ import pg from "pg";
 import { sendToAdminSocket } from "../src/cli/admin-socket.ts";
 import { executeCommand, parseCommand } from "../src/cli/commands.ts";
 import { openPostgresStorage } from "../src/storage/postgres.ts";
+import { benchEventStream, type EventStreamResult } from "./event-stream.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { benchRouting, type RoutingResult } from "./routing.ts";
 
@@ -54,6 +57,7 @@ const { values: flags } = parseArgs({
     routing: { type: "boolean" },
     mcp: { type: "boolean" },
     "db-proxy": { type: "boolean", default: false },
+    events: { type: "boolean" },
     out: { type: "string" },
   },
 });
@@ -62,6 +66,8 @@ const SCALE = flags.scale ?? !flags.quick;
 const PROFILE = flags.profile ?? !flags.quick;
 const ROUTING = flags.routing ?? true;
 const MCP = flags.mcp ?? true;
+/** The live event stream's latency at 100 open streams, on the PostgreSQL drivers (bench/event-stream.ts). */
+const EVENTS = flags.events ?? true;
 const DURATION = Number(flags.duration ?? (flags.quick ? 3 : 10));
 const ROUNDS = Number(flags.rounds ?? (flags.quick ? 1 : 3));
 const KEY_COUNT = Number(flags.keys);
@@ -415,6 +421,8 @@ interface DriverInfo {
   profiles?: Partial<Record<ScenarioName, string[]>>;
   /** GET over REST and the MCP pair (tools/list + tools/call of getProject), interleaved rounds. */
   mcp?: { get: Round[]; mcp: Round[] };
+  /** Event written → received on 100 open streams of GET /v1/events/stream. */
+  eventStream?: EventStreamResult;
 }
 
 const median = (values: number[]): number => {
@@ -594,6 +602,11 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       await stop(bare);
     }
     if (MCP) info.mcp = await benchMcp(server, keys, projectId, driver);
+    if (EVENTS && driver !== "pglite") {
+      info.eventStream = await benchEventStream({ base: server.base, keys, streams: 100, durationS: DURATION * ROUNDS });
+      const e = info.eventStream;
+      console.log(`[${driver}] event stream: ${e.streams} streams, ${e.projectsCreated} projects, ${e.received} events received, ${e.missing} missing; p50 ${e.p50} p99 ${e.p99} max ${e.max} ms`);
+    }
     info.rss["server after load"] = rssMb(server.child.pid);
     info.rss["openapi-backend ceiling after load"] = rssMb(ceiling.pid);
 
@@ -805,6 +818,15 @@ function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismRss: num
     }
     lines.push("", "Each MCP connection sends tools/list then tools/call of getProject, in turn (what an agent does first); a pair is the two. A tool call is a request of the pipeline like the GET, inside a JSON-RPC message; tools/list answers the whole tool list (about 200 KB for a full key).", "");
   }
+  if (infos.some((i) => i.eventStream)) {
+    lines.push("## Live event stream: event written → received (server only)", "");
+    lines.push("| driver | open streams | projects created | events received (all streams) | missing | p50 ms | p90 ms | p99 ms | max ms |", "|---|---|---|---|---|---|---|---|---|");
+    for (const info of infos.filter((i) => i.eventStream)) {
+      const e = info.eventStream!;
+      lines.push(`| ${info.driver} | ${e.streams} | ${e.projectsCreated} | ${e.received} | ${e.missing ? `⚠ ${e.missing}` : 0} | ${e.p50} | ${e.p90} | ${e.p99} | ${e.max} |`);
+    }
+    lines.push("", `Each stream follows \`GET /v1/events/stream\` with the client library (\`events.stream\`) under a key of its own, while projects are created through the API at 10 per second for ${DURATION * ROUNDS} s; every stream receives every event of the workspace (the creates' and their agent runs'). Latency: received minus the event's \`created_at\` (same machine, same clock). Missing: \`project.created\` events of the created projects that a stream did not receive.`, "");
+  }
   for (const info of infos.filter((i) => i.scale)) {
     lines.push(`## Scale (${info.driver}): 100 projects vs ${info.scaleNote}`, "");
     lines.push("| size | scenario | req/s | p50/p99 ms | CPU ms/req | ÷ the same scenario at 100 projects (req/s) | flag |", "|---|---|---|---|---|---|---|");
@@ -923,6 +945,7 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
     return info ? summary(info.mcp, 200)!.rps / 2 / summary(info.get, 200)!.rps : NaN;
   };
   goal("MCP: tools/list + one tools/call of getProject ÷ the same GET over REST (req/s), PostgreSQL", "≥ 0.5×", mcpPairs("postgres"), (v) => v >= 0.5, 2, "", WHY.mcp);
+  goal("event stream: event written → received, p99 at 100 open streams, PostgreSQL", "< 200 ms", infos.find((i) => i.driver === "postgres")?.eventStream?.p99 ?? NaN, (v) => v < 200, 0, " ms");
   goal("routing cost at 2× the operations (÷ the contract's)", "≤ 1.05×", routing ? routing.doubled.routerNs / routing.contract.routerNs : NaN, (v) => v <= 1.05);
   const pgRow = (scenario: ScenarioName) => find("postgres", scenario);
   const databaseCpuPerGet = summary(pgGet?.targets.server, 200)?.databaseCpu ?? NaN;
@@ -951,7 +974,7 @@ function goals(rows: Row[], infos: DriverInfo[], routing?: { contract: RoutingRe
 const startedAt = new Date();
 // Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results and the
 // README's table; any other run writes its report beside them (git-ignored) unless --out says where.
-const complete = !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP;
+const complete = !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP && EVENTS;
 const resultsPath = resolve(flags.out ?? join(root, "bench", complete ? "RESULTS.md" : "RESULTS.partial.md"));
 const prismPort = await freePort();
 const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");

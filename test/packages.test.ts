@@ -149,7 +149,7 @@ describe("the tarballs", () => {
 
   it("install client and contract alone in 3 MB at most, with none of the server's dependencies", () => {
     const serverDependencies = Object.keys((JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: object }).dependencies);
-    expect(Object.keys(alone.packages).sort()).toEqual(["@project-builder/client", "@project-builder/contract", "openapi-fetch", "openapi-typescript-helpers"]);
+    expect(Object.keys(alone.packages).sort()).toEqual(["@project-builder/client", "@project-builder/contract", "eventsource-parser", "openapi-fetch", "openapi-typescript-helpers"]);
     expect(Object.keys(alone.packages).filter((name) => serverDependencies.includes(name))).toEqual([]);
     expect(alone.bytes).toBeLessThanOrEqual(3_000_000);
     console.log(`client + contract installed: ${(alone.bytes / 1e6).toFixed(2)} MB in ${Object.keys(alone.packages).length} packages`);
@@ -206,7 +206,7 @@ describe("@project-builder/client, installed", () => {
     return runs.get(version)!;
   };
 
-  it.each(["22", "24"] as const)("runs in plain Node %s: create, get, paginate, ApiError, and a delivery the server signed verified, tampered refused", async (version) => {
+  it.each(["22", "24"] as const)("runs in plain Node %s: create, get, paginate, ApiError, a delivery the server signed verified, tampered refused, an event stream resumed", async (version) => {
     const seen = await runClient(version);
     expect(seen.node).toMatch(new RegExp(`^v${version}\\.`));
     expect(seen.got).toEqual({ id: true, name: "First" });
@@ -219,6 +219,7 @@ describe("@project-builder/client, installed", () => {
       fetchRequest: "webhook.test",
     });
     expect(seen.nodeRequest).toEqual({ genuine: "200 webhook.test", tampered: "400 no_matching_signature" });
+    expect(seen.stream).toEqual({ events: ["project.created evt_stream1 true", "project.created evt_stream2 true"], lastEventIds: [null, "evt_stream1"] });
   }, 120_000);
 
   it.each(["nodenext", "bundler"])("type-checks a consumer's strict TypeScript (moduleResolution %s): right uses compile, wrong paths and fields do not", async (resolution) => {

@@ -23,6 +23,7 @@ import {
   type Scope,
 } from "../domain/keys.ts";
 import { createWorkspace, ensureWorkspace, findWorkspaceBySlug } from "../domain/workspaces.ts";
+import { LISTEN_USAGE } from "./listen-usage.ts";
 import { MCP_USAGE } from "./mcp-stdio.ts";
 
 export const USAGE = `pbs — administration of the Project Builder API (what workspace settings offer)
@@ -49,6 +50,7 @@ Usage:
       Applies the database migrations this release has and the database lacks, and prints them.
       No other command migrates: on a database that is behind they stop and say to run this.
   ${MCP_USAGE}
+  ${LISTEN_USAGE}
   pbs --help
 
 Scopes: projects:read, projects:write, deployments:read, deployments:write, agents:run,

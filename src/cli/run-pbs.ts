@@ -22,8 +22,18 @@ import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageErr
 process.stdin.setEncoding("utf8");
 
 async function main(argv: string[]): Promise<number> {
-  // A client of a running server rather than an administration command: no storage of its own.
+  // Clients of a running server rather than administration commands: no storage of their own.
   if (argv[0] === "mcp") return (await import("./mcp-stdio.ts")).runMcpProxy(argv.slice(1));
+  if (argv[0] === "listen") {
+    // The client library it follows the stream with is packages/client's source, which a checkout
+    // has and the server's image (src/ and generated/ only) does not.
+    const listen = await import("./listen.ts").catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ERR_MODULE_NOT_FOUND") throw error;
+      process.stderr.write(`pbs: listen needs the client library of a checkout of the repository (packages/client): ${error.message}\n`);
+      return undefined;
+    });
+    return listen ? listen.runListen(argv.slice(1)) : 1;
+  }
   let command: Command;
   try {
     command = parseCommand(argv);

@@ -10,10 +10,9 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
 import { claimDueDeliveries, recordDeliveryAttempt, releaseDeliveryClaims, RETRY_SCHEDULE_MS, type ClaimedDelivery } from "../domain/webhooks.ts";
-import { signWebhook } from "../domain/webhook-signature.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { Database } from "../storage/index.ts";
-import { ATTEMPT_TIMEOUT_MS, sendWebhook } from "./webhook-sender.ts";
+import { ATTEMPT_TIMEOUT_MS, deliveryHeaders, sendWebhook } from "./webhook-sender.ts";
 
 export interface DeliveryWorkerOptions {
   readonly db: Database;
@@ -45,7 +44,6 @@ export interface DeliveryWorker {
  * lapses under a live attempt; a dead claimant's deliveries are attempted again once it ends.
  */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000;
-const USER_AGENT = "ProjectBuilder-Webhooks/1.0";
 
 export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
   const { db, logger } = options;
@@ -59,22 +57,13 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const body = JSON.stringify(delivery.event);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = delivery.secrets.map((secret) => signWebhook({ id: delivery.event.id, timestamp, body, secret })).join(" ");
     const attemptedAt = new Date();
     const result = await sendWebhook({
       url: delivery.url,
       body,
       targets: options.targets,
       signal: abandon.signal,
-      headers: {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        "webhook-id": delivery.event.id,
-        "webhook-timestamp": String(timestamp),
-        "webhook-signature": signature,
-        "X-Svc-Signature": signature,
-      },
+      headers: deliveryHeaders(delivery.event.id, body, delivery.secrets),
     });
     if (result.abandoned) {
       // The process is stopping: another claimant (or this one, restarted) attempts it again.

@@ -5,9 +5,11 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
+import { signWebhook } from "../domain/webhook-signature.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+const USER_AGENT = "ProjectBuilder-Webhooks/1.0";
 /** What is read of an answer: enough for the excerpt kept with the attempt, never a whole large body. */
 const MAX_RESPONSE_BYTES = 16 * 1024;
 const EXCERPT_CHARS = 1024;
@@ -21,6 +23,24 @@ export interface AttemptResult {
   readonly error?: string;
   /** The attempt was given up before an answer, by its signal: it is not an attempt to record. */
   readonly abandoned?: boolean;
+}
+
+/**
+ * The headers of one delivery attempt of an event: Standard Webhooks' `webhook-id` (the event id),
+ * `webhook-timestamp` (now) and `webhook-signature` (also as `X-Svc-Signature`), signed with each
+ * secret (two during a rotation), beside the JSON body's type. The one way deliveries are signed:
+ * the delivery worker's and `pbs listen`'s.
+ */
+export function deliveryHeaders(eventId: string, body: string, secrets: readonly string[], timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const signature = secrets.map((secret) => signWebhook({ id: eventId, timestamp, body, secret })).join(" ");
+  return {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "webhook-id": eventId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signature,
+    "X-Svc-Signature": signature,
+  };
 }
 
 export async function sendWebhook(options: {

@@ -6,6 +6,7 @@
 //   const client = createClient({ apiKey: "svc_live_…", baseUrl: "https://api.project-builder.example" });
 //   const project = await client.POST("/v1/projects", { body: { name: "Recipes", prompt: "…" } });
 //   for await (const p of client.paginate("/v1/projects", { params: { query: { limit: 50 } } })) …
+//   for await (const event of client.events.stream({ types: ["agent_run.succeeded"] })) …   (event-stream.ts)
 //
 // What it adds to openapi-fetch, in one transport under every call:
 // - Idempotency: the creating POSTs (the operations whose document declares an `Idempotency-Key`
@@ -31,10 +32,21 @@ import createOpenApiClient, {
   type Middleware,
 } from "openapi-fetch";
 import type { components, operations, paths } from "@project-builder/contract";
+import { ApiConnectionError, ApiError, isErrorBody } from "./errors.ts";
+import { openEventStream, type EventOfType, type EventStream, type EventStreamOptions, type StreamEventType } from "./event-stream.ts";
 import { idempotentRoutes } from "./idempotent-routes.ts";
+import { backoffDelay, parseRetryAfter, sleep } from "./timing.ts";
 
 export type { components, operations, paths };
-export { idempotentRoutes };
+export { ApiConnectionError, ApiError, idempotentRoutes };
+export {
+  EventStreamError,
+  type EventOfType,
+  type EventStream,
+  type EventStreamOptions,
+  type StreamEvent,
+  type StreamEventType,
+} from "./event-stream.ts";
 export {
   verifyFetchRequest,
   verifyWebhook,
@@ -113,6 +125,16 @@ export interface ProjectBuilderClient {
   ): AsyncGenerator<ListItem<P>, void, undefined>;
   /** The underlying openapi-fetch client (`{ data, error, response }`), with the same transport. */
   readonly raw: RawClient;
+  readonly events: {
+    /**
+     * The workspace's events live (`GET /v1/events/stream`), as an async iterator of typed events
+     * (narrowed to `types` when given) that reconnects with `Last-Event-ID` until it is ended (its
+     * `signal`, `break`, `close()`). Nothing is sent before the first `next()`. See `EventStreamOptions`.
+     *
+     *   for await (const event of client.events.stream({ project_id, types: ["agent_run.succeeded"], signal })) …
+     */
+    stream<T extends StreamEventType = StreamEventType>(options?: EventStreamOptions<T>): EventStream<EventOfType<T>>;
+  };
 }
 
 export interface ClientOptions {
@@ -135,88 +157,6 @@ export interface ClientOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors
-
-/** Codes for a body that is not the contract's error shape (a proxy's 502 page), by HTTP status. */
-const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: "invalid_request",
-  401: "invalid_api_key",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  416: "range_not_satisfiable",
-  422: "idempotency_key_reused",
-  429: "key_rate_limited",
-  503: "service_unavailable",
-};
-
-function isErrorBody(body: unknown): body is ErrorBody {
-  if (typeof body !== "object" || body === null || !("error" in body)) return false;
-  const error = body.error;
-  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" && "message" in error && typeof error.message === "string";
-}
-
-/**
- * The API answered with an error status (after the client's retries). `code`, `message`, `param`
- * and `request_id` are the contract's error fields; `body` is the answer's body as received (parsed
- * JSON, or text). A code newer than this client's contract is passed through as received (the
- * contract asks to treat unknown codes as their status says); a body that is not the contract's
- * error shape (e.g. a proxy's page) gets the code its status implies and the text as its message.
- */
-export class ApiError extends Error {
-  override readonly name = "ApiError";
-  readonly status: number;
-  readonly code: ErrorCode;
-  readonly param: string | null;
-  /** The error's `request_id`, else the answer's `X-Request-Id`; quote it to support. */
-  readonly request_id: Schemas["RequestId"] | null;
-  readonly body: unknown;
-  readonly headers: Headers;
-  /** Seconds the server asked to wait (`Retry-After`, on 429 and 503), when it did. */
-  readonly retryAfter: number | null;
-
-  constructor(response: Response, body: unknown) {
-    const detail = isErrorBody(body) ? body.error : undefined;
-    const fallback = response.status >= 500 ? "internal_error" : "invalid_request";
-    super(detail?.message ?? (typeof body === "string" && body ? body.slice(0, 500) : `HTTP ${response.status}`));
-    this.status = response.status;
-    this.code = detail?.code ?? CODE_BY_STATUS[response.status] ?? fallback;
-    this.param = detail?.param ?? null;
-    this.request_id = detail?.request_id ?? response.headers.get("x-request-id");
-    this.body = body;
-    this.headers = response.headers;
-    this.retryAfter = parseRetryAfter(response.headers.get("retry-after"));
-  }
-}
-
-/**
- * No answer came: the connection failed or every attempt timed out, after the client's retries
- * (a request not safe to repeat is tried once). `cause` is the last attempt's error. A request the
- * caller aborted with its own `signal` throws the abort's reason instead.
- */
-export class ApiConnectionError extends Error {
-  override readonly name = "ApiConnectionError";
-  readonly code = "connection_error";
-  readonly method: string;
-  readonly url: string;
-  /** Attempts made, the first included. */
-  readonly attempts: number;
-  /** The last attempt ran out of `timeoutMs`. */
-  readonly timedOut: boolean;
-
-  constructor(request: Request, attempts: number, cause: unknown, timedOut: boolean) {
-    const what = timedOut ? "timed out" : `failed (${cause instanceof Error ? cause.message : String(cause)})`;
-    super(`${request.method} ${request.url} ${what} after ${attempts} attempt${attempts === 1 ? "" : "s"}`, { cause });
-    this.method = request.method;
-    this.url = request.url;
-    this.attempts = attempts;
-    this.timedOut = timedOut;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // The transport: idempotency keys, retries, timeouts
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -232,29 +172,6 @@ const idempotencyKeys: Middleware = {
 const SAFE_TO_REPEAT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 const RETRIED_STATUSES = new Set([500, 502, 503, 504]);
 
-/** `Retry-After` in seconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-function parseRetryAfter(value: string | null): number | null {
-  if (value === null) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 interface TransportOptions {
   fetch: (request: Request) => Promise<Response>;
   maxRetries: number;
@@ -265,10 +182,7 @@ interface TransportOptions {
 }
 
 function retryingFetch(options: TransportOptions): (request: Request) => Promise<Response> {
-  const backoff = (retry: number) => {
-    const ceiling = Math.min(options.maxBackoffMs, options.initialBackoffMs * 2 ** retry);
-    return ceiling / 2 + Math.random() * (ceiling / 2);
-  };
+  const backoff = (retry: number) => backoffDelay(retry, options.initialBackoffMs, options.maxBackoffMs);
 
   /** How long to wait before retrying this answer, or undefined to return it. */
   async function delayFor(response: Response, retry: number, repeatable: boolean): Promise<number | undefined> {
@@ -337,6 +251,14 @@ export function createClient(options: ClientOptions): ProjectBuilderClient {
     }),
   });
   raw.use(idempotencyKeys);
+  const streamConfig = {
+    baseUrl: options.baseUrl,
+    headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
+    fetch: transport,
+    maxRetryAfterMs: (options.maxRetryAfterSeconds ?? 60) * 1000,
+    initialBackoffMs: options.backoff?.initialMs ?? 500,
+    maxBackoffMs: options.backoff?.maxMs ?? 8000,
+  };
 
   const loose = raw as unknown as Record<"GET" | "POST" | "PATCH" | "DELETE", LooseCall>;
   const call =
@@ -368,6 +290,9 @@ export function createClient(options: ClientOptions): ProjectBuilderClient {
     DELETE: call("DELETE") as CallMethod<"delete">,
     paginate: paginate as ProjectBuilderClient["paginate"],
     raw,
+    events: {
+      stream: (streamOptions) => openEventStream(streamConfig, streamOptions),
+    },
   };
 }
 
