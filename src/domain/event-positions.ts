@@ -52,21 +52,25 @@ export interface EventsAfter {
  * One statement: the first `limit` events after `after` in position order (an index range scan),
  * each marked whether its transaction lies below the snapshot's xmin. Positions order by txid
  * first, so the passable ones come first; the first that is not ends the read.
+ *
+ * The position goes out as text (JavaScript has no xid8) under names of its own: a bare `txid` in
+ * ORDER BY would name the text output column, not the table's, and sort "10" before "9" — the
+ * reader would pass a position and then skip every event before it (issue #21's lost events).
  */
 export async function eventsAfter(db: Database, partition: Partition, after: Position, limit: number): Promise<EventsAfter> {
   const { rows } = await db.execute<EventRowWithPosition>(sql`
-    select id, type, workspace_id, environment, data, txid::text as txid, seq::text as seq,
+    select id, type, workspace_id, environment, data, txid::text as position_txid, seq::text as position_seq,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
       txid < pg_snapshot_xmin(pg_current_snapshot()) as settled
     from events
     where workspace_id = ${partition.workspaceId} and environment = ${partition.environment}
       and (txid, seq) > (${after.txid.toString()}::xid8, ${after.seq.toString()}::bigint)
-    order by txid, seq
+    order by events.txid, events.seq
     limit ${limit}`);
   const events: PositionedEvent[] = [];
   for (const row of rows) {
     if (!row.settled) return { events, pending: true };
-    events.push({ event: toStreamEvent(row), position: { txid: BigInt(row.txid), seq: BigInt(row.seq) } });
+    events.push({ event: toStreamEvent(row), position: { txid: BigInt(row.position_txid), seq: BigInt(row.position_seq) } });
   }
   return { events, pending: false };
 }
@@ -78,8 +82,8 @@ interface EventRowWithPosition extends Record<string, unknown> {
   environment: "live" | "test";
   data: unknown;
   created_at: string;
-  txid: string;
-  seq: string;
+  position_txid: string;
+  position_seq: string;
   settled: boolean;
 }
 
