@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver } from "./support/database.ts";
 import { openStream, type OpenedStream } from "./support/event-stream.ts";
+import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const STREAMS = 12;
@@ -66,4 +67,34 @@ forEachDriver("event stream under concurrent creates", (driver) => {
     }
     for (const stream of streams) stream.close();
   }, 120_000);
+});
+
+forEachDriver("event stream opened after a run's end", (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A fresh database, as the report had it (PGlite, workers on): the first project and its run
+    // record events seq 2 to 8, so the next project's pair is 9 and 10.
+    server = await startTestServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
+  });
+  afterAll(() => server?.stop());
+
+  it("receives the next project's events within a few seconds", async () => {
+    const key = await server.createKey({ workspace: "after-a-run" });
+    const first = await server.as(key).post("/v1/projects", { name: "First", prompt: "A page" });
+    expect(first.status).toBe(201);
+    await pollUntil(server.as(key), `/v1/projects/${first.body.id}/runs/${first.body.latest_run_id}`, final, 30_000);
+    const stream = await openStream(server.url, key);
+    const second = await server.as(key).post("/v1/projects", { name: "Second", prompt: "Another page" });
+    expect(second.status).toBe(201);
+    const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.succeeded"), 30_000);
+    const projectEvents = messages.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id]);
+    expect(projectEvents.slice(0, 3)).toEqual([
+      ["project.created", second.body.id],
+      ["agent_run.queued", second.body.id],
+      ["agent_run.started", second.body.id],
+    ]);
+    // Nothing of the first project's, which ended before the stream opened.
+    expect(projectEvents.filter(([, project]) => project !== second.body.id)).toEqual([]);
+    stream.close();
+  }, 60_000);
 });
