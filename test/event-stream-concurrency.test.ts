@@ -9,8 +9,9 @@
 // (…9, …10), which a reader ordering positions as text puts the wrong way round.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
-import { forEachDriver } from "./support/database.ts";
+import { forEachDriver, postgresDriver } from "./support/database.ts";
 import { openStream, type OpenedStream } from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -93,8 +94,51 @@ forEachDriver("event stream opened after a run's end", (driver) => {
       ["agent_run.queued", second.body.id],
       ["agent_run.started", second.body.id],
     ]);
-    // Nothing of the first project's, which ended before the stream opened.
+    // Nothing of the first project's: it was committed before the stream opened.
     expect(projectEvents.filter(([, project]) => project !== second.body.id)).toEqual([]);
     stream.close();
   }, 60_000);
+});
+
+describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened while an older transaction is open, on PostgreSQL", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(postgresDriver);
+  });
+  afterAll(() => server?.stop());
+
+  it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
+    if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
+    const key = await server.createKey({ workspace: "starts-now" });
+    const workspace = (await findWorkspaceBySlug(server.storage.db, "starts-now"))!;
+    // An older transaction records an event and stays open: the snapshot's xmin stays at its id.
+    const older = await server.storage.pool.connect();
+    let stream: OpenedStream | undefined;
+    try {
+      await older.query("begin");
+      await older.query(
+        `insert into events (id, workspace_id, environment, type, data, created_at)
+         values ('evt_olderStartsNow0001', $1, 'live', 'webhook.test', '{"message":"older","webhook_endpoint_id":"we_older0002"}', now())`,
+        [workspace.id],
+      );
+      // Committed before the stream opens, but after the older transaction began: above xmin.
+      const before = await server.as(key).post("/v1/projects", { name: "Before", prompt: "x" });
+      expect(before.status).toBe(201);
+      stream = await openStream(server.url, key);
+      const after = await server.as(key).post("/v1/projects", { name: "After", prompt: "y" });
+      expect(after.status).toBe(201);
+      await sleep(200);
+      await older.query("commit");
+      const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.queued"), 5000);
+      await sleep(300);
+      expect(messages.map((m) => [m.event, m.data.data.object.id ?? m.data.data.object.project_id ?? m.data.data.object.webhook_endpoint_id])).toEqual([
+        ["webhook.test", "we_older0002"],
+        ["project.created", after.body.id],
+        ["agent_run.queued", after.body.latest_run_id],
+      ]);
+    } finally {
+      older.release();
+      stream?.close();
+    }
+  });
 });

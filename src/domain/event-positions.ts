@@ -26,10 +26,29 @@ export function comparePositions(a: Position, b: Position): number {
   return a.seq === b.seq ? 0 : a.seq < b.seq ? -1 : 1;
 }
 
-/** Now: every event recorded from here on lies after it (seq starts at 1). */
-export async function currentPosition(db: Database): Promise<Position> {
-  const { rows } = await db.execute<{ xmin: string }>(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`);
-  return { txid: BigInt(rows[0]!.xmin), seq: 0n };
+/** Where a stream without Last-Event-ID starts: now. */
+export interface StartingPoint {
+  /** Every event recorded from here on lies after it (seq starts at 1). */
+  readonly position: Position;
+  /**
+   * Whether the transaction had ended when the stream opened. Events after `position` can still be
+   * older than the stream: those of transactions that ended between the oldest one then running and
+   * the opening (xmin is cluster-wide, so any long transaction anywhere widens the gap). The stream
+   * passes them without sending them.
+   */
+  readonly endedBefore: (txid: bigint) => boolean;
+  /** Every transaction from here on began after the opening: `endedBefore` is false for all of them. */
+  readonly xmax: bigint;
+}
+
+/** Now, as the database's snapshot has it: its xmin as the position, and which transactions above it had ended. */
+export async function currentPosition(db: Database): Promise<StartingPoint> {
+  // `xmin:xmax:xip,…` (the transactions running between xmin and xmax): one text value on both drivers.
+  const { rows } = await db.execute<{ snapshot: string }>(sql`select pg_current_snapshot()::text as snapshot`);
+  const [xmin, xmax, running] = rows[0]!.snapshot.split(":") as [string, string, string];
+  const stillRunning = new Set(running ? running.split(",").map(BigInt) : []);
+  const end = BigInt(xmax);
+  return { position: { txid: BigInt(xmin), seq: 0n }, endedBefore: (txid) => txid < end && !stillRunning.has(txid), xmax: end };
 }
 
 /** The position of one of the partition's events, or undefined when it has no such event. */
