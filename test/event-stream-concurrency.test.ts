@@ -10,8 +10,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
-import { forEachDriver, postgresDriver } from "./support/database.ts";
+import { eventsAfter, type Position } from "../src/domain/event-positions.ts";
+import { recordEvent } from "../src/domain/events.ts";
+import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.ts";
+import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
 import { openStream, type OpenedStream } from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -139,6 +141,38 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened wh
     } finally {
       older.release();
       stream?.close();
+    }
+  });
+});
+
+describe("event stream reads across a power of ten of transaction ids (PGlite: a fresh cluster is near one)", () => {
+  it("reads every event once, in numeric position order, in batches of any size", async () => {
+    const storage = await pgliteDriver.open();
+    try {
+      const db = storage.db;
+      const { workspace } = await ensureWorkspace(db, { slug: "txid-rollover", plan: "pro" });
+      const partition = { workspaceId: workspace.id, environment: "live" as const };
+      // Each statement alone is a transaction: burn ids up to just below the next power of ten.
+      const nextTxid = async () => BigInt((await db.execute<{ id: string }>(sql`select pg_current_xact_id()::text as id`)).rows[0]!.id);
+      const rollover = 10n ** BigInt(String(await nextTxid()).length);
+      while ((await nextTxid()) < rollover - 4n);
+      const recorded: string[] = [];
+      for (let i = 0; i < 8; i++) recorded.push((await recordEvent(db, partition, "webhook.test", { message: `${i}`, webhook_endpoint_id: `we_rollover${i}` })).id);
+      const { rows } = await db.execute<{ txid: string }>(sql`select min(txid)::text as txid from events where workspace_id = ${workspace.id}`);
+      expect(BigInt(rows[0]!.txid)).toBeLessThan(rollover);
+      for (const batch of [200, 3, 1]) {
+        const read: string[] = [];
+        let after: Position = { txid: 0n, seq: 0n };
+        for (;;) {
+          const { events } = await eventsAfter(db, partition, after, batch);
+          if (events.length === 0) break;
+          read.push(...events.map((entry) => entry.event.id));
+          after = events.at(-1)!.position;
+        }
+        expect(read, `in batches of ${batch}`).toEqual(recorded);
+      }
+    } finally {
+      await storage.close();
     }
   });
 });
