@@ -26,10 +26,29 @@ export function comparePositions(a: Position, b: Position): number {
   return a.seq === b.seq ? 0 : a.seq < b.seq ? -1 : 1;
 }
 
-/** Now: every event recorded from here on lies after it (seq starts at 1). */
-export async function currentPosition(db: Database): Promise<Position> {
-  const { rows } = await db.execute<{ xmin: string }>(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`);
-  return { txid: BigInt(rows[0]!.xmin), seq: 0n };
+/** Where a stream without Last-Event-ID starts: now. */
+export interface StartingPoint {
+  /** Every event recorded from here on lies after it (seq starts at 1). */
+  readonly position: Position;
+  /**
+   * Whether the transaction had ended when the stream opened. Events after `position` can still be
+   * older than the stream: those of transactions that ended between the oldest one then running and
+   * the opening (xmin is cluster-wide, so any long transaction anywhere widens the gap). The stream
+   * passes them without sending them.
+   */
+  readonly endedBefore: (txid: bigint) => boolean;
+  /** Every transaction from here on began after the opening: `endedBefore` is false for all of them. */
+  readonly xmax: bigint;
+}
+
+/** Now, as the database's snapshot has it: its xmin as the position, and which transactions above it had ended. */
+export async function currentPosition(db: Database): Promise<StartingPoint> {
+  // `xmin:xmax:xip,…` (the transactions running between xmin and xmax): one text value on both drivers.
+  const { rows } = await db.execute<{ snapshot: string }>(sql`select pg_current_snapshot()::text as snapshot`);
+  const [xmin, xmax, running] = rows[0]!.snapshot.split(":") as [string, string, string];
+  const stillRunning = new Set(running ? running.split(",").map(BigInt) : []);
+  const end = BigInt(xmax);
+  return { position: { txid: BigInt(xmin), seq: 0n }, endedBefore: (txid) => txid < end && !stillRunning.has(txid), xmax: end };
 }
 
 /** The position of one of the partition's events, or undefined when it has no such event. */
@@ -52,21 +71,25 @@ export interface EventsAfter {
  * One statement: the first `limit` events after `after` in position order (an index range scan),
  * each marked whether its transaction lies below the snapshot's xmin. Positions order by txid
  * first, so the passable ones come first; the first that is not ends the read.
+ *
+ * The position goes out as text (JavaScript has no xid8) under names of its own: a bare `txid` in
+ * ORDER BY would name the text output column, not the table's, and sort "10" before "9" — the
+ * reader would pass a position and then skip every event before it (issue #21's lost events).
  */
 export async function eventsAfter(db: Database, partition: Partition, after: Position, limit: number): Promise<EventsAfter> {
   const { rows } = await db.execute<EventRowWithPosition>(sql`
-    select id, type, workspace_id, environment, data, txid::text as txid, seq::text as seq,
+    select id, type, workspace_id, environment, data, txid::text as position_txid, seq::text as position_seq,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
       txid < pg_snapshot_xmin(pg_current_snapshot()) as settled
     from events
     where workspace_id = ${partition.workspaceId} and environment = ${partition.environment}
       and (txid, seq) > (${after.txid.toString()}::xid8, ${after.seq.toString()}::bigint)
-    order by txid, seq
+    order by events.txid, events.seq
     limit ${limit}`);
   const events: PositionedEvent[] = [];
   for (const row of rows) {
     if (!row.settled) return { events, pending: true };
-    events.push({ event: toStreamEvent(row), position: { txid: BigInt(row.txid), seq: BigInt(row.seq) } });
+    events.push({ event: toStreamEvent(row), position: { txid: BigInt(row.position_txid), seq: BigInt(row.position_seq) } });
   }
   return { events, pending: false };
 }
@@ -78,8 +101,8 @@ interface EventRowWithPosition extends Record<string, unknown> {
   environment: "live" | "test";
   data: unknown;
   created_at: string;
-  txid: string;
-  seq: string;
+  position_txid: string;
+  position_seq: string;
   settled: boolean;
 }
 

@@ -19,7 +19,7 @@ import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
 import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
 import type { Database } from "../storage/index.ts";
 import { InvalidInputError, ScopeError, StoppingError, TooManyStreamsError } from "./errors.ts";
-import { comparePositions, currentPosition, eventsAfter, positionOf, type Position, type PositionedEvent } from "./event-positions.ts";
+import { comparePositions, currentPosition, eventsAfter, positionOf, type Position, type PositionedEvent, type StartingPoint } from "./event-positions.ts";
 import type { Partition } from "./partition.ts";
 
 export const DEFAULT_EVENT_STREAMS_PER_KEY = 5;
@@ -133,6 +133,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
       if (closed) throw new StoppingError("This server is stopping; reconnect (with Last-Event-ID) in a few seconds.");
       const types = readableTypes(request.scopes, request.types);
       let position: Position;
+      let now: StartingPoint | undefined;
       if (request.lastEventId) {
         const found = await positionOf(db, request.partition, request.lastEventId.id);
         if (!found) {
@@ -143,13 +144,14 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         }
         position = found;
       } else {
-        position = await currentPosition(db);
+        now = await currentPosition(db);
+        position = now.position;
       }
       if ((openPerKey.get(request.keyId) ?? 0) >= perKey) {
         throw new TooManyStreamsError(`This key already has ${perKey} event streams open, as many as it may; close one first.`, RETRY_AFTER_SECONDS);
       }
       openPerKey.set(request.keyId, (openPerKey.get(request.keyId) ?? 0) + 1);
-      const stream = new Stream(position, (event) => types.has(event.type) && (!request.projectId || projectOf(event) === request.projectId), () => {
+      const stream = new Stream(position, now, (event) => types.has(event.type) && (!request.projectId || projectOf(event) === request.projectId), () => {
         streams.delete(stream);
         release(request.keyId);
       });
@@ -208,14 +210,17 @@ function messageOf(event: SchemaEvent): ServerSentEvent {
 /** One client's stream: where it stands, what it wants, where it writes. */
 class Stream {
   position: Position;
+  /** A stream opened without Last-Event-ID: what had already happened then, passed unsent; dropped once behind it. */
+  #openedAt: StartingPoint | undefined;
   #sink: EventStreamSink | undefined;
   #feed: PartitionFeed | undefined;
   #stopped = false;
   readonly #wants: (event: SchemaEvent) => boolean;
   readonly #onStop: () => void;
 
-  constructor(position: Position, wants: (event: SchemaEvent) => boolean, onStop: () => void) {
+  constructor(position: Position, openedAt: StartingPoint | undefined, wants: (event: SchemaEvent) => boolean, onStop: () => void) {
     this.position = position;
+    this.#openedAt = openedAt;
     this.#wants = wants;
     this.#onStop = onStop;
   }
@@ -235,6 +240,10 @@ class Stream {
   offer(entry: PositionedEvent, message: () => ServerSentEvent): void {
     if (this.#stopped || comparePositions(entry.position, this.position) <= 0) return;
     this.position = entry.position;
+    if (this.#openedAt) {
+      if (entry.position.txid >= this.#openedAt.xmax) this.#openedAt = undefined;
+      else if (this.#openedAt.endedBefore(entry.position.txid)) return;
+    }
     if (this.#wants(entry.event) && !this.#sink!.send(message())) this.stop();
   }
 
