@@ -5,7 +5,7 @@ import { listConnectedApps, revokeConnectedApp } from "../domain/oauth.ts";
 import { html } from "../web/html.ts";
 import { redirect } from "../web/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
-import type { WorkspaceRoute } from "./index.ts";
+import type { WorkspaceRoute } from "./routes.ts";
 import { message, none, table, time } from "./layout.ts";
 import { csrfField } from "../web/csrf.ts";
 

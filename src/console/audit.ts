@@ -9,7 +9,7 @@ import { html, type Html } from "../web/html.ts";
 import { sendConsolePage, type WorkspaceCtx } from "./context.ts";
 import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK, pageAfter, pageToken, type ConsoleList } from "./cursor.ts";
-import type { WorkspaceRoute } from "./index.ts";
+import type { WorkspaceRoute } from "./routes.ts";
 import { keyDisplay } from "./keys.ts";
 import { describedBy, fieldError, message, none, sentence, table, time } from "./layout.ts";
 import { pager } from "./webhooks.ts";

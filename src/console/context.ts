@@ -1,17 +1,28 @@
 // What a console handler is given: the request, who is at the browser, and (on workspace pages)
 // the workspace and their role in it; and the helpers that answer pages and record actions.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
 import { recordAdminAction, type AdminAction } from "../domain/audit-log.ts";
 import { grants } from "../domain/keys.ts";
 import { roleScopes, type MemberRole } from "../domain/members.ts";
-import type { Queryable } from "../storage/index.ts";
+import type { WebhookTargets } from "../domain/webhook-targets.ts";
+import type { CursorCodec } from "../http/cursor.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import type { User, Workspace } from "../storage/schema.ts";
 import type { Html } from "../web/html.ts";
 import { html } from "../web/html.ts";
 import { sendPage } from "../web/respond.ts";
-import type { Visitor } from "../web/visitor.ts";
-import type { ConsoleDeps } from "./index.ts";
+import type { Visitor, WebDeps } from "../web/visitor.ts";
 import { message, shell, workspaceBase, type SectionId } from "./layout.ts";
+
+export interface ConsoleDeps {
+  readonly web: WebDeps;
+  readonly db: Database;
+  readonly logger: Logger;
+  readonly webhookTargets: WebhookTargets;
+  /** The API's cursor codec: the console's page links are cursors too. */
+  readonly cursors: CursorCodec;
+}
 
 export interface Ctx {
   readonly deps: ConsoleDeps;

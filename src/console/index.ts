@@ -10,18 +10,16 @@
 // - Handlers (one module per page group) are thin: the rules are in src/domain, whose errors become
 //   pages here (400, 403, 404, 409); anything else propagates to src/app.ts (500, logged).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "pino";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { administers, membershipBySlug } from "../domain/members.ts";
-import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import { newId } from "../storage/ids.ts";
-import type { Database } from "../storage/index.ts";
 import { FormError, readForm } from "../web/forms.ts";
 import { signInPath } from "../web/redirect.ts";
 import { redirect } from "../web/respond.ts";
-import { requireCsrf, visitor, type WebDeps } from "../web/visitor.ts";
-import { recordRefusal, sendErrorPage, withWorkspace, type Ctx, type UserCtx, type WorkspaceCtx } from "./context.ts";
-import { CursorError, type CursorCodec } from "../http/cursor.ts";
+import { requireCsrf, visitor } from "../web/visitor.ts";
+import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type Ctx, type UserCtx } from "./context.ts";
+import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
+import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK } from "./cursor.ts";
 import { sentence } from "./layout.ts";
 import { appRoutes } from "./apps.ts";
@@ -31,33 +29,6 @@ import { memberRoutes } from "./members.ts";
 import { accountRoutes } from "./sign-in.ts";
 import { usageRoutes } from "./usage.ts";
 import { webhookRoutes } from "./webhooks.ts";
-
-export interface ConsoleDeps {
-  readonly web: WebDeps;
-  readonly db: Database;
-  readonly logger: Logger;
-  readonly webhookTargets: WebhookTargets;
-  /** The API's cursor codec: the console's page links are cursors too. */
-  readonly cursors: CursorCodec;
-}
-
-/** A page or action outside any workspace (sign-in, the workspace chooser). */
-export interface AccountRoute {
-  readonly method: "GET" | "POST";
-  readonly path: RegExp;
-  /** `public`: answered signed out too (the handler sees `ctx.visitor.user`). */
-  readonly access: "public" | "signed-in";
-  handle(ctx: Ctx, params: string[], form: URLSearchParams): Promise<void>;
-}
-
-/** A page or action of one workspace: `path` matches what follows `/settings/w/<slug>`. */
-export interface WorkspaceRoute {
-  readonly method: "GET" | "POST";
-  readonly path: RegExp;
-  /** Set on administrative actions: what a member is refused, as in "Only a workspace owner or admin can <admin>." */
-  readonly admin?: string;
-  handle(ctx: WorkspaceCtx, params: string[], form: URLSearchParams): Promise<void>;
-}
 
 const WORKSPACE_PATH = /^\/settings\/w\/([a-z0-9][a-z0-9-]{0,63})(\/.*)?$/;
 

@@ -7,7 +7,7 @@ import type { Environment } from "../storage/schema.ts";
 import { html, type Html } from "../web/html.ts";
 import { redirect } from "../web/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
-import type { WorkspaceRoute } from "./index.ts";
+import type { WorkspaceRoute } from "./routes.ts";
 import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
 import { csrfField } from "../web/csrf.ts";
 

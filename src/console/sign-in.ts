@@ -6,7 +6,7 @@ import { redirect } from "../web/respond.ts";
 import { safeNext } from "../web/redirect.ts";
 import { endSession, startSession } from "../web/visitor.ts";
 import { sendConsolePage, type Ctx } from "./context.ts";
-import type { AccountRoute } from "./index.ts";
+import type { AccountRoute } from "./routes.ts";
 import { message, waitInWords, workspaceBase } from "./layout.ts";
 import { csrfField } from "../web/csrf.ts";
 

@@ -5,7 +5,7 @@ import { environments, type Environment } from "../storage/schema.ts";
 import { html } from "../web/html.ts";
 import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";
-import type { WorkspaceRoute } from "./index.ts";
+import type { WorkspaceRoute } from "./routes.ts";
 import { money, table, time } from "./layout.ts";
 import { pager } from "./webhooks.ts";
 
