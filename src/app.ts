@@ -8,9 +8,9 @@ import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits }
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
 import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
-import { serveAsset } from "./web/assets.ts";
-import { createPageLimit, type PageKind } from "./web/page-limit.ts";
-import { SESSION_COOKIE, webDeps } from "./web/visitor.ts";
+import { serveAsset } from "./pages/assets.ts";
+import { createPageLimit, type PageKind } from "./pages/page-limit.ts";
+import { SESSION_COOKIE, webDeps } from "./pages/visitor.ts";
 import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
@@ -141,7 +141,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
-  // Behind the API's per-address limit of unauthenticated traffic too (src/web/page-limit.ts).
+  // Behind the API's per-address limit of unauthenticated traffic too (src/pages/page-limit.ts).
   const pageLimit = createPageLimit({ limiter: addressLimiter, clientAddress, db, logger });
   const web = webDeps(db, options.publicUrl, options.csrfSecret, clientAddress, pageLimit.sessions);
   // Loaded on their first request: most API servers never serve a page, and starting without them

@@ -4,7 +4,7 @@
 //
 // What it does:
 // - every `*.html` file (at most 5 MiB) is tokenized in one pass, as a browser would
-//   (src/web/html-tags.ts), for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file
+//   (src/html/tags.ts), for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file
 //   of the project (relative to the page, or `/`-rooted at the project's root, which is also the
 //   site's root); each such entry point is bundled by esbuild into one minified ES module;
 // - bundles are named `<entry dir>/<entry name>-<content hash>.js` (and `.css` when the code imports
@@ -24,8 +24,8 @@
 // `/** @jsxRuntime classic @jsx h */` with its own `h`.
 import { createHash } from "node:crypto";
 import * as esbuild from "esbuild";
-import { escapeHtml } from "../web/html.ts";
-import { forEachTag, type Attribute } from "../web/html-tags.ts";
+import { escapeHtml } from "../html/template.ts";
+import { forEachTag, type Attribute } from "../html/tags.ts";
 
 export const MAX_BUILD_FILES = 2_000;
 export const MAX_BUILD_BYTES = 100 * 1024 * 1024;

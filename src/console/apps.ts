@@ -2,12 +2,12 @@
 // scopes and who authorized them; owners and admins revoke them (every token of the grant goes).
 import { administers } from "../domain/members.ts";
 import { listConnectedApps, revokeConnectedApp } from "../domain/oauth.ts";
-import { html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
+import { html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { message, none, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 const NOTICES: Record<string, string> = {
   revoked: "The app was disconnected: its tokens are refused from now on. It needs a new authorization to act in this workspace again.",

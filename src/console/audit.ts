@@ -5,7 +5,7 @@ import { InvalidInputError } from "../domain/errors.ts";
 import { listApiKeys, type ApiKeyRecord } from "../domain/keys.ts";
 import { findUser } from "../domain/members.ts";
 import { listConnectedApps } from "../domain/oauth.ts";
-import { html, type Html } from "../web/html.ts";
+import { html, type Html } from "../html/template.ts";
 import { sendConsolePage, type WorkspaceCtx } from "./context.ts";
 import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK, pageAfter, pageToken, type ConsoleList } from "./cursor.ts";

@@ -9,10 +9,10 @@ import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import type { User, Workspace } from "../storage/schema.ts";
-import type { Html } from "../web/html.ts";
-import { html } from "../web/html.ts";
-import { sendPage } from "../web/respond.ts";
-import type { Visitor, WebDeps } from "../web/visitor.ts";
+import type { Html } from "../html/template.ts";
+import { html } from "../html/template.ts";
+import { sendPage } from "../pages/respond.ts";
+import type { Visitor, WebDeps } from "../pages/visitor.ts";
 import { message, shell, workspaceBase, type SectionId } from "./layout.ts";
 
 export interface ConsoleDeps {

@@ -2,8 +2,8 @@
 // the people of a workspace (API keys, webhooks, audit log, usage, connected apps, members).
 //
 // - Works without JavaScript; the one script only adds a Copy button to secrets shown once. Every
-//   page has the strict CSP of src/web/respond.ts: the stylesheet and script are files served here.
-// - One router (below) does what every page needs, in this order: the session (src/web/visitor.ts),
+//   page has the strict CSP of src/pages/respond.ts: the stylesheet and script are files served here.
+// - One router (below) does what every page needs, in this order: the session (src/pages/visitor.ts),
 //   membership of the workspace in the path (404 otherwise), and for a post: the form read within
 //   its limits, the CSRF token, and the role for administrative actions. A refused post changes
 //   nothing and leaves a `console.refused` row in the audit log.
@@ -13,10 +13,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { administers, membershipBySlug } from "../domain/members.ts";
 import { newId } from "../storage/ids.ts";
-import { FormError, readForm } from "../web/forms.ts";
-import { signInPath } from "../web/redirect.ts";
-import { redirect } from "../web/respond.ts";
-import { requireCsrf, visitor } from "../web/visitor.ts";
+import { FormError, readForm } from "../pages/forms.ts";
+import { signInPath } from "../pages/redirect.ts";
+import { redirect } from "../pages/respond.ts";
+import { requireCsrf, visitor } from "../pages/visitor.ts";
 import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type Ctx, type UserCtx } from "./context.ts";
 import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
 import { CursorError } from "../http/cursor.ts";

@@ -4,12 +4,12 @@ import { InvalidInputError } from "../domain/errors.ts";
 import { createApiKey, expiryChoices, keyStatus, listApiKeys, revokeApiKey, SCOPE_DESCRIPTIONS, scopes, type ApiKeyRecord, type ExpiryChoice } from "../domain/keys.ts";
 import { administers, findUser } from "../domain/members.ts";
 import type { Environment } from "../storage/schema.ts";
-import { html, type Html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
+import { html, type Html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 const EXPIRY_LABELS: Record<ExpiryChoice, string> = { "30d": "30 days", "90d": "90 days", "1y": "1 year", none: "No expiry" };
 

@@ -4,9 +4,9 @@
 import type { Workspace } from "../storage/schema.ts";
 import type { User } from "../storage/schema.ts";
 import type { MemberRole } from "../domain/members.ts";
-import { csrfField } from "../web/csrf.ts";
-import { html, type Html } from "../web/html.ts";
-import { pageDocument } from "../web/shell.ts";
+import { csrfField } from "../pages/csrf.ts";
+import { html, type Html } from "../html/template.ts";
+import { pageDocument } from "../pages/shell.ts";
 
 /** The pages of a workspace, in nav order. */
 export const sections = [

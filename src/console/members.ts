@@ -4,12 +4,12 @@
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { addMember, administers, changeRole, listMembers, memberRoles, type MemberRecord, type MemberRole } from "../domain/members.ts";
 import { MIN_PASSWORD_LENGTH } from "../domain/passwords.ts";
-import { html, type Html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
+import { html, type Html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
 import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 const ROLE_LABELS: Record<MemberRole, string> = {
   owner: "Owner: everything, including owners",

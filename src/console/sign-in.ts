@@ -1,14 +1,14 @@
 // Signing in and out, and the workspace chooser at /settings.
 import { membershipsOf } from "../domain/members.ts";
 import { signIn } from "../domain/sessions.ts";
-import { html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
-import { safeNext } from "../web/redirect.ts";
-import { endSession, startSession } from "../web/visitor.ts";
+import { html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
+import { safeNext } from "../pages/redirect.ts";
+import { endSession, startSession } from "../pages/visitor.ts";
 import { sendConsolePage, type Ctx } from "./context.ts";
 import type { AccountRoute } from "./routes.ts";
 import { message, waitInWords, workspaceBase } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 function signInPage(ctx: Ctx, status: number, options: { next: string; email?: string; error?: string }): void {
   sendConsolePage(ctx, status, {

@@ -2,7 +2,7 @@
 // the breakdown per agent, and the invoices. Shown to the roles that may read billing.
 import { creditsLeft, getUsage, listInvoices } from "../domain/billing.ts";
 import { environments, type Environment } from "../storage/schema.ts";
-import { html } from "../web/html.ts";
+import { html } from "../html/template.ts";
 import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";
 import type { WorkspaceRoute } from "./routes.ts";

@@ -20,13 +20,13 @@ import {
   updateWebhookEndpoint,
 } from "../domain/webhooks.ts";
 import { environments, type Environment } from "../storage/schema.ts";
-import { html, type Html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
+import { html, type Html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 /** The contract's event types, for the enabled-events checkboxes. */
 export const EVENT_TYPES = [

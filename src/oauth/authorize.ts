@@ -16,11 +16,11 @@ import { membershipBySlug, membershipsOf, type Membership } from "../domain/memb
 import { findOAuthClient, isPublicClient, type OAuthClient } from "../domain/oauth-clients.ts";
 import { createAuthorization, grantableScopes } from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
-import { FormError, readForm } from "../web/forms.ts";
-import type { Html } from "../web/html.ts";
-import { signInPath } from "../web/redirect.ts";
-import { redirect, sendPage } from "../web/respond.ts";
-import { requireCsrf, visitor, type Visitor, type WebDeps } from "../web/visitor.ts";
+import { FormError, readForm } from "../pages/forms.ts";
+import type { Html } from "../html/template.ts";
+import { signInPath } from "../pages/redirect.ts";
+import { redirect, sendPage } from "../pages/respond.ts";
+import { requireCsrf, visitor, type Visitor, type WebDeps } from "../pages/visitor.ts";
 import { chooserPage, consentPage, errorPage, noWorkspacePage, type CarriedParameters } from "./pages.ts";
 
 export interface AuthorizeDeps {

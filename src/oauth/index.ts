@@ -46,7 +46,7 @@ import type { Logger } from "pino";
 import { scopes } from "../domain/keys.ts";
 import { newId } from "../storage/ids.ts";
 import type { Database } from "../storage/index.ts";
-import type { WebDeps } from "../web/visitor.ts";
+import type { WebDeps } from "../pages/visitor.ts";
 import { createAuthorizationEndpoint } from "./authorize.ts";
 import { createRevocationEndpoint, createTokenEndpoint } from "./token.ts";
 

@@ -11,7 +11,7 @@ import type { Logger } from "pino";
 import { recordAdminAction } from "../domain/audit-log.ts";
 import { ACCESS_TOKEN_LIFETIME_S, authenticateOAuthClient, REFRESH_TOKEN_LIFETIME_S, revokeToken } from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
-import { FormError, readForm } from "../web/forms.ts";
+import { FormError, readForm } from "../pages/forms.ts";
 import { AuthorizationCodeGrant, createModel, GRANT_TYPES, RefreshTokenGrant } from "./model.ts";
 
 const BODY_LIMIT = 16 * 1024;

@@ -4,7 +4,7 @@
 // - a post must carry it in the `csrf_token` field, and, when the browser sends `Origin`, come
 //   from the console's own origin. A forged or missing token is refused before anything runs.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { html, type Html } from "./html.ts";
+import { html, type Html } from "../html/template.ts";
 
 export const CSRF_FIELD = "csrf_token";
 
