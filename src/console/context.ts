@@ -12,11 +12,12 @@ import type { User, Workspace } from "../storage/schema.ts";
 import type { Html } from "../html/template.ts";
 import { html } from "../html/template.ts";
 import { sendPage } from "../pages/respond.ts";
-import type { Visitor, WebDeps } from "../pages/visitor.ts";
+import type { PageDeps } from "../pages/deps.ts";
+import type { Visitor } from "../pages/visitor.ts";
 import { message, shell, workspaceBase, type SectionId } from "./layout.ts";
 
 export interface ConsoleDeps {
-  readonly web: WebDeps;
+  readonly pages: PageDeps;
   readonly db: Database;
   readonly logger: Logger;
   readonly webhookTargets: WebhookTargets;

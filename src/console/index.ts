@@ -16,7 +16,8 @@ import { newId } from "../storage/ids.ts";
 import { FormError, readForm } from "../pages/forms.ts";
 import { signInPath } from "../pages/redirect.ts";
 import { redirect } from "../pages/respond.ts";
-import { requireCsrf, visitor } from "../pages/visitor.ts";
+import { requireCsrf } from "../pages/csrf.ts";
+import { visitor } from "../pages/visitor.ts";
 import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type Ctx, type UserCtx } from "./context.ts";
 import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
 import { CursorError } from "../http/cursor.ts";
@@ -39,7 +40,7 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
   return async function handle(request, response) {
     const target = request.url?.startsWith("/") ? request.url : "/";
     // Parsed against the console's origin: a target such as `//evil.example/x` stays a path here.
-    const url = new URL(deps.web.origin + target);
+    const url = new URL(deps.pages.origin + target);
     const method = request.method === "HEAD" ? "GET" : (request.method ?? "GET");
     let path = url.pathname;
     if (path.length > "/settings".length && path.endsWith("/")) path = path.replace(/\/+$/, "");
@@ -53,9 +54,9 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
       url,
       method,
       requestId,
-      ip: deps.web.clientAddress(request),
+      ip: deps.pages.clientAddress(request),
       userAgent: request.headers["user-agent"] ?? null,
-      visitor: await visitor(deps.web, request, response),
+      visitor: await visitor(deps.pages, request, response),
     };
 
     try {
@@ -115,7 +116,7 @@ async function handleWorkspace(ctx: Ctx, routes: WorkspaceRoute[], slug: string,
 async function readCheckedForm(ctx: Ctx, workspaceId: string | null): Promise<URLSearchParams | undefined> {
   try {
     const form = await readForm(ctx.request);
-    requireCsrf(ctx.deps.web, ctx.request, ctx.visitor, form);
+    requireCsrf(ctx.deps.pages, ctx.request, ctx.visitor, form);
     return form;
   } catch (error) {
     if (!(error instanceof FormError)) throw error;

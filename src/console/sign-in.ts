@@ -4,7 +4,7 @@ import { signIn } from "../domain/sessions.ts";
 import { html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { safeNext } from "../pages/redirect.ts";
-import { endSession, startSession } from "../pages/visitor.ts";
+import { endSession, startSession } from "../pages/sessions.ts";
 import { sendConsolePage, type Ctx } from "./context.ts";
 import type { AccountRoute } from "./routes.ts";
 import { message, waitInWords, workspaceBase } from "./layout.ts";
@@ -51,12 +51,12 @@ async function signInPost(ctx: Ctx, _params: string[], form: URLSearchParams): P
     });
   }
   if (result.outcome === "invalid") return signInPage(ctx, 401, { next, email, error: "The email address or password is incorrect." });
-  await startSession(ctx.deps.web, ctx.response, result.user.id);
+  await startSession(ctx.deps.pages, ctx.response, result.user.id);
   redirect(ctx.response, next);
 }
 
 async function signOutPost(ctx: Ctx): Promise<void> {
-  await endSession(ctx.deps.web, ctx.request, ctx.response);
+  await endSession(ctx.deps.pages, ctx.request, ctx.response);
   redirect(ctx.response, "/settings/sign-in");
 }
 
