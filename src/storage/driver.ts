@@ -17,6 +17,10 @@ export interface QueryResultHKT extends PgQueryResultHKT {
 }
 type QueryRows<Row> = { rows: (Row extends Record<string, unknown> ? Row : Record<string, unknown>)[] };
 
+/** Either driver (PGlite or node-postgres), or a transaction of either, typed by any schema or none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, any, any>;
+
 /** The database as domain code sees it, on either driver. */
 export type Database = PgDatabase<QueryResultHKT, typeof schema>;
 

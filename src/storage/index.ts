@@ -10,6 +10,7 @@ import type { Config } from "../config.ts";
 import type { MigrationPolicy, Storage } from "./driver.ts";
 
 export type {
+  AnyPgDatabase,
   Database,
   MigrationPolicy,
   PgliteStorage,
