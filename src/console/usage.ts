@@ -1,7 +1,7 @@
 // Usage: the plan, the credits of this billing period (used, and left after what running runs hold),
 // the breakdown per agent, and the invoices. Shown to the roles that may read billing.
 import { creditsLeft, getUsage, listInvoices } from "../domain/billing.ts";
-import { environments, type Environment } from "../storage/schema.ts";
+import { environments, type Environment } from "../domain/partition.ts";
 import { html } from "../html/template.ts";
 import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";

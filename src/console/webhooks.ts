@@ -19,7 +19,7 @@ import {
   sendTestEvent,
   updateWebhookEndpoint,
 } from "../domain/webhooks.ts";
-import { environments, type Environment } from "../storage/schema.ts";
+import { environments, type Environment } from "../domain/partition.ts";
 import { html, type Html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
