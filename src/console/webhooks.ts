@@ -9,7 +9,6 @@ import type { Partition } from "../domain/partition.ts";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  getWebhookDelivery,
   getWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
@@ -18,6 +17,7 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
   updateWebhookEndpoint,
+  withAttemptLogs,
 } from "../domain/webhooks.ts";
 import { environments, type Environment } from "../domain/partition.ts";
 import { html, type Html } from "../html/template.ts";
@@ -248,7 +248,7 @@ async function endpointPage(ctx: WorkspaceCtx, endpointId: string, state: Endpoi
   const deliveriesList = { name: `deliveries:${endpointId}`, workspaceId: ctx.workspace.id, environment };
   const after = pageAfter(ctx.deps.cursors, deliveriesList, ctx.method === "GET" ? ctx.url.searchParams.get("after") : null);
   const page = await listWebhookDeliveries(ctx.deps.db, partition, endpointId, { limit: DELIVERIES_PER_PAGE, ...(after ? { after } : {}) }, {});
-  const deliveries = await Promise.all(page.items.map((delivery) => getWebhookDelivery(ctx.deps.db, partition, endpointId, delivery.id)));
+  const deliveries = await withAttemptLogs(ctx.deps.db, page.items);
   const admin = administers(ctx.role);
   const notice = NOTICES[ctx.url.searchParams.get("notice") ?? ""];
   const here = `${ctx.base}/webhooks/${endpoint.id}`;

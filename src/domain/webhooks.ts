@@ -281,15 +281,38 @@ export async function getWebhookDelivery(db: Database, partition: Partition, end
     .where(eq(webhookDeliveryAttempts.deliveryId, deliveryId))
     .orderBy(desc(webhookDeliveryAttempts.attemptedAt), desc(webhookDeliveryAttempts.id))
     .limit(MAX_LOGGED_ATTEMPTS);
+  return { ...delivery, attempt_log: attempts.map(toAttempt) };
+}
+
+/**
+ * The deliveries (as listed: of one partition) each with every attempt, newest first: one query for
+ * the whole page, not one per delivery (the console's delivery log). Unbounded in SQL because a
+ * delivery makes at most RETRY_SCHEDULE_MS.length + 1 attempts; the contract's bound still holds.
+ */
+export async function withAttemptLogs(db: Queryable, deliveries: readonly SchemaWebhookDelivery[]): Promise<SchemaWebhookDelivery[]> {
+  if (deliveries.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookDeliveryAttempts)
+    .where(inArray(webhookDeliveryAttempts.deliveryId, deliveries.map((delivery) => delivery.id)))
+    .orderBy(desc(webhookDeliveryAttempts.attemptedAt), desc(webhookDeliveryAttempts.id));
+  const logs = new Map<string, AttemptLog[]>(deliveries.map((delivery) => [delivery.id, []]));
+  for (const attempt of attempts) {
+    const log = logs.get(attempt.deliveryId)!;
+    if (log.length < MAX_LOGGED_ATTEMPTS) log.push(toAttempt(attempt));
+  }
+  return deliveries.map((delivery) => ({ ...delivery, attempt_log: logs.get(delivery.id)! }));
+}
+
+type AttemptLog = NonNullable<SchemaWebhookDelivery["attempt_log"]>[number];
+
+function toAttempt(attempt: typeof webhookDeliveryAttempts.$inferSelect): AttemptLog {
   return {
-    ...delivery,
-    attempt_log: attempts.map((attempt) => ({
-      attempted_at: iso(attempt.attemptedAt),
-      duration_ms: attempt.durationMs,
-      response_status: attempt.responseStatus,
-      response_body: attempt.responseBody,
-      error: attempt.error,
-    })),
+    attempted_at: iso(attempt.attemptedAt),
+    duration_ms: attempt.durationMs,
+    response_status: attempt.responseStatus,
+    response_body: attempt.responseBody,
+    error: attempt.error,
   };
 }
 
