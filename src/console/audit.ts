@@ -12,7 +12,7 @@ import { DAMAGED_LINK, pageAfter, pageToken, type ConsoleList } from "./cursor.t
 import type { WorkspaceRoute } from "./routes.ts";
 import { keyDisplay } from "./keys.ts";
 import { describedBy, fieldError, message, none, sentence, table, time } from "./layout.ts";
-import { pager } from "./webhooks.ts";
+import { pager } from "./pager.ts";
 
 const ENTRIES_PER_PAGE = 50;
 const FILTER_FIELDS = ["credential", "status", "kind", "from", "to"] as const;
@@ -195,7 +195,7 @@ ${fieldError("filter-to", errorOf("to"))}
 </form>
 ${error ? "" : html`<p><a href="${ctx.base}/audit.csv${filterQuery(query)}" download>Download these entries as CSV</a></p>`}
 ${error ? "" : table({ caption: "Audit log entries, newest first", columns: ["Time", "Who", "What", "IP address", "Status"], rows, empty: "No entries match these filters." })}
-${pager(ctx, next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
+${pager(next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
   });
 }
 

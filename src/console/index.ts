@@ -29,7 +29,7 @@ import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
 import { accountRoutes } from "./sign-in.ts";
 import { usageRoutes } from "./usage.ts";
-import { webhookRoutes } from "./webhooks.ts";
+import { webhookRoutes } from "./webhooks/index.ts";
 
 const WORKSPACE_PATH = /^\/settings\/w\/([a-z0-9][a-z0-9-]{0,63})(\/.*)?$/;
 

@@ -7,7 +7,7 @@ import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceCtx } from 
 import { pageAfter, pageToken } from "./cursor.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { money, table, time } from "./layout.ts";
-import { pager } from "./webhooks.ts";
+import { pager } from "./pager.ts";
 
 const INVOICES_PER_PAGE = 12;
 const number = new Intl.NumberFormat("en-US");
@@ -82,7 +82,7 @@ ${table({
   ),
   empty: environment === "test" ? "The test environment is never invoiced." : "No invoices yet: the first is issued after the first billing period ends.",
 })}
-${pager(ctx, invoices.next ? `${base}${envQuery(environment, { after: pageToken(ctx.deps.cursors, invoicesList, invoices.next) })}` : undefined, after !== undefined, `${base}${envQuery(environment)}`)}`,
+${pager(invoices.next ? `${base}${envQuery(environment, { after: pageToken(ctx.deps.cursors, invoicesList, invoices.next) })}` : undefined, after !== undefined, `${base}${envQuery(environment)}`)}`,
   });
 }
 
