@@ -10,7 +10,7 @@ import { redirect } from "../../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "../context.ts";
 import { descriptionOf, enabledEventsOf, invalid } from "./endpoint-form.ts";
 import { endpointPage } from "./endpoint-page.ts";
-import { envQuery, environmentOf, partitionOf } from "./environment.ts";
+import { envQuery, environmentOf, partitionOf } from "../environment.ts";
 
 export async function updateEndpoint(ctx: WorkspaceCtx, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));

@@ -11,7 +11,7 @@ import { message, none, secretOnce, time } from "../layout.ts";
 import { pager } from "../pager.ts";
 import { deliveryBlock } from "./delivery-log.ts";
 import { endpointFields, eventsSummary, type FormState } from "./endpoint-form.ts";
-import { envQuery, partitionOf } from "./environment.ts";
+import { envQuery, partitionOf } from "../environment.ts";
 import { NOTICES } from "./notices.ts";
 
 const DELIVERIES_PER_PAGE = 10;

@@ -3,11 +3,11 @@
 // the secret (shown once), send a test event, delete, and the delivery log with every attempt and
 // redelivery. Owners and admins change things; members read. One module per page or job:
 // list.ts, registration.ts, endpoint-page.ts, delivery-log.ts, actions.ts; the shared form fields
-// (endpoint-form.ts), partition (environment.ts) and notices (notices.ts).
+// (endpoint-form.ts) and notices (notices.ts); the partition shown is ../environment.ts.
 import type { WorkspaceRoute } from "../routes.ts";
 import { confirmDelete, deleteEndpoint, redeliverDelivery, rotateSecret, setStatus, testEndpoint, updateEndpoint } from "./actions.ts";
 import { endpointPage } from "./endpoint-page.ts";
-import { environmentOf } from "./environment.ts";
+import { environmentOf } from "../environment.ts";
 import { listPage } from "./list.ts";
 import { registerEndpoint } from "./registration.ts";
 

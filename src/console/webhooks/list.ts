@@ -10,7 +10,7 @@ import { pageAfter, pageToken } from "../cursor.ts";
 import { message, none, secretOnce, table, time } from "../layout.ts";
 import { pager } from "../pager.ts";
 import { endpointFields, eventsSummary, type FormState } from "./endpoint-form.ts";
-import { envQuery, environmentSwitch, partitionOf } from "./environment.ts";
+import { envQuery, environmentSwitch, partitionOf } from "../environment.ts";
 import { NOTICES } from "./notices.ts";
 
 const ENDPOINTS_PER_PAGE = 20;
@@ -40,7 +40,7 @@ export async function listPage(ctx: WorkspaceCtx, state: ListState): Promise<voi
   sendConsolePage(ctx, state.status, {
     title: "Webhooks",
     section: "webhooks",
-    body: html`${environmentSwitch(ctx, environment)}
+    body: html`${environmentSwitch(`${ctx.base}/webhooks`, environment)}
 ${
   state.created
     ? secretOnce({

@@ -4,7 +4,7 @@ import { InvalidInputError } from "../../domain/errors.ts";
 import { createWebhookEndpoint } from "../../domain/webhooks.ts";
 import { recordAction, type WorkspaceCtx } from "../context.ts";
 import { descriptionOf, enabledEventsOf, invalid } from "./endpoint-form.ts";
-import { environmentOf, partitionOf } from "./environment.ts";
+import { environmentOf, partitionOf } from "../environment.ts";
 import { listPage } from "./list.ts";
 
 export async function registerEndpoint(ctx: WorkspaceCtx, _params: string[], form: URLSearchParams): Promise<void> {

@@ -1,8 +1,8 @@
-// Which partition a webhooks page shows: live by default, test with `?environment=test` (a
-// form posts it as the field `environment`), and the switch between the two.
-import { environments, type Environment, type Partition } from "../../domain/partition.ts";
-import { html, type Html } from "../../html/template.ts";
-import type { WorkspaceCtx } from "../context.ts";
+// Which partition a page shows (webhooks, usage): live by default, test with `?environment=test`
+// (a form posts it as the field `environment`), and the switch between the two.
+import { environments, type Environment, type Partition } from "../domain/partition.ts";
+import { html, type Html } from "../html/template.ts";
+import type { WorkspaceCtx } from "./context.ts";
 
 export function environmentOf(value: string | null): Environment {
   return (environments as readonly string[]).includes(value ?? "") ? (value as Environment) : "live";
@@ -18,11 +18,12 @@ export function envQuery(environment: Environment, extra: Record<string, string>
   return query ? `?${query}` : "";
 }
 
-export function environmentSwitch(ctx: WorkspaceCtx, environment: Environment): Html {
+/** Links to the page at `path` in each environment, the current one marked. */
+export function environmentSwitch(path: string, environment: Environment): Html {
   return html`<nav class="switcher" aria-label="Environment">
 <ul>${environments.map(
     (env) =>
-      html`<li><a href="${ctx.base}/webhooks${envQuery(env)}"${env === environment ? html` aria-current="page"` : ""}>${env === "live" ? "Live" : "Test"}</a></li>`,
+      html`<li><a href="${path}${envQuery(env)}"${env === environment ? html` aria-current="page"` : ""}>${env === "live" ? "Live" : "Test"}</a></li>`,
   )}</ul>
 </nav>`;
 }
