@@ -8,6 +8,7 @@ import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits }
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
 import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
+import { logPageRequest, pageRoute } from "./pages/access-log.ts";
 import { serveAsset } from "./pages/assets.ts";
 import { createPageLimit, type PageKind } from "./pages/page-limit.ts";
 import { pageDeps } from "./pages/deps.ts";
@@ -195,6 +196,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The pages' static files and the authorization server's metadata cost no database work: they
     // are served whatever the address's count.
     const admitted = (kind: PageKind) => pageLimit.admit(request, response, kind, pages.cookies.read(request, SESSION_COOKIE));
+    const isPage = path === "/settings" || path.startsWith("/settings/") || path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server";
+    // The pipeline logs each request it serves; these it does not serve are logged alike.
+    if (isPage) logPageRequest(logger, request, response, pageRoute(path));
     if (path === "/settings" || path.startsWith("/settings/")) {
       if (serveAsset(request, response, path) || !admitted("page")) return;
       return void settings(request, response).catch(pageFailed(response));
