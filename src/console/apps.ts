@@ -6,8 +6,7 @@ import { html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
-import { message, none, table, time } from "./layout.ts";
-import { csrfField } from "../pages/csrf.ts";
+import { confirmForm, message, none, table, time } from "./layout.ts";
 
 const NOTICES: Record<string, string> = {
   revoked: "The app was disconnected: its tokens are refused from now on. It needs a new authorization to act in this workspace again.",
@@ -55,11 +54,7 @@ async function confirmRevoke(ctx: WorkspaceCtx, [clientId]: string[]): Promise<v
     heading: `Disconnect ${app.clientName}?`,
     section: "apps",
     body: html`<p>${app.clientName} (authorized by ${app.authorizedBy} with ${scopeList(app.scopes)}) loses access to this workspace at once: its access and refresh tokens are refused from the next request.</p>
-<form method="post" action="${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke" class="actions">
-${csrfField(ctx.visitor.csrf)}
-<button type="submit" class="danger">Disconnect app</button>
-<a href="${ctx.base}/apps">Cancel</a>
-</form>`,
+${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke`, csrf: ctx.visitor.csrf, button: "Disconnect app", cancel: `${ctx.base}/apps` })}`,
   });
 }
 

@@ -8,7 +8,7 @@ import { html, type Html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
-import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
+import { confirmForm, describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
 import { csrfField } from "../pages/csrf.ts";
 
 const EXPIRY_LABELS: Record<ExpiryChoice, string> = { "30d": "30 days", "90d": "90 days", "1y": "1 year", none: "No expiry" };
@@ -174,11 +174,7 @@ async function confirmRevoke(ctx: WorkspaceCtx, [keyId]: string[]): Promise<void
     heading: `Revoke key “${key.name}”?`,
     section: "keys",
     body: html`<p>Requests made with <code>${keyDisplay(key)}</code> (${key.environment}, ${scopeSummary(key.scopes)}) will be refused at once. This cannot be undone: to restore access, create a new key.</p>
-<form method="post" action="${ctx.base}/keys/${key.id}/revoke" class="actions">
-${csrfField(ctx.visitor.csrf)}
-<button type="submit" class="danger">Revoke key</button>
-<a href="${ctx.base}/keys">Cancel</a>
-</form>`,
+${confirmForm({ action: `${ctx.base}/keys/${key.id}/revoke`, csrf: ctx.visitor.csrf, button: "Revoke key", cancel: `${ctx.base}/keys` })}`,
   });
 }
 

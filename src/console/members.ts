@@ -8,7 +8,7 @@ import { html, type Html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
-import { describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
+import { confirmForm, describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
 import { csrfField } from "../pages/csrf.ts";
 
 const ROLE_LABELS: Record<MemberRole, string> = {
@@ -173,11 +173,7 @@ async function confirmRemove(ctx: WorkspaceCtx, [userId]: string[]): Promise<voi
     heading: you ? "Leave this workspace?" : `Remove ${member.email}?`,
     section: "members",
     body: html`<p>${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys ${you ? "you" : "they"} created keep working until revoked.</p>
-<form method="post" action="${ctx.base}/members/${member.userId}/remove" class="actions">
-${csrfField(ctx.visitor.csrf)}
-<button type="submit" class="danger">${you ? "Leave workspace" : "Remove member"}</button>
-<a href="${ctx.base}/members">Cancel</a>
-</form>`,
+${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
   });
 }
 

@@ -5,9 +5,9 @@ import { InvalidInputError } from "../../domain/errors.ts";
 import { administers } from "../../domain/members.ts";
 import { deleteWebhookEndpoint, getWebhookEndpoint, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhookEndpoint } from "../../domain/webhooks.ts";
 import { html } from "../../html/template.ts";
-import { csrfField } from "../../pages/csrf.ts";
 import { redirect } from "../../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "../context.ts";
+import { confirmForm } from "../layout.ts";
 import { descriptionOf, enabledEventsOf, invalid } from "./endpoint-form.ts";
 import { endpointPage } from "./endpoint-page.ts";
 import { envQuery, environmentOf, partitionOf } from "../environment.ts";
@@ -85,11 +85,13 @@ export async function confirmDelete(ctx: WorkspaceCtx, [endpointId]: string[]): 
     heading: "Delete this webhook endpoint?",
     section: "webhooks",
     body: html`<p><code>${endpoint.url}</code> (${environment}) will receive no more events, and its delivery log is deleted with it, pending deliveries included. To pause deliveries instead, disable the endpoint.</p>
-<form method="post" action="${ctx.base}/webhooks/${endpoint.id}/delete" class="actions">
-${csrfField(ctx.visitor.csrf)}<input type="hidden" name="environment" value="${environment}">
-<button type="submit" class="danger">Delete endpoint</button>
-<a href="${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}">Cancel</a>
-</form>`,
+${confirmForm({
+      action: `${ctx.base}/webhooks/${endpoint.id}/delete`,
+      csrf: ctx.visitor.csrf,
+      hidden: html`<input type="hidden" name="environment" value="${environment}">`,
+      button: "Delete endpoint",
+      cancel: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`,
+    })}`,
   });
 }
 
