@@ -1,7 +1,7 @@
 // Connected apps: the OAuth applications members authorized to act in this workspace, with their
 // scopes and who authorized them; owners and admins revoke them (every token of the grant goes).
 import { administers } from "../domain/members.ts";
-import { listConnectedApps, revokeConnectedApp } from "../domain/oauth.ts";
+import { listConnectedApps, revokeConnectedApp } from "../domain/connected-apps.ts";
 import { html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";

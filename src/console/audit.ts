@@ -4,7 +4,7 @@ import { AUDIT_CSV_HEADER, auditCsvLine, eachAuditEntry, listAuditLog, type Audi
 import { InvalidInputError } from "../domain/errors.ts";
 import { listApiKeys, type ApiKeyRecord } from "../domain/keys.ts";
 import { findUser } from "../domain/members.ts";
-import { listConnectedApps } from "../domain/oauth.ts";
+import { listConnectedApps } from "../domain/connected-apps.ts";
 import { html, type Html } from "../html/template.ts";
 import { sendConsolePage, type WorkspaceCtx } from "./context.ts";
 import { CursorError } from "../http/cursor.ts";
