@@ -4,7 +4,7 @@ import { administers } from "../domain/members.ts";
 import { listConnectedApps, revokeConnectedApp } from "../domain/connected-apps.ts";
 import { html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
-import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
+import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { confirmForm, message, none, table, time } from "./layout.ts";
 
@@ -16,7 +16,7 @@ function scopeList(scopes: readonly string[]): string {
   return scopes.includes("*") ? "Full access" : scopes.join(", ");
 }
 
-async function appsPage(ctx: WorkspaceCtx): Promise<void> {
+async function appsPage(ctx: WorkspaceContext): Promise<void> {
   const apps = await listConnectedApps(ctx.deps.db, ctx.workspace.id);
   const admin = administers(ctx.role);
   const notice = NOTICES[ctx.url.searchParams.get("notice") ?? ""];
@@ -44,7 +44,7 @@ ${admin ? "" : html`<p class="hint">Only owners and admins of the workspace can 
   });
 }
 
-async function confirmRevoke(ctx: WorkspaceCtx, [clientId]: string[]): Promise<void> {
+async function confirmRevoke(ctx: WorkspaceContext, [clientId]: string[]): Promise<void> {
   const app = (await listConnectedApps(ctx.deps.db, ctx.workspace.id)).find((entry) => entry.clientId === clientId);
   const back = { href: `${ctx.base}/apps`, label: "Back to connected apps" };
   if (!app) return sendErrorPage(ctx, 404, "This app is not connected to this workspace.", { back });
@@ -58,7 +58,7 @@ ${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/re
   });
 }
 
-async function revoke(ctx: WorkspaceCtx, [clientId]: string[]): Promise<void> {
+async function revoke(ctx: WorkspaceContext, [clientId]: string[]): Promise<void> {
   const revoked = await ctx.deps.db.transaction(async (tx) => {
     const count = await revokeConnectedApp(tx, ctx.workspace.id, clientId!);
     if (count > 0) await recordAction(tx, ctx, "oauth_app.revoked", clientId!, 303);

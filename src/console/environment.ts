@@ -2,13 +2,13 @@
 // (a form posts it as the field `environment`), and the switch between the two.
 import { environments, type Environment, type Partition } from "../domain/partition.ts";
 import { html, type Html } from "../html/template.ts";
-import type { WorkspaceCtx } from "./context.ts";
+import type { WorkspaceContext } from "./context.ts";
 
 export function environmentOf(value: string | null): Environment {
   return (environments as readonly string[]).includes(value ?? "") ? (value as Environment) : "live";
 }
 
-export function partitionOf(ctx: WorkspaceCtx, environment: Environment): Partition {
+export function partitionOf(ctx: WorkspaceContext, environment: Environment): Partition {
   return { workspaceId: ctx.workspace.id, environment };
 }
 

@@ -18,7 +18,7 @@ import { signInPath } from "../pages/redirect.ts";
 import { redirect } from "../pages/respond.ts";
 import { requireCsrf } from "../pages/csrf.ts";
 import { visitor } from "../pages/visitor.ts";
-import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type Ctx, type UserCtx } from "./context.ts";
+import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type ConsoleContext, type SignedInContext } from "./context.ts";
 import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
 import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK } from "./cursor.ts";
@@ -47,7 +47,7 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
 
     const requestId = newId("req");
     response.setHeader("X-Request-Id", requestId);
-    const ctx: Ctx = {
+    const ctx: ConsoleContext = {
       deps,
       request,
       response,
@@ -77,13 +77,13 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
   };
 }
 
-async function handleWorkspace(ctx: Ctx, routes: WorkspaceRoute[], slug: string, rest: string): Promise<void> {
+async function handleWorkspace(ctx: ConsoleContext, routes: WorkspaceRoute[], slug: string, rest: string): Promise<void> {
   const user = ctx.visitor.user;
   if (!user) {
     // Signed out (or the session ended): sign in first; a post is not carried out.
     return redirect(ctx.response, signInPath(ctx.method === "GET" ? `${ctx.url.pathname}${ctx.url.search}` : `/settings/w/${slug}`));
   }
-  const userCtx: UserCtx = { ...ctx, user };
+  const userCtx: SignedInContext = { ...ctx, user };
   const membership = await membershipBySlug(ctx.deps.db, user.id, slug);
   if (!membership) {
     if (ctx.method === "POST") await recordRefusal(ctx, 404, null);
@@ -113,7 +113,7 @@ async function handleWorkspace(ctx: Ctx, routes: WorkspaceRoute[], slug: string,
 }
 
 /** The posted form, within its limits and with this browser's CSRF token; undefined when refused (the error page is sent). */
-async function readCheckedForm(ctx: Ctx, workspaceId: string | null): Promise<URLSearchParams | undefined> {
+async function readCheckedForm(ctx: ConsoleContext, workspaceId: string | null): Promise<URLSearchParams | undefined> {
   try {
     const form = await readForm(ctx.request);
     requireCsrf(ctx.deps.pages, ctx.request, ctx.visitor, form);
@@ -149,14 +149,14 @@ function decoded(part: string): string | undefined {
   }
 }
 
-function notFoundOrNotAllowed(ctx: Ctx, allowed: string[]): void {
+function notFoundOrNotAllowed(ctx: ConsoleContext, allowed: string[]): void {
   if (allowed.length === 0) return sendErrorPage(ctx, 404, "There is no page at this address.");
   ctx.response.setHeader("Allow", [...new Set(allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])))].join(", "));
   sendErrorPage(ctx, 405, `This address does not answer ${ctx.method}.`);
 }
 
 /** Answers the domain's errors as pages; false for anything else (it propagates: 500, logged). */
-async function answerError(ctx: Ctx, error: unknown): Promise<boolean> {
+async function answerError(ctx: ConsoleContext, error: unknown): Promise<boolean> {
   if (ctx.response.headersSent) return false;
   if (error instanceof InvalidInputError) sendErrorPage(ctx, 400, sentence(error.message));
   else if (error instanceof ConflictError) sendErrorPage(ctx, 409, sentence(error.message));

@@ -3,7 +3,7 @@
 import { creditsLeft, getUsage, listInvoices } from "../domain/billing.ts";
 import { html } from "../html/template.ts";
 import { environmentOf, environmentSwitch, envQuery, partitionOf } from "./environment.ts";
-import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
+import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";
 import type { WorkspaceRoute } from "./routes.ts";
 import { money, table, time } from "./layout.ts";
@@ -16,7 +16,7 @@ function day(iso: string): string {
   return iso.slice(0, 10);
 }
 
-async function usagePage(ctx: WorkspaceCtx): Promise<void> {
+async function usagePage(ctx: WorkspaceContext): Promise<void> {
   if (!readsBilling(ctx.role)) {
     return sendErrorPage(ctx, 403, `Usage and invoices are for the workspace's owners and admins. Your role is ${ctx.role}.`);
   }

@@ -6,13 +6,13 @@ import { administers } from "../../domain/members.ts";
 import { deleteWebhookEndpoint, getWebhookEndpoint, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhookEndpoint } from "../../domain/webhooks.ts";
 import { html } from "../../html/template.ts";
 import { redirect } from "../../pages/respond.ts";
-import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "../context.ts";
+import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceContext } from "../context.ts";
 import { confirmForm } from "../layout.ts";
 import { descriptionOf, enabledEventsOf, invalid } from "./endpoint-form.ts";
 import { endpointPage } from "./endpoint-page.ts";
 import { envQuery, environmentOf, partitionOf } from "../environment.ts";
 
-export async function updateEndpoint(ctx: WorkspaceCtx, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function updateEndpoint(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   try {
     const enabledEvents = enabledEventsOf(form);
@@ -33,7 +33,7 @@ export async function updateEndpoint(ctx: WorkspaceCtx, [endpointId]: string[], 
   }
 }
 
-export async function setStatus(ctx: WorkspaceCtx, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function setStatus(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   const status = form.get("status");
   if (status !== "enabled" && status !== "disabled") throw new InvalidInputError("the status must be enabled or disabled", "status");
@@ -44,7 +44,7 @@ export async function setStatus(ctx: WorkspaceCtx, [endpointId]: string[], form:
   redirect(ctx.response, `${ctx.base}/webhooks/${endpointId}${envQuery(environment, { notice: status })}`);
 }
 
-export async function rotateSecret(ctx: WorkspaceCtx, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function rotateSecret(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   const rotated = await ctx.deps.db.transaction(async (tx) => {
     const endpoint = await rotateWebhookSecret(tx, partitionOf(ctx, environment), endpointId!);
@@ -54,7 +54,7 @@ export async function rotateSecret(ctx: WorkspaceCtx, [endpointId]: string[], fo
   await endpointPage(ctx, endpointId!, { status: 200, environment, rotatedSecret: rotated.secret });
 }
 
-export async function testEndpoint(ctx: WorkspaceCtx, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function testEndpoint(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   await ctx.deps.db.transaction(async (tx) => {
     await sendTestEvent(tx, partitionOf(ctx, environment), endpointId!);
@@ -63,7 +63,7 @@ export async function testEndpoint(ctx: WorkspaceCtx, [endpointId]: string[], fo
   redirect(ctx.response, `${ctx.base}/webhooks/${endpointId}${envQuery(environment, { notice: "tested" })}`);
 }
 
-export async function redeliverDelivery(ctx: WorkspaceCtx, [endpointId, deliveryId]: string[], form: URLSearchParams): Promise<void> {
+export async function redeliverDelivery(ctx: WorkspaceContext, [endpointId, deliveryId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   await ctx.deps.db.transaction(async (tx) => {
     await redeliver(tx, partitionOf(ctx, environment), endpointId!, deliveryId!);
@@ -72,7 +72,7 @@ export async function redeliverDelivery(ctx: WorkspaceCtx, [endpointId, delivery
   redirect(ctx.response, `${ctx.base}/webhooks/${endpointId}${envQuery(environment, { notice: "redelivered" })}`);
 }
 
-export async function confirmDelete(ctx: WorkspaceCtx, [endpointId]: string[]): Promise<void> {
+export async function confirmDelete(ctx: WorkspaceContext, [endpointId]: string[]): Promise<void> {
   const environment = environmentOf(ctx.url.searchParams.get("environment"));
   const endpoint = await getWebhookEndpoint(ctx.deps.db, partitionOf(ctx, environment), endpointId!);
   if (!administers(ctx.role)) {
@@ -95,7 +95,7 @@ ${confirmForm({
   });
 }
 
-export async function deleteEndpoint(ctx: WorkspaceCtx, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function deleteEndpoint(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   await ctx.deps.db.transaction(async (tx) => {
     await deleteWebhookEndpoint(tx, partitionOf(ctx, environment), endpointId!);

@@ -5,7 +5,7 @@ import { getWebhookEndpoint, listWebhookDeliveries, PREVIOUS_SECRET_GRACE_MS, wi
 import type { Environment } from "../../domain/partition.ts";
 import { html } from "../../html/template.ts";
 import { csrfField } from "../../pages/csrf.ts";
-import { sendConsolePage, type WorkspaceCtx } from "../context.ts";
+import { sendConsolePage, type WorkspaceContext } from "../context.ts";
 import { pageAfter, pageToken } from "../cursor.ts";
 import { message, none, secretOnce, time } from "../layout.ts";
 import { pager } from "../pager.ts";
@@ -22,7 +22,7 @@ export interface EndpointState extends FormState {
   readonly rotatedSecret?: string;
 }
 
-export async function endpointPage(ctx: WorkspaceCtx, endpointId: string, state: EndpointState): Promise<void> {
+export async function endpointPage(ctx: WorkspaceContext, endpointId: string, state: EndpointState): Promise<void> {
   const environment = state.environment;
   const partition = partitionOf(ctx, environment);
   const endpoint = await getWebhookEndpoint(ctx.deps.db, partition, endpointId);

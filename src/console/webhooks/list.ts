@@ -5,7 +5,7 @@ import { listWebhookEndpoints } from "../../domain/webhooks.ts";
 import type { Environment } from "../../domain/partition.ts";
 import { html } from "../../html/template.ts";
 import { csrfField } from "../../pages/csrf.ts";
-import { sendConsolePage, type WorkspaceCtx } from "../context.ts";
+import { sendConsolePage, type WorkspaceContext } from "../context.ts";
 import { pageAfter, pageToken } from "../cursor.ts";
 import { message, none, secretOnce, table, time } from "../layout.ts";
 import { pager } from "../pager.ts";
@@ -21,7 +21,7 @@ export interface ListState extends FormState {
   readonly created?: { id: string; url: string; secret: string };
 }
 
-export async function listPage(ctx: WorkspaceCtx, state: ListState): Promise<void> {
+export async function listPage(ctx: WorkspaceContext, state: ListState): Promise<void> {
   const environment = state.environment;
   const endpointsList = { name: "webhooks", workspaceId: ctx.workspace.id, environment };
   const after = pageAfter(ctx.deps.cursors, endpointsList, ctx.method === "GET" ? ctx.url.searchParams.get("after") : null);

@@ -2,12 +2,12 @@
 // shown once, or the form again with its error).
 import { InvalidInputError } from "../../domain/errors.ts";
 import { createWebhookEndpoint } from "../../domain/webhooks.ts";
-import { recordAction, type WorkspaceCtx } from "../context.ts";
+import { recordAction, type WorkspaceContext } from "../context.ts";
 import { descriptionOf, enabledEventsOf, invalid } from "./endpoint-form.ts";
 import { environmentOf, partitionOf } from "../environment.ts";
 import { listPage } from "./list.ts";
 
-export async function registerEndpoint(ctx: WorkspaceCtx, _params: string[], form: URLSearchParams): Promise<void> {
+export async function registerEndpoint(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   try {
     const enabledEvents = enabledEventsOf(form);
