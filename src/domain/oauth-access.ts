@@ -1,10 +1,11 @@
 // Using an OAuth access token: it is "used exactly like an API key" (src/app.ts hands the pipeline
 // this or keys.ts's authenticate by the secret's prefix). What it may do is decided on every request
 // (see oauth.ts, "An access token …"); nothing is cached here.
-import { and, eq, getTableColumns, isNull, lt, or } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
-import { memberships, oauthClients, oauthGrants, oauthTokens, workspaces, type OAuthGrant } from "../storage/schema.ts";
-import { LAST_USED_RESOLUTION_MS, type Principal, type Refusal } from "./keys.ts";
+import { memberships, oauthClients, oauthGrants, oauthTokens, workspaces } from "../storage/schema.ts";
+import type { Principal, Refusal } from "./keys.ts";
+import { recordLastUse } from "./last-use.ts";
 import { effectiveScopes } from "./members.ts";
 import { hashOAuthSecret, memberOfGrant } from "./oauth.ts";
 
@@ -49,7 +50,7 @@ export async function authenticateAccessToken(db: Queryable, token: string, now 
   const scopes = effectiveScopes(row.token.scopes, row.role);
   // Nothing the member may do now: a token without any reach is refused rather than let in empty.
   if (scopes.length === 0) return { refused: "revoked", ...known };
-  const lastUsedAt = await touchGrant(db, row.grant, now);
+  const lastUsedAt = await recordLastUse(db, oauthGrants, row.grant, now);
   return {
     key: {
       id: row.grant.id,
@@ -68,16 +69,4 @@ export async function authenticateAccessToken(db: Queryable, token: string, now 
     workspace: row.workspace,
     client: { id: row.client.id, name: row.client.name },
   };
-}
-
-/** Records a use of the grant when the stored one is older than a minute (as API keys' `touch`). */
-async function touchGrant(db: Queryable, grant: OAuthGrant, now: Date): Promise<Date | null> {
-  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (grant.lastUsedAt && grant.lastUsedAt > staleBefore) return grant.lastUsedAt;
-  const updated = await db
-    .update(oauthGrants)
-    .set({ lastUsedAt: now })
-    .where(and(eq(oauthGrants.id, grant.id), or(isNull(oauthGrants.lastUsedAt), lt(oauthGrants.lastUsedAt, staleBefore))))
-    .returning({ lastUsedAt: oauthGrants.lastUsedAt });
-  return updated[0]?.lastUsedAt ?? grant.lastUsedAt;
 }
