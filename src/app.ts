@@ -7,10 +7,13 @@ import type { Logger } from "pino";
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
 import { authenticate } from "./domain/keys.ts";
-import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "./domain/oauth.ts";
-import { serveAsset } from "./web/assets.ts";
-import { createPageLimit, type PageKind } from "./web/page-limit.ts";
-import { SESSION_COOKIE, webDeps } from "./web/visitor.ts";
+import { ACCESS_TOKEN_PREFIX } from "./domain/oauth.ts";
+import { authenticateAccessToken } from "./domain/oauth-access.ts";
+import { logPageRequest, pageRoute } from "./pages/access-log.ts";
+import { serveAsset } from "./pages/assets.ts";
+import { createPageLimit, type PageKind } from "./pages/page-limit.ts";
+import { pageDeps } from "./pages/deps.ts";
+import { SESSION_COOKIE } from "./pages/sessions.ts";
 import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
@@ -168,25 +171,25 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   // The settings console and the OAuth endpoints: pages for people and protocol for applications,
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
-  // Behind the API's per-address limit of unauthenticated traffic too (src/web/page-limit.ts).
+  // Behind the API's per-address limit of unauthenticated traffic too (src/pages/page-limit.ts).
   const pageLimit = createPageLimit({ limiter: addressLimiter, clientAddress, db, logger });
-  const web = webDeps(db, options.publicUrl, options.csrfSecret, clientAddress, pageLimit.sessions);
+  const pages = pageDeps(db, options.publicUrl, options.csrfSecret, clientAddress, pageLimit.sessions);
   // Loaded on their first request: most API servers never serve a page, and starting without them
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;
   let oauthLoaded: Promise<PageHandler> | undefined;
   let mcpLoaded: Promise<PageHandler> | undefined;
   const settings: PageHandler = async (request, response) => {
-    consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ web, db, logger, webhookTargets: options.webhookTargets, cursors }));
+    consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ pages, db, logger, webhookTargets: options.webhookTargets, cursors }));
     return (await consoleLoaded)(request, response);
   };
   const oauth: PageHandler = async (request, response) => {
-    oauthLoaded ??= import("./oauth/index.ts").then(({ createOAuthServer }) => createOAuthServer({ web, db, logger, issuer: web.origin }));
+    oauthLoaded ??= import("./oauth/index.ts").then(({ createOAuthServer }) => createOAuthServer({ pages, db, logger, issuer: pages.origin }));
     return (await oauthLoaded)(request, response);
   };
   // The MCP server (src/mcp/): tools made of the contract's operations, each call through the pipeline.
   const mcp: PageHandler = async (request, response) => {
-    mcpLoaded ??= import("./mcp/index.ts").then(({ createMcpServer }) => createMcpServer({ pipeline, origin: web.origin, clientAddress }));
+    mcpLoaded ??= import("./mcp/index.ts").then(({ createMcpServer }) => createMcpServer({ pipeline, origin: pages.origin, clientAddress }));
     return (await mcpLoaded)(request, response);
   };
   const pageFailed = (response: ServerResponse) => (error: unknown) => {
@@ -220,7 +223,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const path = request.url?.split("?")[0] ?? "";
     // The pages' static files and the authorization server's metadata cost no database work: they
     // are served whatever the address's count.
-    const admitted = (kind: PageKind) => pageLimit.admit(request, response, kind, web.cookies.read(request, SESSION_COOKIE));
+    const admitted = (kind: PageKind) => pageLimit.admit(request, response, kind, pages.cookies.read(request, SESSION_COOKIE));
+    const isPage = path === "/settings" || path.startsWith("/settings/") || path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server";
+    // The pipeline logs each request it serves; these it does not serve are logged alike.
+    if (isPage) logPageRequest(logger, request, response, pageRoute(path));
     if (path === "/settings" || path.startsWith("/settings/")) {
       if (serveAsset(request, response, path) || !admitted("page")) return;
       return void settings(request, response).catch(pageFailed(response));

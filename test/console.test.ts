@@ -3,13 +3,15 @@
 // change nothing but leave a `console.refused` row (forged CSRF, a member calling an admin action, an
 // oversize form), keys created and revoked with their audit rows, escaping, the audit log's
 // filters, pages and CSV export (with CSV-injection escaping), and the headers every page carries.
+import { PGlite } from "@electric-sql/pglite";
 import { and, eq } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAdminAction } from "../src/domain/audit-log.ts";
 import { createCursorCodec, listBound } from "../src/http/cursor.ts";
 import { addMember } from "../src/domain/members.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
-import { apiKeys, auditLog, memberships, users, type Workspace } from "../src/storage/schema.ts";
+import { apiKeys, auditLog, memberships, users, webhookDeliveryAttempts, type Workspace } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -83,6 +85,26 @@ function expectPageHeaders(answer: Answer): void {
   expect(csp).not.toContain("unsafe-inline");
   expect(answer.headers.get("x-frame-options")).toBe("DENY");
   expect(answer.headers.get("cache-control")).toBe("no-store");
+}
+
+/** How many statements `work` sends to the database, counted at either driver. */
+async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  let statements = 0;
+  const patched: Array<[Record<string, unknown>, string, unknown]> = [];
+  for (const [target, name] of [[pg.Client.prototype, "query"], [PGlite.prototype, "query"], [PGlite.prototype, "exec"]] as const) {
+    const methods = target as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const original = methods[name]!;
+    patched.push([methods, name, original]);
+    methods[name] = function (this: unknown, ...args: unknown[]) {
+      statements++;
+      return original.apply(this, args);
+    };
+  }
+  try {
+    return { result: await work(), statements };
+  } finally {
+    for (const [methods, name, original] of patched) methods[name] = original;
+  }
 }
 
 forEachDriver("settings console", (driver) => {
@@ -557,6 +579,33 @@ forEachDriver("settings console", (driver) => {
       expect(page.text).toMatch(new RegExp(`${people.owner}</td>\\s*<td><code>api_key\\.created</code>`));
       const actionsOnly = await visitor.get("/settings/w/acme/audit?kind=actions");
       expect(actionsOnly.text).not.toContain("<code>GET /v1/key</code>");
+    });
+  });
+
+  describe("webhook delivery log", () => {
+    it("shows a page of deliveries with their attempts in as many statements for six rows as for one (no query per row)", async () => {
+      const owner = await signedIn("owner");
+      const { body: endpoint } = await server.client.post<{ id: string }>("/v1/webhooks", { url: "https://example.com/log", enabled_events: ["*"] });
+      const { body: first } = await server.client.post<{ id: string }>(`/v1/webhooks/${endpoint.id}/test`);
+      await server.storage.db
+        .insert(webhookDeliveryAttempts)
+        .values({ deliveryId: first.id, attemptedAt: new Date(), durationMs: 12, responseStatus: 502, responseBody: "bad gateway" });
+      const page = `/settings/w/acme/webhooks/${endpoint.id}`;
+      await owner.get(page); // the session and membership are warm from here on
+
+      await server.app.flushAudit(); // the API requests' audit rows are not the page's statements
+      const one = await statementsDuring(() => owner.get(page));
+      for (let i = 0; i < 5; i++) await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
+      await server.app.flushAudit();
+      const six = await statementsDuring(() => owner.get(page));
+
+      expect(one.result.text.match(/<article class="delivery"/g)).toHaveLength(1);
+      expect(six.result.text.match(/<article class="delivery"/g)).toHaveLength(6);
+      // The first delivery's attempt is shown in its own article, and only there.
+      const firstArticle = six.result.text.slice(six.result.text.indexOf(`Delivery <code>${first.id}</code>`));
+      expect(firstArticle).toContain("bad gateway");
+      expect(six.result.text.match(/bad gateway/g)).toHaveLength(1);
+      expect(six.statements).toBe(one.statements);
     });
   });
 

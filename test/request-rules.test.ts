@@ -287,4 +287,25 @@ forEachDriver("request rules", (driver) => {
     expect(line).toMatchObject({ method: "GET", route: "/v1/projects", status: 200, latency_ms: expect.any(Number) });
     expect(JSON.stringify(logs.lines)).not.toContain(keySecret.slice("svc_live_".length));
   });
+
+  it("logs one line in the same shape for each request of the console and OAuth, which the pipeline does not serve", async () => {
+    const requests: Array<[method: string, path: string, init: RequestInit, route: string, status: number]> = [
+      ["GET", "/settings/sign-in", {}, "/settings/sign-in", 200],
+      ["GET", "/settings/w/rules/webhooks/we_abc123", {}, "/settings/w/{workspace}/webhooks/{id}", 303],
+      ["GET", "/.well-known/oauth-authorization-server", {}, "/.well-known/oauth-authorization-server", 200],
+      ["GET", "/oauth/authorize?client_id=nobody", {}, "/oauth/authorize", 400],
+      ["POST", "/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password" }, "/oauth/token", 401],
+    ];
+    for (const [method, path, init, route, status] of requests) {
+      const response = await fetch(server.url + path, { method, redirect: "manual", ...init });
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(status);
+      const requestId = response.headers.get("x-request-id")!;
+      expect(requestId, path).toMatch(/^req_/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const lines = logs.lines.filter((l) => l.request_id === requestId && l.msg === "request");
+      expect(lines, path).toHaveLength(1);
+      expect(lines[0], path).toMatchObject({ method, route, status, latency_ms: expect.any(Number) });
+    }
+  });
 });

@@ -6,8 +6,8 @@
 // The app is served under `Content-Security-Policy: default-src 'self'`, so every page links its
 // stylesheet and script as files and nothing is inline (no <script> body, <style> or style="").
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
-import { escapeHtml } from "../web/html.ts";
-import { forEachTag, hasId } from "../web/html-tags.ts";
+import { escapeHtml } from "../html/template.ts";
+import { forEachTag, hasId } from "../html/tags.ts";
 
 /** What the agent's work needs: the run's input and the text of the files it edits. */
 export interface BuiltinRequest {
@@ -349,7 +349,7 @@ pre { overflow-x: auto; padding: 1rem; background: var(--text); color: var(--bg)
 // ——— Follow-up runs ———
 
 // The follow-up edits whatever index.html holds now (the user may have rewritten or uploaded it),
-// by its tags (src/web/html-tags.ts): it finds its marker elements by id and adds them when they
+// by its tags (src/html/tags.ts): it finds its marker elements by id and adds them when they
 // are missing.
 function update(request: BuiltinRequest, original: string): BuiltinEdit {
   const prompt = request.prompt.trim();

@@ -1,10 +1,12 @@
 // The build step of a deployment: a snapshot of a project's files in, the site to publish out.
 // Pure and storage-free: nothing is read from the real filesystem or the network, only from the
-// snapshot, so a project can never make the build read server files or install packages.
+// snapshot, so a project can never make the build read server files or install packages. Over 300
+// lines and kept whole (sections below: pages, bundling, the snapshot plugin, paths, the JSX runtime):
+// one step whose parts only it uses.
 //
 // What it does:
 // - every `*.html` file (at most 5 MiB) is tokenized in one pass, as a browser would
-//   (src/web/html-tags.ts), for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file
+//   (src/html/tags.ts), for `<script src>` tags naming a `.ts`, `.tsx`, `.jsx` or `.mts` file
 //   of the project (relative to the page, or `/`-rooted at the project's root, which is also the
 //   site's root); each such entry point is bundled by esbuild into one minified ES module;
 // - bundles are named `<entry dir>/<entry name>-<content hash>.js` (and `.css` when the code imports
@@ -24,8 +26,8 @@
 // `/** @jsxRuntime classic @jsx h */` with its own `h`.
 import { createHash } from "node:crypto";
 import * as esbuild from "esbuild";
-import { escapeHtml } from "../web/html.ts";
-import { forEachTag, type Attribute } from "../web/html-tags.ts";
+import { escapeHtml } from "../html/template.ts";
+import { forEachTag, type Attribute } from "../html/tags.ts";
 
 export const MAX_BUILD_FILES = 2_000;
 export const MAX_BUILD_BYTES = 100 * 1024 * 1024;

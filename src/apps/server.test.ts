@@ -2,7 +2,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppAccess, type AppAccess } from "../domain/app-access.ts";
-import { cookieJar } from "../web/cookies.ts";
+import { cookieJar } from "../pages/cookies.ts";
 import { admitToPrivateApp } from "./server.ts";
 
 const PROJECT = "prj_private";

@@ -14,8 +14,8 @@ import { deploymentFile, readBlob } from "../domain/builds.ts";
 import { findPublishedDeployment } from "../domain/deployments.ts";
 import type { Database } from "../storage/index.ts";
 import { isStorageUnavailable } from "../storage/unavailable.ts";
-import { cookieJar, type CookieJar } from "../web/cookies.ts";
-import { sameOriginPath } from "../web/redirect.ts";
+import { cookieJar, type CookieJar } from "../pages/cookies.ts";
+import { sameOriginPath } from "../pages/redirect.ts";
 import { securityHeaders, sendNotFound, serveSite, type Site } from "./static.ts";
 
 const ACCESS_COOKIE = "pb_app_access";

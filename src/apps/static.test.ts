@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTENT_SECURITY_POLICY, contentTypeFor, sendNotFound, serveSite, type Site, type SiteFile } from "./static.ts";
+import { CONTENT_SECURITY_POLICY, sendNotFound, serveSite, type Site, type SiteFile } from "./static.ts";
 
 const CHUNK = 64 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -251,16 +251,5 @@ describe("sendNotFound", () => {
       other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
     }
-  });
-});
-
-describe("contentTypeFor", () => {
-  it("prefers a specific stored type and declares UTF-8 for text", () => {
-    expect(contentTypeFor("a/b.HTML")).toBe("text/html; charset=utf-8");
-    expect(contentTypeFor("main.mjs", "application/octet-stream")).toBe("text/javascript; charset=utf-8");
-    expect(contentTypeFor("notes", "text/markdown")).toBe("text/markdown; charset=utf-8");
-    expect(contentTypeFor("photo.png", "image/webp")).toBe("image/webp");
-    expect(contentTypeFor("module.wasm")).toBe("application/wasm");
-    expect(contentTypeFor("dir.d/file")).toBe("application/octet-stream");
   });
 });

@@ -16,6 +16,7 @@
 //   response; both are reported to options.onError for logging.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
+import { contentTypeFor } from "../domain/media-types.ts";
 
 export interface SiteFile {
   /** Hex SHA-256 of the content: the ETag. */
@@ -180,60 +181,6 @@ function matchesEtag(header: string | undefined, sha256: string): boolean {
     const value = tag.trim();
     return value === "*" || value.replace(/^W\//, "") === `"${sha256}"`;
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Media types
-
-const TYPES: Record<string, string> = {
-  html: "text/html",
-  htm: "text/html",
-  css: "text/css",
-  js: "text/javascript",
-  mjs: "text/javascript",
-  cjs: "text/javascript",
-  json: "application/json",
-  map: "application/json",
-  webmanifest: "application/manifest+json",
-  xml: "application/xml",
-  txt: "text/plain",
-  md: "text/markdown",
-  csv: "text/csv",
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  ico: "image/x-icon",
-  bmp: "image/bmp",
-  woff: "font/woff",
-  woff2: "font/woff2",
-  ttf: "font/ttf",
-  otf: "font/otf",
-  wasm: "application/wasm",
-  pdf: "application/pdf",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  ogg: "audio/ogg",
-  mp4: "video/mp4",
-  webm: "video/webm",
-};
-const UNSPECIFIC = new Set(["", "application/octet-stream"]);
-const TEXTUAL = /^(?:text\/|application\/(?:javascript|json|xml|[\w.-]+\+(?:json|xml))$|image\/svg\+xml$)/;
-
-/**
- * The Content-Type a file is served with: its stored media type when specific, else by extension;
- * textual types declare UTF-8. Also the type to store build outputs with.
- */
-export function contentTypeFor(path: string, stored = ""): string {
-  const given = stored.trim().toLowerCase();
-  if (given.includes(";")) return given;
-  const dot = path.lastIndexOf(".");
-  const extension = dot > path.lastIndexOf("/") ? path.slice(dot + 1).toLowerCase() : "";
-  const type = UNSPECIFIC.has(given) ? (TYPES[extension] ?? "application/octet-stream") : given;
-  return TEXTUAL.test(type) ? `${type}; charset=utf-8` : type;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,13 +1,12 @@
 // Connected apps: the OAuth applications members authorized to act in this workspace, with their
 // scopes and who authorized them; owners and admins revoke them (every token of the grant goes).
 import { administers } from "../domain/members.ts";
-import { listConnectedApps, revokeConnectedApp } from "../domain/oauth.ts";
-import { html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
-import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
-import type { WorkspaceRoute } from "./index.ts";
-import { message, none, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { listConnectedApps, revokeConnectedApp } from "../domain/connected-apps.ts";
+import { html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
+import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
+import type { WorkspaceRoute } from "./routes.ts";
+import { confirmForm, message, none, table, time } from "./layout.ts";
 
 const NOTICES: Record<string, string> = {
   revoked: "The app was disconnected: its tokens are refused from now on. It needs a new authorization to act in this workspace again.",
@@ -17,7 +16,7 @@ function scopeList(scopes: readonly string[]): string {
   return scopes.includes("*") ? "Full access" : scopes.join(", ");
 }
 
-async function appsPage(ctx: WorkspaceCtx): Promise<void> {
+async function appsPage(ctx: WorkspaceContext): Promise<void> {
   const apps = await listConnectedApps(ctx.deps.db, ctx.workspace.id);
   const admin = administers(ctx.role);
   const notice = NOTICES[ctx.url.searchParams.get("notice") ?? ""];
@@ -45,7 +44,7 @@ ${admin ? "" : html`<p class="hint">Only owners and admins of the workspace can 
   });
 }
 
-async function confirmRevoke(ctx: WorkspaceCtx, [clientId]: string[]): Promise<void> {
+async function confirmRevoke(ctx: WorkspaceContext, [clientId]: string[]): Promise<void> {
   const app = (await listConnectedApps(ctx.deps.db, ctx.workspace.id)).find((entry) => entry.clientId === clientId);
   const back = { href: `${ctx.base}/apps`, label: "Back to connected apps" };
   if (!app) return sendErrorPage(ctx, 404, "This app is not connected to this workspace.", { back });
@@ -55,15 +54,11 @@ async function confirmRevoke(ctx: WorkspaceCtx, [clientId]: string[]): Promise<v
     heading: `Disconnect ${app.clientName}?`,
     section: "apps",
     body: html`<p>${app.clientName} (authorized by ${app.authorizedBy} with ${scopeList(app.scopes)}) loses access to this workspace at once: its access and refresh tokens are refused from the next request.</p>
-<form method="post" action="${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke" class="actions">
-${csrfField(ctx.visitor.csrf)}
-<button type="submit" class="danger">Disconnect app</button>
-<a href="${ctx.base}/apps">Cancel</a>
-</form>`,
+${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke`, csrf: ctx.visitor.csrf, button: "Disconnect app", cancel: `${ctx.base}/apps` })}`,
   });
 }
 
-async function revoke(ctx: WorkspaceCtx, [clientId]: string[]): Promise<void> {
+async function revoke(ctx: WorkspaceContext, [clientId]: string[]): Promise<void> {
   const revoked = await ctx.deps.db.transaction(async (tx) => {
     const count = await revokeConnectedApp(tx, ctx.workspace.id, clientId!);
     if (count > 0) await recordAction(tx, ctx, "oauth_app.revoked", clientId!, 303);

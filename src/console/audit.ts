@@ -4,15 +4,15 @@ import { AUDIT_CSV_HEADER, auditCsvLine, eachAuditEntry, listAuditLog, type Audi
 import { InvalidInputError } from "../domain/errors.ts";
 import { listApiKeys, type ApiKeyRecord } from "../domain/keys.ts";
 import { findUser } from "../domain/members.ts";
-import { listConnectedApps } from "../domain/oauth.ts";
-import { html, type Html } from "../web/html.ts";
-import { sendConsolePage, type WorkspaceCtx } from "./context.ts";
+import { listConnectedApps } from "../domain/connected-apps.ts";
+import { html, type Html } from "../html/template.ts";
+import { sendConsolePage, type WorkspaceContext } from "./context.ts";
 import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK, pageAfter, pageToken, type ConsoleList } from "./cursor.ts";
-import type { WorkspaceRoute } from "./index.ts";
+import type { WorkspaceRoute } from "./routes.ts";
 import { keyDisplay } from "./keys.ts";
 import { describedBy, fieldError, message, none, sentence, table, time } from "./layout.ts";
-import { pager } from "./webhooks.ts";
+import { pager } from "./pager.ts";
 
 const ENTRIES_PER_PAGE = 50;
 const FILTER_FIELDS = ["credential", "status", "kind", "from", "to"] as const;
@@ -59,12 +59,12 @@ function filterQuery(query: URLSearchParams, extra: Record<string, string> = {})
 }
 
 /** The log's list, for its page links: bound to the filters too, so a link cannot carry a position into other filters. */
-function auditList(ctx: WorkspaceCtx): ConsoleList {
+function auditList(ctx: WorkspaceContext): ConsoleList {
   const filters = Object.fromEntries(FILTER_FIELDS.map((name) => [name, ctx.url.searchParams.get(name) || undefined]));
   return { name: "audit", workspaceId: ctx.workspace.id, filters };
 }
 
-function positionOf(ctx: WorkspaceCtx): AuditPosition | undefined {
+function positionOf(ctx: WorkspaceContext): AuditPosition | undefined {
   const position = pageAfter(ctx.deps.cursors, auditList(ctx), ctx.url.searchParams.get("after"));
   if (!position) return undefined;
   // Audit rows are numbered, not named: the id is a positive integer or the link was made up.
@@ -79,7 +79,7 @@ interface Names {
   readonly people: Map<string, string>;
 }
 
-async function namesFor(ctx: WorkspaceCtx, entries: readonly AuditEntry[]): Promise<Names & { appList: { clientId: string; clientName: string }[] }> {
+async function namesFor(ctx: WorkspaceContext, entries: readonly AuditEntry[]): Promise<Names & { appList: { clientId: string; clientName: string }[] }> {
   const [keys, apps] = await Promise.all([listApiKeys(ctx.deps.db, ctx.workspace.id), listConnectedApps(ctx.deps.db, ctx.workspace.id)]);
   const actors = [...new Set(entries.map((entry) => entry.actor).filter((actor): actor is string => actor?.startsWith("usr_") ?? false))];
   const people = await Promise.all(actors.map(async (id) => [id, (await findUser(ctx.deps.db, id))?.email ?? id] as const));
@@ -111,7 +111,7 @@ function what(entry: AuditEntry): Html {
   return entry.tool ? html`${request}<br><span class="meta">via MCP: <code>${entry.tool}</code></span>` : request;
 }
 
-async function auditPage(ctx: WorkspaceCtx): Promise<void> {
+async function auditPage(ctx: WorkspaceContext): Promise<void> {
   const query = ctx.url.searchParams;
   let filter: AuditFilter;
   try {
@@ -126,7 +126,7 @@ async function auditPage(ctx: WorkspaceCtx): Promise<void> {
 }
 
 function renderPage(
-  ctx: WorkspaceCtx,
+  ctx: WorkspaceContext,
   status: number,
   page: { entries: AuditEntry[]; next: AuditPosition | undefined },
   error: { field: string; message: string } | undefined,
@@ -195,11 +195,11 @@ ${fieldError("filter-to", errorOf("to"))}
 </form>
 ${error ? "" : html`<p><a href="${ctx.base}/audit.csv${filterQuery(query)}" download>Download these entries as CSV</a></p>`}
 ${error ? "" : table({ caption: "Audit log entries, newest first", columns: ["Time", "Who", "What", "IP address", "Status"], rows, empty: "No entries match these filters." })}
-${pager(ctx, next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
+${pager(next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
   });
 }
 
-async function auditCsv(ctx: WorkspaceCtx): Promise<void> {
+async function auditCsv(ctx: WorkspaceContext): Promise<void> {
   const filter = auditFilter(ctx.workspace.id, ctx.url.searchParams); // InvalidInputError → 400 page
   const response = ctx.response;
   response.statusCode = 200;
@@ -217,7 +217,7 @@ async function auditCsv(ctx: WorkspaceCtx): Promise<void> {
 }
 
 /** Resolves when the response can take more, or has closed (the loop then stops). */
-function drained(response: WorkspaceCtx["response"]): Promise<void> {
+function drained(response: WorkspaceContext["response"]): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       response.off("drain", done);

@@ -2,26 +2,25 @@
 // the people of a workspace (API keys, webhooks, audit log, usage, connected apps, members).
 //
 // - Works without JavaScript; the one script only adds a Copy button to secrets shown once. Every
-//   page has the strict CSP of src/web/respond.ts: the stylesheet and script are files served here.
-// - One router (below) does what every page needs, in this order: the session (src/web/visitor.ts),
+//   page has the strict CSP of src/pages/respond.ts: the stylesheet and script are files served here.
+// - One router (below) does what every page needs, in this order: the session (src/pages/visitor.ts),
 //   membership of the workspace in the path (404 otherwise), and for a post: the form read within
 //   its limits, the CSRF token, and the role for administrative actions. A refused post changes
 //   nothing and leaves a `console.refused` row in the audit log.
 // - Handlers (one module per page group) are thin: the rules are in src/domain, whose errors become
 //   pages here (400, 403, 404, 409); anything else propagates to src/app.ts (500, logged).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "pino";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { administers, membershipBySlug } from "../domain/members.ts";
-import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import { newId } from "../storage/ids.ts";
-import type { Database } from "../storage/index.ts";
-import { FormError, readForm } from "../web/forms.ts";
-import { signInPath } from "../web/redirect.ts";
-import { redirect } from "../web/respond.ts";
-import { requireCsrf, visitor, type WebDeps } from "../web/visitor.ts";
-import { recordRefusal, sendErrorPage, withWorkspace, type Ctx, type UserCtx, type WorkspaceCtx } from "./context.ts";
-import { CursorError, type CursorCodec } from "../http/cursor.ts";
+import { FormError, readForm } from "../pages/forms.ts";
+import { signInPath } from "../pages/redirect.ts";
+import { redirect } from "../pages/respond.ts";
+import { requireCsrf } from "../pages/csrf.ts";
+import { visitor } from "../pages/visitor.ts";
+import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type ConsoleContext, type SignedInContext } from "./context.ts";
+import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
+import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK } from "./cursor.ts";
 import { sentence } from "./layout.ts";
 import { appRoutes } from "./apps.ts";
@@ -30,34 +29,7 @@ import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
 import { accountRoutes } from "./sign-in.ts";
 import { usageRoutes } from "./usage.ts";
-import { webhookRoutes } from "./webhooks.ts";
-
-export interface ConsoleDeps {
-  readonly web: WebDeps;
-  readonly db: Database;
-  readonly logger: Logger;
-  readonly webhookTargets: WebhookTargets;
-  /** The API's cursor codec: the console's page links are cursors too. */
-  readonly cursors: CursorCodec;
-}
-
-/** A page or action outside any workspace (sign-in, the workspace chooser). */
-export interface AccountRoute {
-  readonly method: "GET" | "POST";
-  readonly path: RegExp;
-  /** `public`: answered signed out too (the handler sees `ctx.visitor.user`). */
-  readonly access: "public" | "signed-in";
-  handle(ctx: Ctx, params: string[], form: URLSearchParams): Promise<void>;
-}
-
-/** A page or action of one workspace: `path` matches what follows `/settings/w/<slug>`. */
-export interface WorkspaceRoute {
-  readonly method: "GET" | "POST";
-  readonly path: RegExp;
-  /** Set on administrative actions: what a member is refused, as in "Only a workspace owner or admin can <admin>." */
-  readonly admin?: string;
-  handle(ctx: WorkspaceCtx, params: string[], form: URLSearchParams): Promise<void>;
-}
+import { webhookRoutes } from "./webhooks/index.ts";
 
 const WORKSPACE_PATH = /^\/settings\/w\/([a-z0-9][a-z0-9-]{0,63})(\/.*)?$/;
 
@@ -68,23 +40,23 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
   return async function handle(request, response) {
     const target = request.url?.startsWith("/") ? request.url : "/";
     // Parsed against the console's origin: a target such as `//evil.example/x` stays a path here.
-    const url = new URL(deps.web.origin + target);
+    const url = new URL(deps.pages.origin + target);
     const method = request.method === "HEAD" ? "GET" : (request.method ?? "GET");
     let path = url.pathname;
     if (path.length > "/settings".length && path.endsWith("/")) path = path.replace(/\/+$/, "");
 
     const requestId = newId("req");
     response.setHeader("X-Request-Id", requestId);
-    const ctx: Ctx = {
+    const ctx: ConsoleContext = {
       deps,
       request,
       response,
       url,
       method,
       requestId,
-      ip: deps.web.clientAddress(request),
+      ip: deps.pages.clientAddress(request),
       userAgent: request.headers["user-agent"] ?? null,
-      visitor: await visitor(deps.web, request, response),
+      visitor: await visitor(deps.pages, request, response),
     };
 
     try {
@@ -105,13 +77,13 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
   };
 }
 
-async function handleWorkspace(ctx: Ctx, routes: WorkspaceRoute[], slug: string, rest: string): Promise<void> {
+async function handleWorkspace(ctx: ConsoleContext, routes: WorkspaceRoute[], slug: string, rest: string): Promise<void> {
   const user = ctx.visitor.user;
   if (!user) {
     // Signed out (or the session ended): sign in first; a post is not carried out.
     return redirect(ctx.response, signInPath(ctx.method === "GET" ? `${ctx.url.pathname}${ctx.url.search}` : `/settings/w/${slug}`));
   }
-  const userCtx: UserCtx = { ...ctx, user };
+  const userCtx: SignedInContext = { ...ctx, user };
   const membership = await membershipBySlug(ctx.deps.db, user.id, slug);
   if (!membership) {
     if (ctx.method === "POST") await recordRefusal(ctx, 404, null);
@@ -141,10 +113,10 @@ async function handleWorkspace(ctx: Ctx, routes: WorkspaceRoute[], slug: string,
 }
 
 /** The posted form, within its limits and with this browser's CSRF token; undefined when refused (the error page is sent). */
-async function readCheckedForm(ctx: Ctx, workspaceId: string | null): Promise<URLSearchParams | undefined> {
+async function readCheckedForm(ctx: ConsoleContext, workspaceId: string | null): Promise<URLSearchParams | undefined> {
   try {
     const form = await readForm(ctx.request);
-    requireCsrf(ctx.deps.web, ctx.request, ctx.visitor, form);
+    requireCsrf(ctx.deps.pages, ctx.request, ctx.visitor, form);
     return form;
   } catch (error) {
     if (!(error instanceof FormError)) throw error;
@@ -177,14 +149,14 @@ function decoded(part: string): string | undefined {
   }
 }
 
-function notFoundOrNotAllowed(ctx: Ctx, allowed: string[]): void {
+function notFoundOrNotAllowed(ctx: ConsoleContext, allowed: string[]): void {
   if (allowed.length === 0) return sendErrorPage(ctx, 404, "There is no page at this address.");
   ctx.response.setHeader("Allow", [...new Set(allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])))].join(", "));
   sendErrorPage(ctx, 405, `This address does not answer ${ctx.method}.`);
 }
 
 /** Answers the domain's errors as pages; false for anything else (it propagates: 500, logged). */
-async function answerError(ctx: Ctx, error: unknown): Promise<boolean> {
+async function answerError(ctx: ConsoleContext, error: unknown): Promise<boolean> {
   if (ctx.response.headersSent) return false;
   if (error instanceof InvalidInputError) sendErrorPage(ctx, 400, sentence(error.message));
   else if (error instanceof ConflictError) sendErrorPage(ctx, 409, sentence(error.message));

@@ -4,12 +4,12 @@ import { InvalidInputError } from "../domain/errors.ts";
 import { createApiKey, expiryChoices, keyStatus, listApiKeys, revokeApiKey, SCOPE_DESCRIPTIONS, scopes, type ApiKeyRecord, type ExpiryChoice } from "../domain/keys.ts";
 import { administers, findUser } from "../domain/members.ts";
 import type { Environment } from "../storage/schema.ts";
-import { html, type Html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
-import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
-import type { WorkspaceRoute } from "./index.ts";
-import { describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { html, type Html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
+import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
+import type { WorkspaceRoute } from "./routes.ts";
+import { confirmForm, describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 const EXPIRY_LABELS: Record<ExpiryChoice, string> = { "30d": "30 days", "90d": "90 days", "1y": "1 year", none: "No expiry" };
 
@@ -27,7 +27,7 @@ function scopeSummary(list: readonly string[]): string {
 }
 
 /** Who created each key, by email; `pbs` for the operator CLI. */
-async function creators(ctx: WorkspaceCtx, keys: readonly ApiKeyRecord[]): Promise<Map<string, string>> {
+async function creators(ctx: WorkspaceContext, keys: readonly ApiKeyRecord[]): Promise<Map<string, string>> {
   const ids = [...new Set(keys.map((key) => key.createdBy).filter((id): id is string => id !== null && id !== "pbs"))];
   const found = await Promise.all(ids.map(async (id) => [id, (await findUser(ctx.deps.db, id))?.email ?? "a former member"] as const));
   return new Map([...found, ["pbs", "pbs"]]);
@@ -41,7 +41,7 @@ interface KeysPageState {
   readonly error?: { field: string; message: string };
 }
 
-async function keysPage(ctx: WorkspaceCtx, state: KeysPageState): Promise<void> {
+async function keysPage(ctx: WorkspaceContext, state: KeysPageState): Promise<void> {
   const keys = await listApiKeys(ctx.deps.db, ctx.workspace.id);
   const byId = await creators(ctx, keys);
   const admin = administers(ctx.role);
@@ -86,7 +86,7 @@ ${admin ? createForm(ctx, state) : html`<p class="hint">Only owners and admins o
   });
 }
 
-function createForm(ctx: WorkspaceCtx, state: KeysPageState): Html {
+function createForm(ctx: WorkspaceContext, state: KeysPageState): Html {
   const values = state.created ? undefined : state.form;
   const errorOf = (field: string) => (state.error?.field === field ? state.error.message : undefined);
   const chosenScopes = values ? values.getAll("scopes") : ["*"];
@@ -132,7 +132,7 @@ ${fieldError("key-expires", errorOf("expires"))}
 
 const FIELD_OF_PARAM: Record<string, string> = { name: "name", environment: "environment", scopes: "scopes", expires_at: "expires", expires: "expires" };
 
-async function createKey(ctx: WorkspaceCtx, _params: string[], form: URLSearchParams): Promise<void> {
+async function createKey(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const expires = form.get("expires") ?? "none";
   try {
     if (!(expiryChoices as readonly string[]).includes(expires)) throw new InvalidInputError("choose an expiry from the list", "expires");
@@ -157,11 +157,11 @@ async function createKey(ctx: WorkspaceCtx, _params: string[], form: URLSearchPa
   }
 }
 
-async function workspaceKey(ctx: WorkspaceCtx, keyId: string): Promise<ApiKeyRecord | undefined> {
+async function workspaceKey(ctx: WorkspaceContext, keyId: string): Promise<ApiKeyRecord | undefined> {
   return (await listApiKeys(ctx.deps.db, ctx.workspace.id)).find((key) => key.id === keyId);
 }
 
-async function confirmRevoke(ctx: WorkspaceCtx, [keyId]: string[]): Promise<void> {
+async function confirmRevoke(ctx: WorkspaceContext, [keyId]: string[]): Promise<void> {
   const key = await workspaceKey(ctx, keyId!);
   if (!key) return sendErrorPage(ctx, 404, "There is no such key in this workspace.", { back: { href: `${ctx.base}/keys`, label: "Back to API keys" } });
   if (!administers(ctx.role)) {
@@ -174,15 +174,11 @@ async function confirmRevoke(ctx: WorkspaceCtx, [keyId]: string[]): Promise<void
     heading: `Revoke key “${key.name}”?`,
     section: "keys",
     body: html`<p>Requests made with <code>${keyDisplay(key)}</code> (${key.environment}, ${scopeSummary(key.scopes)}) will be refused at once. This cannot be undone: to restore access, create a new key.</p>
-<form method="post" action="${ctx.base}/keys/${key.id}/revoke" class="actions">
-${csrfField(ctx.visitor.csrf)}
-<button type="submit" class="danger">Revoke key</button>
-<a href="${ctx.base}/keys">Cancel</a>
-</form>`,
+${confirmForm({ action: `${ctx.base}/keys/${key.id}/revoke`, csrf: ctx.visitor.csrf, button: "Revoke key", cancel: `${ctx.base}/keys` })}`,
   });
 }
 
-async function revokeKey(ctx: WorkspaceCtx, [keyId]: string[]): Promise<void> {
+async function revokeKey(ctx: WorkspaceContext, [keyId]: string[]): Promise<void> {
   const key = await workspaceKey(ctx, keyId!);
   if (!key) return sendErrorPage(ctx, 404, "There is no such key in this workspace; nothing was changed.", { back: { href: `${ctx.base}/keys`, label: "Back to API keys" } });
   if (key.revokedAt) return redirect(ctx.response, `${ctx.base}/keys?notice=already-revoked`);

@@ -4,9 +4,9 @@
 import type { Workspace } from "../storage/schema.ts";
 import type { User } from "../storage/schema.ts";
 import type { MemberRole } from "../domain/members.ts";
-import { csrfField } from "../web/csrf.ts";
-import { html, type Html } from "../web/html.ts";
-import { pageDocument } from "../web/shell.ts";
+import { csrfField } from "../pages/csrf.ts";
+import { html, type Html } from "../html/template.ts";
+import { pageDocument } from "../pages/shell.ts";
 
 /** The pages of a workspace, in nav order. */
 export const sections = [
@@ -102,6 +102,15 @@ export function secretOnce(options: { heading: string; label: string; secret: st
 </section>`;
 }
 
+
+/** A confirmation page's form: the one dangerous button, posted with the CSRF token (and `hidden` fields), and the way back. */
+export function confirmForm(options: { action: string; csrf: string; button: string; cancel: string; hidden?: Html }): Html {
+  return html`<form method="post" action="${options.action}" class="actions">
+${csrfField(options.csrf)}${options.hidden ?? ""}
+<button type="submit" class="danger">${options.button}</button>
+<a href="${options.cancel}">Cancel</a>
+</form>`;
+}
 /** A date as `2025-06-01 14:03 UTC` in a <time>; an em dash for none. */
 export function time(date: Date | string | null | undefined): Html {
   if (!date) return html`<span class="none">—</span>`;

@@ -4,12 +4,12 @@
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { addMember, administers, changeRole, listMembers, memberRoles, type MemberRecord, type MemberRole } from "../domain/members.ts";
 import { MIN_PASSWORD_LENGTH } from "../domain/passwords.ts";
-import { html, type Html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
-import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
-import type { WorkspaceRoute } from "./index.ts";
-import { describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { html, type Html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
+import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
+import type { WorkspaceRoute } from "./routes.ts";
+import { confirmForm, describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
+import { csrfField } from "../pages/csrf.ts";
 
 const ROLE_LABELS: Record<MemberRole, string> = {
   owner: "Owner: everything, including owners",
@@ -36,7 +36,7 @@ function rolesFor(actor: MemberRole): readonly MemberRole[] {
   return actor === "owner" ? memberRoles : memberRoles.filter((role) => role !== "owner");
 }
 
-async function membersPage(ctx: WorkspaceCtx, state: MembersState): Promise<void> {
+async function membersPage(ctx: WorkspaceContext, state: MembersState): Promise<void> {
   const members = await listMembers(ctx.deps.db, ctx.workspace.id);
   const admin = administers(ctx.role);
   const notice = NOTICES[ctx.url.searchParams.get("notice") ?? ""];
@@ -55,7 +55,7 @@ ${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of t
   });
 }
 
-function memberRow(ctx: WorkspaceCtx, member: MemberRecord, admin: boolean): Html {
+function memberRow(ctx: WorkspaceContext, member: MemberRecord, admin: boolean): Html {
   const you = member.userId === ctx.user.id;
   const changeable = admin && (ctx.role === "owner" || member.role !== "owner");
   const selectId = `role-${member.userId}`;
@@ -79,7 +79,7 @@ ${csrfField(ctx.visitor.csrf)}
 </tr>`;
 }
 
-function addForm(ctx: WorkspaceCtx, state: MembersState): Html {
+function addForm(ctx: WorkspaceContext, state: MembersState): Html {
   const values = state.add?.values;
   const errorOf = (field: string) => (state.add?.error.field === field ? state.add.error.message : undefined);
   const chosen = values?.get("role") ?? "member";
@@ -115,7 +115,7 @@ ${fieldError("member-password", errorOf("password"))}
 const STATUS_OF = (error: unknown): number | undefined =>
   error instanceof InvalidInputError ? 400 : error instanceof ForbiddenError ? 403 : error instanceof NotFoundError ? 404 : error instanceof ConflictError ? 409 : undefined;
 
-async function add(ctx: WorkspaceCtx, _params: string[], form: URLSearchParams): Promise<void> {
+async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const role = (form.get("role") ?? "") as MemberRole;
   const password = form.get("password") ?? "";
   try {
@@ -133,18 +133,18 @@ async function add(ctx: WorkspaceCtx, _params: string[], form: URLSearchParams):
   }
 }
 
-async function setRole(ctx: WorkspaceCtx, [userId]: string[], form: URLSearchParams): Promise<void> {
+async function setRole(ctx: WorkspaceContext, [userId]: string[], form: URLSearchParams): Promise<void> {
   const role = form.get("role") as MemberRole | null;
   if (!role || !memberRoles.includes(role)) throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
   await change(ctx, userId!, role);
 }
 
-async function remove(ctx: WorkspaceCtx, [userId]: string[]): Promise<void> {
+async function remove(ctx: WorkspaceContext, [userId]: string[]): Promise<void> {
   await change(ctx, userId!, null);
 }
 
 /** A role change or removal, with its audit row, in one transaction; the domain's refusals become messages. */
-async function change(ctx: WorkspaceCtx, userId: string, role: MemberRole | null): Promise<void> {
+async function change(ctx: WorkspaceContext, userId: string, role: MemberRole | null): Promise<void> {
   try {
     await ctx.deps.db.transaction(async (tx) => {
       await changeRole(tx, { workspaceId: ctx.workspace.id, actorRole: ctx.role, userId, role });
@@ -162,7 +162,7 @@ async function change(ctx: WorkspaceCtx, userId: string, role: MemberRole | null
   redirect(ctx.response, `${ctx.base}/members?notice=${role === null ? "removed" : "changed"}`);
 }
 
-async function confirmRemove(ctx: WorkspaceCtx, [userId]: string[]): Promise<void> {
+async function confirmRemove(ctx: WorkspaceContext, [userId]: string[]): Promise<void> {
   const member = (await listMembers(ctx.deps.db, ctx.workspace.id)).find((entry) => entry.userId === userId);
   const back = { href: `${ctx.base}/members`, label: "Back to members" };
   if (!member) return sendErrorPage(ctx, 404, "There is no such member in this workspace.", { back });
@@ -173,11 +173,7 @@ async function confirmRemove(ctx: WorkspaceCtx, [userId]: string[]): Promise<voi
     heading: you ? "Leave this workspace?" : `Remove ${member.email}?`,
     section: "members",
     body: html`<p>${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys ${you ? "you" : "they"} created keep working until revoked.</p>
-<form method="post" action="${ctx.base}/members/${member.userId}/remove" class="actions">
-${csrfField(ctx.visitor.csrf)}
-<button type="submit" class="danger">${you ? "Leave workspace" : "Remove member"}</button>
-<a href="${ctx.base}/members">Cancel</a>
-</form>`,
+${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
   });
 }
 

@@ -1,16 +1,16 @@
 // Signing in and out, and the workspace chooser at /settings.
 import { membershipsOf } from "../domain/members.ts";
 import { signIn } from "../domain/sessions.ts";
-import { html } from "../web/html.ts";
-import { redirect } from "../web/respond.ts";
-import { safeNext } from "../web/redirect.ts";
-import { endSession, startSession } from "../web/visitor.ts";
-import { sendConsolePage, type Ctx } from "./context.ts";
-import type { AccountRoute } from "./index.ts";
+import { html } from "../html/template.ts";
+import { redirect } from "../pages/respond.ts";
+import { safeNext } from "../pages/redirect.ts";
+import { endSession, startSession } from "../pages/sessions.ts";
+import { sendConsolePage, type ConsoleContext } from "./context.ts";
+import type { AccountRoute } from "./routes.ts";
 import { message, waitInWords, workspaceBase } from "./layout.ts";
-import { csrfField } from "../web/csrf.ts";
+import { csrfField } from "../pages/csrf.ts";
 
-function signInPage(ctx: Ctx, status: number, options: { next: string; email?: string; error?: string }): void {
+function signInPage(ctx: ConsoleContext, status: number, options: { next: string; email?: string; error?: string }): void {
   sendConsolePage(ctx, status, {
     title: "Sign in",
     heading: "Sign in to workspace settings",
@@ -32,13 +32,13 @@ ${csrfField(ctx.visitor.csrf)}
   });
 }
 
-async function signInForm(ctx: Ctx): Promise<void> {
+async function signInForm(ctx: ConsoleContext): Promise<void> {
   const next = safeNext(ctx.url.searchParams.get("next"));
   if (ctx.visitor.user) return redirect(ctx.response, next);
   signInPage(ctx, 200, { next });
 }
 
-async function signInPost(ctx: Ctx, _params: string[], form: URLSearchParams): Promise<void> {
+async function signInPost(ctx: ConsoleContext, _params: string[], form: URLSearchParams): Promise<void> {
   const next = safeNext(form.get("next"));
   const email = form.get("email") ?? "";
   const result = await signIn(ctx.deps.db, { email, password: form.get("password") ?? "", ip: ctx.ip });
@@ -51,16 +51,16 @@ async function signInPost(ctx: Ctx, _params: string[], form: URLSearchParams): P
     });
   }
   if (result.outcome === "invalid") return signInPage(ctx, 401, { next, email, error: "The email address or password is incorrect." });
-  await startSession(ctx.deps.web, ctx.response, result.user.id);
+  await startSession(ctx.deps.pages, ctx.response, result.user.id);
   redirect(ctx.response, next);
 }
 
-async function signOutPost(ctx: Ctx): Promise<void> {
-  await endSession(ctx.deps.web, ctx.request, ctx.response);
+async function signOutPost(ctx: ConsoleContext): Promise<void> {
+  await endSession(ctx.deps.pages, ctx.request, ctx.response);
   redirect(ctx.response, "/settings/sign-in");
 }
 
-async function chooser(ctx: Ctx): Promise<void> {
+async function chooser(ctx: ConsoleContext): Promise<void> {
   const user = ctx.visitor.user!;
   const memberships = await membershipsOf(ctx.deps.db, user.id);
   if (memberships.length === 1) return redirect(ctx.response, `${workspaceBase(memberships[0]!.workspace)}/keys`);

@@ -1,13 +1,13 @@
 // Usage: the plan, the credits of this billing period (used, and left after what running runs hold),
 // the breakdown per agent, and the invoices. Shown to the roles that may read billing.
 import { creditsLeft, getUsage, listInvoices } from "../domain/billing.ts";
-import { environments, type Environment } from "../storage/schema.ts";
-import { html } from "../web/html.ts";
-import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceCtx } from "./context.ts";
+import { html } from "../html/template.ts";
+import { environmentOf, environmentSwitch, envQuery, partitionOf } from "./environment.ts";
+import { readsBilling, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
 import { pageAfter, pageToken } from "./cursor.ts";
-import type { WorkspaceRoute } from "./index.ts";
+import type { WorkspaceRoute } from "./routes.ts";
 import { money, table, time } from "./layout.ts";
-import { pager } from "./webhooks.ts";
+import { pager } from "./pager.ts";
 
 const INVOICES_PER_PAGE = 12;
 const number = new Intl.NumberFormat("en-US");
@@ -16,13 +16,12 @@ function day(iso: string): string {
   return iso.slice(0, 10);
 }
 
-async function usagePage(ctx: WorkspaceCtx): Promise<void> {
+async function usagePage(ctx: WorkspaceContext): Promise<void> {
   if (!readsBilling(ctx.role)) {
     return sendErrorPage(ctx, 403, `Usage and invoices are for the workspace's owners and admins. Your role is ${ctx.role}.`);
   }
-  const requested = ctx.url.searchParams.get("environment") ?? "live";
-  const environment: Environment = (environments as readonly string[]).includes(requested) ? (requested as Environment) : "live";
-  const partition = { workspaceId: ctx.workspace.id, environment };
+  const environment = environmentOf(ctx.url.searchParams.get("environment"));
+  const partition = partitionOf(ctx, environment);
   const invoicesList = { name: "invoices", workspaceId: ctx.workspace.id, environment };
   const after = pageAfter(ctx.deps.cursors, invoicesList, ctx.url.searchParams.get("after"));
   const [usage, left, invoices] = await Promise.all([
@@ -31,20 +30,12 @@ async function usagePage(ctx: WorkspaceCtx): Promise<void> {
     listInvoices(ctx.deps.db, partition, { limit: INVOICES_PER_PAGE, ...(after ? { after } : {}) }),
   ]);
   const held = Math.max(0, usage.credits.remaining - left);
-  const envQuery = (env: Environment, extra: Record<string, string> = {}) => {
-    const query = new URLSearchParams({ ...(env === "test" ? { environment: env } : {}), ...extra }).toString();
-    return query ? `?${query}` : "";
-  };
   const base = `${ctx.base}/usage`;
   sendConsolePage(ctx, 200, {
     title: "Usage",
     heading: "Usage and invoices",
     section: "usage",
-    body: html`<nav class="switcher" aria-label="Environment">
-<ul>${environments.map(
-      (env) => html`<li><a href="${base}${envQuery(env)}"${env === environment ? html` aria-current="page"` : ""}>${env === "live" ? "Live" : "Test"}</a></li>`,
-    )}</ul>
-</nav>
+    body: html`${environmentSwitch(base, environment)}
 ${environment === "test" ? html`<p class="hint">Runs made with test keys are never charged: their credits are counted here for information only.</p>` : ""}
 <dl class="facts">
 <dt>Plan</dt><dd class="plan">${usage.plan}</dd>
@@ -82,7 +73,7 @@ ${table({
   ),
   empty: environment === "test" ? "The test environment is never invoiced." : "No invoices yet: the first is issued after the first billing period ends.",
 })}
-${pager(ctx, invoices.next ? `${base}${envQuery(environment, { after: pageToken(ctx.deps.cursors, invoicesList, invoices.next) })}` : undefined, after !== undefined, `${base}${envQuery(environment)}`)}`,
+${pager(invoices.next ? `${base}${envQuery(environment, { after: pageToken(ctx.deps.cursors, invoicesList, invoices.next) })}` : undefined, after !== undefined, `${base}${envQuery(environment)}`)}`,
   });
 }
 

@@ -10,13 +10,14 @@
 //   (http/principal-cache.ts) and forgets them the moment the database announces a change.
 // - last_used_at is approximate: written at most once a minute per key, not on every request.
 import { createHash } from "node:crypto";
-import { and, desc, eq, getTableColumns, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import type { SchemaApiKey, SchemaScope } from "../../generated/schema.d.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { apiKeys, environments, workspaces, type ApiKey, type Environment, type Workspace } from "../storage/schema.ts";
 import { InvalidInputError } from "./errors.ts";
 import { iso, isoOrNull } from "./partition.ts";
+import { recordLastUse } from "./last-use.ts";
 
 /**
  * The scopes of the service description (section 5); `*` grants all of them. Exactly the contract's
@@ -64,8 +65,6 @@ export type ExpiryChoice = (typeof expiryChoices)[number];
 export const SECRET_RANDOM_LENGTH = 40;
 /** `svc_live_` plus this many characters are kept in clear, to recognise a key in lists. */
 const DISPLAY_RANDOM_CHARS = 4;
-/** last_used_at is rewritten only when older than this. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** A key as everything outside this module sees it: without its hash. */
 export type ApiKeyRecord = Omit<ApiKey, "secretHash">;
@@ -194,21 +193,8 @@ export async function authenticate(db: Queryable, secret: string, now = new Date
   const known = { keyId: row.key.id, workspaceId: row.workspace.id };
   if (row.key.revokedAt) return { refused: "revoked", ...known };
   if (row.key.expiresAt && row.key.expiresAt.getTime() <= now.getTime()) return { refused: "expired", ...known };
-  const lastUsedAt = await touch(db, row.key, now);
+  const lastUsedAt = await recordLastUse(db, apiKeys, row.key, now);
   return { key: { ...row.key, lastUsedAt }, workspace: row.workspace };
-}
-
-/** Records a use when the stored one is older than the resolution; returns the time now stored. */
-async function touch(db: Queryable, key: ApiKeyRecord, now: Date): Promise<Date | null> {
-  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (key.lastUsedAt && key.lastUsedAt > staleBefore) return key.lastUsedAt;
-  // The same condition in SQL: of replicas racing on one key, only the first writes.
-  const updated = await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
-    .returning({ lastUsedAt: apiKeys.lastUsedAt });
-  return updated[0]?.lastUsedAt ?? key.lastUsedAt;
 }
 
 /**

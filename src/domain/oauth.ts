@@ -1,6 +1,8 @@
 // OAuth 2.0 grants, codes and tokens: what a member's consent lets an application do, and the
-// bearer secrets that carry it. (Client registration: oauth-clients.ts. The protocol endpoints and
-// the consent page: src/oauth/.)
+// bearer secrets that carry it. (Client registration: oauth-clients.ts. Using an access token:
+// oauth-access.ts. The console's connected apps: connected-apps.ts. The protocol endpoints and the
+// consent page: src/oauth/.) Over 300 lines and kept whole: consent, codes, tokens, rotation,
+// revocation and their purge are one lifecycle, whose single-use and theft rules read together.
 //
 // - A grant is one consent: one member, one application, one workspace, the scopes the member could
 //   give at that moment. Every code, access token and refresh token belongs to one grant; revoking
@@ -13,12 +15,12 @@
 // - An access token is used like an API key; what it may do is decided on every request: the
 //   token's scopes narrowed to what the consenting member's role allows now, in the grant's
 //   workspace, live data only. A removed member's tokens are refused. Nothing is cached.
-import { and, desc, eq, getTableColumns, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
-import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces, type OAuthClient, type OAuthGrant } from "../storage/schema.ts";
-import type { Principal, Refusal, Scope } from "./keys.ts";
-import { hashSecret, LAST_USED_RESOLUTION_MS } from "./keys.ts";
+import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, type OAuthClient, type OAuthGrant } from "../storage/schema.ts";
+import type { Scope } from "./keys.ts";
+import { hashSecret } from "./keys.ts";
 import { effectiveScopes, type MemberRole } from "./members.ts";
 import { clientSecretMatches } from "./oauth-clients.ts";
 
@@ -143,7 +145,8 @@ const grantColumns = {
 };
 
 /** Left join of the grant's member, so that a removed member is seen (role null). */
-const memberOfGrant = and(eq(memberships.workspaceId, oauthGrants.workspaceId), eq(memberships.userId, oauthGrants.userId));
+/** Joins a grant's consenting member (none when they left the workspace). */
+export const memberOfGrant = and(eq(memberships.workspaceId, oauthGrants.workspaceId), eq(memberships.userId, oauthGrants.userId));
 
 function grantFacts(row: { grantId: string; clientId: string; workspaceId: string; userId: string; scopes: string[] }): GrantFacts {
   return { grantId: row.grantId, clientId: row.clientId, workspaceId: row.workspaceId, userId: row.userId, scopes: row.scopes };
@@ -321,157 +324,6 @@ export async function revokeToken(
     .limit(1);
   if (!row || row.clientId !== clientId) return undefined;
   return (await revokeGrant(db, row.grantId, now)) ? { grantId: row.grantId, workspaceId: row.workspaceId } : undefined;
-}
-
-// --- Using an access token ---------------------------------------------------------------------------
-
-const { secretHash: _secretHash, ...clientColumns } = getTableColumns(oauthClients);
-
-/**
- * The principal of an access token: "used exactly like an API key". Its `key` describes the token
- * (id: the grant's; name: the application's; live; the scopes it may use now) and `client` names the
- * application. A known token that cannot be used is refused with its workspace and client, for the
- * audit log.
- */
-export async function authenticateAccessToken(db: Queryable, token: string, now = new Date()): Promise<Principal | Refusal> {
-  const [row] = await db
-    .select({
-      token: {
-        kind: oauthTokens.kind,
-        scopes: oauthTokens.scopes,
-        displayPrefix: oauthTokens.displayPrefix,
-        last4: oauthTokens.last4,
-        createdAt: oauthTokens.createdAt,
-        expiresAt: oauthTokens.expiresAt,
-      },
-      grant: oauthGrants,
-      client: clientColumns,
-      workspace: workspaces,
-      role: memberships.role,
-    })
-    .from(oauthTokens)
-    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-    .innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
-    .leftJoin(memberships, memberOfGrant)
-    .where(eq(oauthTokens.tokenHash, hashOAuthSecret(token)))
-    .limit(1);
-  // A refresh token is no bearer credential for the API: refused as unknown.
-  if (!row || row.token.kind !== "access") return { refused: "invalid" };
-  const known = { workspaceId: row.workspace.id, clientId: row.client.id };
-  if (row.grant.revokedAt) return { refused: "revoked", ...known };
-  if (row.token.expiresAt.getTime() <= now.getTime()) return { refused: "expired", ...known };
-  // The member who consented left the workspace: their consent no longer holds.
-  if (!row.role) return { refused: "revoked", ...known };
-  const scopes = effectiveScopes(row.token.scopes, row.role);
-  // Nothing the member may do now: a token without any reach is refused rather than let in empty.
-  if (scopes.length === 0) return { refused: "revoked", ...known };
-  const lastUsedAt = await touchGrant(db, row.grant, now);
-  return {
-    key: {
-      id: row.grant.id,
-      workspaceId: row.workspace.id,
-      name: row.client.name,
-      environment: "live",
-      scopes,
-      displayPrefix: row.token.displayPrefix,
-      last4: row.token.last4,
-      createdAt: row.token.createdAt,
-      expiresAt: row.token.expiresAt,
-      revokedAt: null,
-      lastUsedAt,
-      createdBy: row.grant.userId,
-    },
-    workspace: row.workspace,
-    client: { id: row.client.id, name: row.client.name },
-  };
-}
-
-/** Records a use of the grant when the stored one is older than a minute (as API keys' `touch`). */
-async function touchGrant(db: Queryable, grant: OAuthGrant, now: Date): Promise<Date | null> {
-  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (grant.lastUsedAt && grant.lastUsedAt > staleBefore) return grant.lastUsedAt;
-  const updated = await db
-    .update(oauthGrants)
-    .set({ lastUsedAt: now })
-    .where(and(eq(oauthGrants.id, grant.id), or(isNull(oauthGrants.lastUsedAt), lt(oauthGrants.lastUsedAt, staleBefore))))
-    .returning({ lastUsedAt: oauthGrants.lastUsedAt });
-  return updated[0]?.lastUsedAt ?? grant.lastUsedAt;
-}
-
-// --- Connected apps (settings console) ---------------------------------------------------------------
-
-export interface ConnectedApp {
-  readonly clientId: string;
-  readonly clientName: string;
-  /** The union of the scopes of the application's live grants. */
-  readonly scopes: string[];
-  /** The email of the member who authorized it last. */
-  readonly authorizedBy: string;
-  /** When it was last authorized. */
-  readonly authorizedAt: Date;
-  readonly lastUsedAt: Date | null;
-}
-
-/**
- * The applications that can act in the workspace: one row per client with live grants — not revoked,
- * consented by someone still a member, and holding an unexpired token or an unused unexpired code —
- * most recently authorized first.
- */
-export async function listConnectedApps(db: Queryable, workspaceId: string, now = new Date()): Promise<ConnectedApp[]> {
-  const rows = await db
-    .select({
-      clientId: oauthGrants.clientId,
-      clientName: oauthClients.name,
-      scopes: oauthGrants.scopes,
-      email: users.email,
-      createdAt: oauthGrants.createdAt,
-      lastUsedAt: oauthGrants.lastUsedAt,
-    })
-    .from(oauthGrants)
-    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-    .innerJoin(memberships, memberOfGrant)
-    .innerJoin(users, eq(users.id, oauthGrants.userId))
-    .where(
-      and(
-        eq(oauthGrants.workspaceId, workspaceId),
-        isNull(oauthGrants.revokedAt),
-        or(
-          sql`exists (select 1 from ${oauthTokens} where ${oauthTokens.grantId} = ${oauthGrants.id} and ${oauthTokens.expiresAt} > ${now} and ${oauthTokens.usedAt} is null)`,
-          sql`exists (select 1 from ${oauthCodes} where ${oauthCodes.grantId} = ${oauthGrants.id} and ${oauthCodes.expiresAt} > ${now} and ${oauthCodes.usedAt} is null)`,
-        ),
-      ),
-    )
-    .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id));
-  const apps = new Map<string, { clientId: string; clientName: string; scopes: Set<string>; authorizedBy: string; authorizedAt: Date; lastUsedAt: Date | null }>();
-  for (const row of rows) {
-    const app = apps.get(row.clientId);
-    if (!app) {
-      // Rows are newest first: the first of a client is its latest authorization.
-      apps.set(row.clientId, {
-        clientId: row.clientId,
-        clientName: row.clientName,
-        scopes: new Set(row.scopes),
-        authorizedBy: row.email,
-        authorizedAt: row.createdAt,
-        lastUsedAt: row.lastUsedAt,
-      });
-      continue;
-    }
-    for (const scope of row.scopes) app.scopes.add(scope);
-    if (row.lastUsedAt && (!app.lastUsedAt || row.lastUsedAt > app.lastUsedAt)) app.lastUsedAt = row.lastUsedAt;
-  }
-  return [...apps.values()].map((app) => ({ ...app, scopes: app.scopes.has("*") ? ["*"] : [...app.scopes].sort() }));
-}
-
-/** Revokes every grant of the application in the workspace, at once; returns how many were live. */
-export async function revokeConnectedApp(db: Queryable, workspaceId: string, clientId: string, now = new Date()): Promise<number> {
-  const revoked = await db
-    .update(oauthGrants)
-    .set({ revokedAt: now })
-    .where(and(eq(oauthGrants.workspaceId, workspaceId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)))
-    .returning({ id: oauthGrants.id });
-  return revoked.length;
 }
 
 // --- Housekeeping --------------------------------------------------------------------------------------

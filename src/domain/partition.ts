@@ -3,6 +3,9 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Environment } from "../storage/schema.ts";
 
+/** The two partitions of every workspace, for the rooms above the domain (the schema defines them). */
+export { environments, type Environment } from "../storage/schema.ts";
+
 /** A workspace's live or test data: a key sees exactly one partition. */
 export interface Partition {
   readonly workspaceId: string;

@@ -1,19 +1,10 @@
 // Reading a JSON request body: bounded while it streams (413 before the whole body is held), typed
 // by its Content-Type (415), parsed (400). Multipart bodies are never read here: their handler
 // streams them.
-import type { IncomingHttpHeaders } from "node:http";
+import { mediaTypeOf, readBoundedBody, type WithHeaders } from "../request-body.ts";
 import { HttpError } from "./errors.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
-
-/** A request as far as its body is concerned: an HTTP request, or the pipeline's transport-free one. */
-interface WithHeaders {
-  readonly headers: IncomingHttpHeaders;
-}
-
-export function mediaTypeOf(request: WithHeaders): string {
-  return (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-}
 
 /** Checks the request's Content-Type against the media types the operation accepts. */
 export function requireMediaType(request: WithHeaders, accepted: string[], bodyRequired: boolean): void {
@@ -59,16 +50,8 @@ export async function readBodyText(request: WithHeaders, stream: AsyncIterable<B
   if (encoding && encoding !== "identity") {
     throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
   }
-  const tooLarge = () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
-  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return size === 0 ? undefined : Buffer.concat(chunks).toString("utf8");
+  const body = await readBoundedBody(request, stream, limit, () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`));
+  return body.length === 0 ? undefined : body.toString("utf8");
 }
 
 /**

@@ -14,10 +14,11 @@ import {
   canonicalJson,
   complete,
   renew,
-  purgeExpired,
   requestHash,
 } from "./idempotency.ts";
-import type { AnyPgDatabase, BeginInput, BeginResult, IdempotencyLease } from "./idempotency.ts";
+import { purgeExpiredIdempotencyKeys } from "../domain/idempotency-keys.ts";
+import type { AnyPgDatabase } from "../storage/index.ts";
+import type { BeginInput, BeginResult, IdempotencyLease } from "./idempotency.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
@@ -181,7 +182,7 @@ function suite(driver: "pglite" | "postgres") {
     expect((await begin(db, { ...req, workspaceId: "ws_2" })).kind).toBe("new");
   });
 
-  it("after 24 hours the key is free again; purgeExpired removes the record", async () => {
+  it("after 24 hours the key is free again; purgeExpiredIdempotencyKeys removes the record", async () => {
     const t0 = Date.now();
     const req = input();
     const lease = leaseOf(await begin(db, req, { now: () => t0 }));
@@ -194,28 +195,28 @@ function suite(driver: "pglite" | "postgres") {
     await complete(db, leaseOf(await begin(db, other, { now: () => t0 })), { status: 201, headers: {}, body: {} });
     const fresh = input();
     await complete(db, leaseOf(await begin(db, fresh, { now: () => t0 + 1000 })), { status: 201, headers: {}, body: {} });
-    const purged = await purgeExpired(db, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 500 });
+    const purged = await purgeExpiredIdempotencyKeys(db, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 500 });
     expect(purged).toBeGreaterThanOrEqual(1);
     // `other` is gone (new again), `fresh` is still inside its window.
     expect((await begin(db, fresh, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 500 })).kind).toBe("replay");
     expect((await begin(db, other, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 500 })).kind).toBe("new");
   });
 
-  it("purgeExpired works in bounded batches", async () => {
+  it("purgeExpiredIdempotencyKeys works in bounded batches", async () => {
     const t0 = Date.now() - 2 * IDEMPOTENCY_WINDOW_MS;
     for (let i = 0; i < 5; i++) {
       await complete(db, leaseOf(await begin(db, input({ workspaceId: "ws_purge" }), { now: () => t0 })), { status: 201, headers: {}, body: {} });
     }
-    const first = await purgeExpired(db, { limit: 2 });
+    const first = await purgeExpiredIdempotencyKeys(db, { limit: 2 });
     expect(first).toBe(2);
     let total = first;
     for (;;) {
-      const n = await purgeExpired(db, { limit: 2 });
+      const n = await purgeExpiredIdempotencyKeys(db, { limit: 2 });
       total += n;
       if (n < 2) break;
     }
     expect(total).toBeGreaterThanOrEqual(5);
-    expect(await purgeExpired(db)).toBe(0);
+    expect(await purgeExpiredIdempotencyKeys(db)).toBe(0);
   });
 
   it("a stale in_progress row (crashed replica) frees the key after the lock timeout, and the old lease is fenced", async () => {

@@ -1,4 +1,6 @@
-// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table.
+// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table. Just
+// over 300 lines and kept whole: the decisions below and the code that keeps them are one table's rules.
+// (The pipeline's step that uses them: idempotent-call.ts; the housekeeping purge: domain/idempotency-keys.ts.)
 //
 // Flow for a creating POST that carries `Idempotency-Key`:
 //   const r = await begin(db, { workspaceId, environment, key, method, path, requestHash });
@@ -21,7 +23,8 @@
 // - A row carries its own lease in `expires_at`: while in_progress it is created_at + lock timeout
 //   (60 s by default), so the key of a crashed replica frees itself; once completed it is
 //   created_at + 24 h, the replay window. Any row with expires_at <= now is treated as absent by
-//   `begin` (deleted first, then re-inserted) and removed by `purgeExpired`.
+//   `begin` (deleted first, then re-inserted) and removed by housekeeping (`purgeExpiredIdempotencyKeys`,
+//   src/domain/idempotency-keys.ts).
 // - Atomicity: `begin` inserts with ON CONFLICT DO NOTHING on the primary key; exactly one of any
 //   number of concurrent requests with one key gets 'new'. complete/abandon are fenced on the
 //   lease (created_at + request hash) so a request whose lease ran out and was taken over cannot
@@ -35,15 +38,12 @@
 // - Time is the application's clock (injectable `now`), written explicitly into created_at and
 //   expires_at with millisecond precision, so the fence compares equal values on both drivers.
 import { createHash } from "node:crypto";
-import { and, eq, lte, sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { and, eq, lte } from "drizzle-orm";
+import type { AnyPgDatabase } from "../storage/index.ts";
 import { placeholder, placeholderFor, prepared, preparedSql } from "../storage/prepared.ts";
 import { idempotencyKeys } from "../storage/schema.ts";
 import type { Environment } from "../storage/schema.ts";
 
-/** Either driver (PGlite or node-postgres), or a transaction of either. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, any, any>;
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 60 * 1000;
@@ -270,32 +270,6 @@ export async function renew(db: AnyPgDatabase, lease: IdempotencyLease, options?
 export async function abandon(db: AnyPgDatabase, lease: IdempotencyLease): Promise<boolean> {
   const deleted = await db.delete(idempotencyKeys).where(leaseWhere(lease)).returning({ key: idempotencyKeys.key });
   return deleted.length === 1;
-}
-
-/**
- * Deletes rows past expires_at (replay windows that ended, leases of crashed requests), at most
- * `limit` per call so a periodic job never holds a long lock. Returns how many were deleted; call
- * again while it returns `limit`.
- */
-export async function purgeExpired(
-  db: AnyPgDatabase,
-  options?: { readonly now?: () => number; readonly limit?: number },
-): Promise<number> {
-  const now = new Date((options?.now ?? Date.now)());
-  const limit = options?.limit ?? 1000;
-  const t = idempotencyKeys;
-  // PostgreSQL has no DELETE … LIMIT: pick a bounded batch of primary keys, and re-check expiry on
-  // the rows themselves so a key re-claimed meanwhile is never removed.
-  const deleted = await db
-    .delete(t)
-    .where(
-      and(
-        lte(t.expiresAt, now),
-        sql`(${t.workspaceId}, ${t.environment}, ${t.key}) in (select ${t.workspaceId}, ${t.environment}, ${t.key} from ${t} where ${t.expiresAt} <= ${now} limit ${limit})`,
-      ),
-    )
-    .returning({ key: t.key });
-  return deleted.length;
 }
 
 // ---------------------------------------------------------------------------------------------

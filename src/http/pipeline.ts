@@ -12,9 +12,11 @@
 // body stream, client address, and the MCP tool it carries out, if any) and hands its answer
 // (status, headers, body) to the transport's `deliver`, which writes it and says when it has gone.
 // Over HTTP that is the ServerResponse (`servingHttp`, below); over MCP a tool's result
-// (src/mcp/). Every rule above is here, once, whichever way a request came. An event stream
-// (GET /v1/events/stream, over HTTP only) is answered like any request, then goes on after its
-// answer has begun (event-stream.ts): its audit row, its latency, are its start.
+// (src/mcp/). Every rule above is here, once, whichever way a request came; the idempotency step
+// is idempotent-call.ts. An event stream (GET /v1/events/stream, over HTTP only) is answered like
+// any request, then goes on after its answer has begun (event-stream.ts): its audit row, its
+// latency, are its start. Over 300 lines and kept whole: the steps read in order in one function,
+// and the HTTP transport at the end is that function's other half.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
@@ -27,14 +29,14 @@ import type { Database } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
 import type { Contract } from "./contract.ts";
-import { mediaTypeOf, readJsonBody, requireMediaType } from "./body.ts";
-import { BodyError, HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
+import { mediaTypeOf } from "../request-body.ts";
+import { readJsonBody, requireMediaType } from "./body.ts";
+import { HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit/index.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
-import * as idempotency from "./idempotency.ts";
-import { fingerprintOf } from "./multipart.ts";
-import { requestTransaction } from "./request-transaction.ts";
+import type * as idempotency from "./idempotency.ts";
+import { idempotently, stringHeaders, type HandlerResult } from "./idempotent-call.ts";
 import type { AuditWriter } from "./audit.ts";
 import { DEFAULT_EVENT_STREAM_SETTINGS, isEventStream, writeEventStream, type EventStreamSettings } from "./event-stream.ts";
 
@@ -115,11 +117,6 @@ export interface Pipeline {
   handle(request: PipelineRequest, deliver: Deliver, endpoint?: Endpoint): Promise<void>;
 }
 
-interface HandlerResult {
-  status: number;
-  headers?: Record<string, unknown>;
-  body?: unknown;
-}
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
   async function handle(request: PipelineRequest, deliver: Deliver, endpoint?: Endpoint): Promise<void> {
@@ -309,122 +306,6 @@ function declaredHeaders(request: PipelineRequest, operation: Operation): Record
   return header;
 }
 
-interface IdempotentCall {
-  readonly operationId: OperationId;
-  readonly context: Context;
-  /** The handler, on the database it is given. */
-  readonly run: (db: Database) => Promise<HandlerResult>;
-  readonly scope: Omit<idempotency.BeginInput, "requestHash">;
-  /** The parsed JSON body, or the multipart body still to be read. */
-  readonly body: unknown;
-}
-
-/**
- * Runs a creating request at most once per Idempotency-Key and replays its stored answer after. The
- * handler's writes and the stored answer commit in one transaction (request-transaction.ts); while
- * the handler runs, its claim is renewed, so a long upload keeps it. Not stored: server errors, and
- * refusals of a body that could not be received (cut short, malformed, too large) — the retry then
- * runs again. A multipart body is told apart by its fingerprint (its parts' content, hashed while
- * read), so its hash is compared once it has been read.
- */
-async function idempotently(deps: PipelineDeps, call: IdempotentCall): Promise<HandlerResult> {
-  const { idempotencyDb: db, answerSeals, idempotencyOptions: options } = deps;
-  const { method, path } = call.scope;
-  const multipart = isMultipart(call.body) ? call.body : undefined;
-  const hashOf = (body: unknown) => idempotency.requestHash({ method, path, body });
-  const seal = answerSeals[call.operationId];
-
-  const claim = await idempotency.begin(db, { ...call.scope, requestHash: multipart ? null : hashOf(call.body) }, options);
-  switch (claim.kind) {
-    case "replay": {
-      if (multipart && hashOf({ multipart: await fingerprintOf(multipart) }) !== claim.requestHash) throw keyReused();
-      const body = seal && claim.status < 300 ? await seal.open(claim.body, call.context) : claim.body;
-      return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body };
-    }
-    case "in_use":
-      throw keyInUse();
-    case "mismatch":
-      throw keyReused();
-  }
-
-  const { lease } = claim;
-  const work = requestTransaction(db);
-  const renewal = keepClaimed(db, lease, deps.logger, options);
-  let result: HandlerResult;
-  try {
-    result = await call.run(work.db);
-  } catch (error) {
-    await work.rollback();
-    const failure = toHttpError(error);
-    if (!failure || failure.status >= 500 || failure instanceof BodyError) {
-      await release(db, lease);
-      throw error;
-    }
-    result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
-  } finally {
-    renewal.stop();
-  }
-  const fingerprint = multipart ? multipart.fingerprint : undefined;
-  if (result.status >= 500 || (multipart && fingerprint === undefined)) {
-    await work.rollback();
-    await release(db, lease);
-    return result;
-  }
-  const stored = {
-    status: result.status,
-    headers: stringHeaders(result.headers),
-    body: seal && result.status < 300 ? seal.seal(result.body) : result.body,
-  };
-  try {
-    await work.commit(async (tx) => {
-      const requestHash = multipart ? hashOf({ multipart: fingerprint }) : undefined;
-      if (!(await idempotency.complete(tx, lease, stored, { ...options, requestHash }))) throw new LeaseLost();
-    });
-  } catch (error) {
-    // Held past its lease, the key went to a retry, which carries the request out instead of this one.
-    if (error instanceof LeaseLost) throw keyInUse();
-    await release(db, lease);
-    throw error;
-  }
-  return result;
-}
-
-class LeaseLost extends Error {}
-
-/**
- * Frees the key of a request that stored nothing, so a retry may run at once. Best effort: when the
- * database cannot be reached, the claim frees itself when its lease runs out.
- */
-async function release(db: Database, lease: idempotency.IdempotencyLease): Promise<void> {
-  await idempotency.abandon(db, lease).catch(() => undefined);
-}
-
-const keyInUse = () =>
-  new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");
-
-const keyReused = () =>
-  new HttpError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.", "Idempotency-Key");
-
-function isMultipart(body: unknown): body is MultipartBody {
-  return typeof (body as MultipartBody | undefined)?.stream?.pipe === "function";
-}
-
-/**
- * Renews a claim every third of its lock timeout until stopped; a renewal that fails is tried again
- * at the next. Not awaited: on PGlite a renewal waits for the transaction the handler holds open.
- */
-function keepClaimed(db: Database, lease: idempotency.IdempotencyLease, logger: Logger, options: idempotency.IdempotencyOptions = {}) {
-  const timer = setInterval(
-    () => idempotency.renew(db, lease, options).catch((error: unknown) => logger.warn({ err: error }, "idempotency claim not renewed")),
-    (options.lockTimeoutMs ?? idempotency.IDEMPOTENCY_LOCK_TIMEOUT_MS) / 3,
-  );
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}
-
-function stringHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The HTTP transport

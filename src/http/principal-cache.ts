@@ -13,7 +13,8 @@
 // a refusal after a minute. Both maps are bounded; a flood of random secrets only churns the map of
 // refusals, never the principals.
 import type { Principal, Refusal } from "../domain/keys.ts";
-import { hashSecret, LAST_USED_RESOLUTION_MS } from "../domain/keys.ts";
+import { hashSecret } from "../domain/keys.ts";
+import { LAST_USED_RESOLUTION_MS } from "../domain/last-use.ts";
 import type { ChangeFeed } from "../storage/notifications.ts";
 
 type Authenticate = (secret: string) => Promise<Principal | Refusal>;

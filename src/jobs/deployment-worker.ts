@@ -6,9 +6,9 @@
 // why; what was served before stays served.
 import type { Logger } from "pino";
 import { BuildError } from "../apps/build.ts";
-import { contentTypeFor } from "../apps/static.ts";
 import type { AppAccess } from "../domain/app-access.ts";
 import { deploymentTree, putBlob, readBlobBytes, runTree, type TreeFile } from "../domain/builds.ts";
+import { contentTypeFor } from "../domain/media-types.ts";
 import { deploymentSource, failDeployment, publishDeployment, startDeploymentBuild } from "../domain/deployments.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 

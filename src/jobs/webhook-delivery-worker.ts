@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
-import { claimDueDeliveries, recordDeliveryAttempt, releaseDeliveryClaims, RETRY_SCHEDULE_MS, type ClaimedDelivery } from "../domain/webhooks.ts";
+import { claimDueDeliveries, recordDeliveryAttempt, releaseDeliveryClaims, RETRY_SCHEDULE_MS, type ClaimedDelivery } from "../domain/webhook-sending.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { Database } from "../storage/index.ts";
 import { ATTEMPT_TIMEOUT_MS, deliveryHeaders, sendWebhook } from "./webhook-sender.ts";

@@ -2,7 +2,6 @@
 // time; the builds themselves, and the built-in agent's edits, run in the build pool's threads:
 // src/jobs/build-pool/), and the periodic jobs, scheduled by cron in pg-boss so that one replica does each
 // occurrence: housekeeping and retention every ten minutes, closing billing periods every hour.
-import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Agent } from "../agents/agent.ts";
 import type { BuildPool } from "./build-pool/build-pool.ts";
@@ -12,11 +11,12 @@ import { closeBillingPeriod } from "../domain/billing.ts";
 import { failDeployment } from "../domain/deployments.ts";
 import { purgeUnreferencedBlobs } from "../domain/builds.ts";
 import { purgeAbandonedUploads } from "../domain/files.ts";
+import { purgeExpiredIdempotencyKeys } from "../domain/idempotency-keys.ts";
 import { purgeExpiredOAuth } from "../domain/oauth.ts";
 import { deleteExpiredRecords } from "../domain/retention.ts";
 import { purgeExpiredSessions } from "../domain/sessions.ts";
-import { purgeExpired } from "../http/idempotency.ts";
 import type { Database } from "../storage/index.ts";
+import { reclaimRetainedTablesSpace, refreshPlannerStatistics } from "../storage/maintenance.ts";
 import { createAgentRunWorker } from "./agent-run-worker.ts";
 import { createDeploymentWorker } from "./deployment-worker.ts";
 import { JOB_RETRY_LIMIT, queues, type JobQueue } from "./queue.ts";
@@ -36,11 +36,8 @@ export interface WorkerOptions {
   /** Days audit rows, events and webhook delivery logs are kept (AUDIT_RETENTION_DAYS). */
   readonly retentionDays: number;
   /**
-   * Do autovacuum's work: for the embedded PGlite, which has none. Housekeeping refreshes the
-   * planner's statistics (without it a table that grew, say to 100,000 projects, keeps the
-   * statistics of its first rows, and a project read by id took the wrong index: 130 instead of
-   * 1,100 reads a second), and retention vacuums the tables it deleted from, so their space is
-   * used again instead of the data directory growing.
+   * Do autovacuum's work (src/storage/maintenance.ts): for the embedded PGlite, which has none.
+   * Housekeeping refreshes the planner's statistics, and retention vacuums the tables it deleted from.
    */
   readonly withoutAutovacuum?: boolean;
   /**
@@ -91,13 +88,13 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
   }
 
   await boss.work(queues.housekeeping, periodic, async () => {
-    const idempotencyKeys = await purgeExpired(db);
+    const idempotencyKeys = await purgeExpiredIdempotencyKeys(db);
     // Far older than any upload in progress: only a process that died leaves these.
     const uploads = await purgeAbandonedUploads(db, new Date(Date.now() - 60 * 60_000));
     const blobs = await purgeUnreferencedBlobs(db);
     await purgeExpiredSessions(db);
     await purgeExpiredOAuth(db);
-    if (options.withoutAutovacuum) await db.execute(sql`analyze`);
+    if (options.withoutAutovacuum) await refreshPlannerStatistics(db);
     logger.debug({ idempotencyKeys, uploads, blobs }, "housekeeping done");
   });
   await boss.schedule(queues.housekeeping, "*/10 * * * *");
@@ -106,7 +103,7 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     const before = new Date(Date.now() - options.retentionDays * 24 * 3_600_000);
     const deleted = await deleteExpiredRecords(db, { before, deadline: Date.now() + RETENTION_RUN_MS });
     if (options.withoutAutovacuum && deleted.deliveries + deleted.events + deleted.auditRows > 0) {
-      await db.execute(sql`vacuum (analyze) webhook_deliveries, webhook_delivery_attempts, events, audit_log`);
+      await reclaimRetainedTablesSpace(db);
     }
     logger.info({ ...deleted, before: before.toISOString() }, "retention done");
   });

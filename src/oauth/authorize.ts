@@ -1,5 +1,6 @@
 // The authorization endpoint (RFC 6749 §4.1.1–4.1.2, PKCE per RFC 7636): GET shows the pages, the
-// consent form POSTs back here. Written by hand (see index.ts for why).
+// consent form POSTs back here. Written by hand (see index.ts for why). Over 300 lines and kept
+// whole: the checks below run in this order on both the GET and the POST, and read best together.
 //
 // Order of checks, on GET and again on the POST (nothing from the page is trusted):
 // 1. client_id and redirect_uri: an unknown client or a redirect URI not registered for it, exactly,
@@ -16,15 +17,17 @@ import { membershipBySlug, membershipsOf, type Membership } from "../domain/memb
 import { findOAuthClient, isPublicClient, type OAuthClient } from "../domain/oauth-clients.ts";
 import { createAuthorization, grantableScopes } from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
-import { FormError, readForm } from "../web/forms.ts";
-import type { Html } from "../web/html.ts";
-import { signInPath } from "../web/redirect.ts";
-import { redirect, sendPage } from "../web/respond.ts";
-import { requireCsrf, visitor, type Visitor, type WebDeps } from "../web/visitor.ts";
+import { FormError, readForm } from "../pages/forms.ts";
+import type { Html } from "../html/template.ts";
+import { signInPath } from "../pages/redirect.ts";
+import { redirect, sendPage } from "../pages/respond.ts";
+import { requireCsrf } from "../pages/csrf.ts";
+import type { PageDeps } from "../pages/deps.ts";
+import { visitor, type Visitor } from "../pages/visitor.ts";
 import { chooserPage, consentPage, errorPage, noWorkspacePage, type CarriedParameters } from "./pages.ts";
 
 export interface AuthorizeDeps {
-  readonly web: WebDeps;
+  readonly pages: PageDeps;
   readonly db: Database;
   readonly logger: Logger;
   readonly issuer: string;
@@ -166,7 +169,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
         method: request.method ?? "GET",
         path: "/oauth/authorize",
         status: refusal.status,
-        ip: deps.web.clientAddress(request),
+        ip: deps.pages.clientAddress(request),
         userAgent: request.headers["user-agent"] ?? null,
       },
     });
@@ -181,7 +184,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
       return answer(response, parsed.redirectUri, { error: parsed.error, error_description: parsed.description, state: parsed.state }, 302);
     }
     const authorization = parsed.request;
-    const who = await visitor(deps.web, request, response);
+    const who = await visitor(deps.pages, request, response);
     if (!who.user) return redirect(response, signInPath(url.pathname + url.search), 302);
     const memberships = await membershipsOf(deps.db, who.user.id);
     const base = { user: who.user, csrf: who.csrf, clientName: authorization.client.name, parameters: authorization.parameters, redirectUri: authorization.redirectUri };
@@ -219,7 +222,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
       if (error instanceof FormError) return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId });
       throw error;
     }
-    const who = await visitor(deps.web, request, response);
+    const who = await visitor(deps.pages, request, response);
     const parsed = await parseAuthorizationRequest(deps.db, form);
     if (parsed.outcome === "page") {
       const clientId = form.get("client_id")?.slice(0, 100);
@@ -234,7 +237,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
       return redirect(response, signInPath(`/oauth/authorize?${new URLSearchParams(authorization.parameters.map(([name, given]) => [name, given] as [string, string])).toString()}`), 303);
     }
     try {
-      requireCsrf(deps.web, request, who, form);
+      requireCsrf(deps.pages, request, who, form);
     } catch (error) {
       if (error instanceof FormError) {
         return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId, clientId: authorization.client.id, userId: who.user.id });
@@ -275,7 +278,7 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
           method: "POST",
           path: "/oauth/authorize",
           status: 303,
-          ip: deps.web.clientAddress(request),
+          ip: deps.pages.clientAddress(request),
           userAgent: request.headers["user-agent"] ?? null,
         },
       });

@@ -46,12 +46,12 @@ import type { Logger } from "pino";
 import { scopes } from "../domain/keys.ts";
 import { newId } from "../storage/ids.ts";
 import type { Database } from "../storage/index.ts";
-import type { WebDeps } from "../web/visitor.ts";
+import type { PageDeps } from "../pages/deps.ts";
 import { createAuthorizationEndpoint } from "./authorize.ts";
 import { createRevocationEndpoint, createTokenEndpoint } from "./token.ts";
 
 export interface OAuthServerDeps {
-  readonly web: WebDeps;
+  readonly pages: PageDeps;
   readonly db: Database;
   readonly logger: Logger;
   /** The issuer (RFC 8414): this server's public origin. */
@@ -90,8 +90,8 @@ export function createOAuthServer(deps: OAuthServerDeps): (request: IncomingMess
   const issuer = deps.issuer.replace(/\/+$/, "");
   const logger = deps.logger.child({ component: "oauth" });
   const authorize = createAuthorizationEndpoint({ ...deps, issuer, logger });
-  const token = createTokenEndpoint({ db: deps.db, logger, clientAddress: deps.web.clientAddress });
-  const revoke = createRevocationEndpoint({ db: deps.db, logger, clientAddress: deps.web.clientAddress });
+  const token = createTokenEndpoint({ db: deps.db, logger, clientAddress: deps.pages.clientAddress });
+  const revoke = createRevocationEndpoint({ db: deps.db, logger, clientAddress: deps.pages.clientAddress });
   const metadata = JSON.stringify(authorizationServerMetadata(issuer));
 
   return async function handle(request, response) {

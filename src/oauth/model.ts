@@ -9,8 +9,8 @@ import OAuth2Server from "@node-oauth/oauth2-server";
 import type { Logger } from "pino";
 import type { Database } from "../storage/index.ts";
 import type { OAuthClient } from "../storage/schema.ts";
+import { authenticateAccessToken } from "../domain/oauth-access.ts";
 import {
-  authenticateAccessToken,
   authenticateOAuthClient,
   consumeAuthorizationCode,
   findAuthorizationCode,

@@ -4,9 +4,9 @@
 import { SCOPE_DESCRIPTIONS, scopes, type Scope } from "../domain/keys.ts";
 import type { Membership } from "../domain/members.ts";
 import type { User, Workspace } from "../storage/schema.ts";
-import { csrfField } from "../web/csrf.ts";
-import { html, type Html } from "../web/html.ts";
-import { pageDocument } from "../web/shell.ts";
+import { csrfField } from "../pages/csrf.ts";
+import { html, type Html } from "../html/template.ts";
+import { pageDocument } from "../pages/shell.ts";
 
 const NAMED_SCOPES = scopes.filter((scope) => scope !== "*");
 

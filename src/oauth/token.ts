@@ -4,14 +4,14 @@
 // service description shows) is parsed here and handed over as the same fields; HTTP Basic
 // credentials are form-urldecoded here first (RFC 6749 §2.3.1), which the library does not do.
 // Revocation is not in the library: it is written here, with the same client authentication rules.
-import { mediaTypeOf } from "../http/body.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { Logger } from "pino";
 import { recordAdminAction } from "../domain/audit-log.ts";
 import { ACCESS_TOKEN_LIFETIME_S, authenticateOAuthClient, REFRESH_TOKEN_LIFETIME_S, revokeToken } from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
-import { FormError, readForm } from "../web/forms.ts";
+import { FormError, readForm } from "../pages/forms.ts";
+import { mediaTypeOf } from "../request-body.ts";
 import { AuthorizationCodeGrant, createModel, GRANT_TYPES, RefreshTokenGrant } from "./model.ts";
 
 const BODY_LIMIT = 16 * 1024;

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { migrationsFolder } from "./index.ts";
+import { migrationsFolder } from "./migrator.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const cacheDir = join(root, "node_modules", ".cache", "project-builder-api");

@@ -14,7 +14,7 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import type { Database, MigrationPolicy, PgliteStorage } from "./index.ts";
+import type { Database, MigrationPolicy, PgliteStorage } from "./driver.ts";
 import * as schema from "./schema.ts";
 import {
   applyMigrations,

@@ -2,7 +2,7 @@
 // replicas (and by `pbs` while they run).
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import type { Database, MigrationPolicy, PostgresStorage } from "./index.ts";
+import type { Database, MigrationPolicy, PostgresStorage } from "./driver.ts";
 import * as schema from "./schema.ts";
 import { applyMigrations, readMigrations, requireCurrentSchema, type ApplyOptions, type MigrationReport, type MigrationSession } from "./migrator.ts";
 import { postgresChangeFeed } from "./notifications.ts";

@@ -1,4 +1,4 @@
-// The pages' two static files (src/web/assets/), shared by the console and the OAuth pages: one
+// The pages' two static files (src/pages/assets/), shared by the console and the OAuth pages: one
 // stylesheet and one small script, the only style and script the pages' Content-Security-Policy
 // allows. Read once at start; pages link them with `?v=<content hash>`, so they can be cached for a
 // year and still change on a deploy.

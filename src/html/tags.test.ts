@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectLinear } from "../../test/support/growth.ts";
-import { forEachTag, hasId, type Tag } from "./html-tags.ts";
+import { forEachTag, hasId, type Tag } from "./tags.ts";
 
 function tags(html: string): Tag[] {
   const found: Tag[] = [];

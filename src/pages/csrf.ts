@@ -4,7 +4,10 @@
 // - a post must carry it in the `csrf_token` field, and, when the browser sends `Origin`, come
 //   from the console's own origin. A forged or missing token is refused before anything runs.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { html, type Html } from "./html.ts";
+import type { IncomingMessage } from "node:http";
+import { html, type Html } from "../html/template.ts";
+import type { PageDeps } from "./deps.ts";
+import { FormError } from "./forms.ts";
 
 export const CSRF_FIELD = "csrf_token";
 
@@ -27,4 +30,22 @@ export function validCsrfToken(secret: string, binding: string, presented: strin
 /** Whether a post's Origin (when sent; old browsers omit it on same-origin posts) is `origin`. */
 export function sameOrigin(originHeader: string | undefined, origin: string): boolean {
   return originHeader === undefined || originHeader === origin;
+}
+
+/** Refuses a post whose CSRF token or Origin is not this browser's and this console's. */
+export function requireCsrf(
+  deps: Pick<PageDeps, "origin" | "csrfSecret">,
+  request: IncomingMessage,
+  visitor: { readonly csrfBinding: string },
+  form: URLSearchParams,
+): void {
+  if (!sameOrigin(request.headers.origin, deps.origin)) {
+    throw new FormError(
+      `This form was sent from ${request.headers.origin}, not from ${deps.origin} where this server is reached (PUBLIC_URL); it was refused and nothing was changed.`,
+      400,
+    );
+  }
+  if (!validCsrfToken(deps.csrfSecret, visitor.csrfBinding, form.get(CSRF_FIELD))) {
+    throw new FormError("This form has expired or was not sent from this page; reload the page and try again. Nothing was changed.", 400);
+  }
 }

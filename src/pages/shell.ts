@@ -3,7 +3,7 @@
 // script), a skip link, a masthead and the page's one <h1>. The console and OAuth pages differ only
 // in what they put in the masthead and the main area.
 import { assetUrl } from "./assets.ts";
-import { html, type Html } from "./html.ts";
+import { html, type Html } from "../html/template.ts";
 
 export interface DocumentParts {
   /** The <title>, before ` · Project Builder…`. */

@@ -25,14 +25,14 @@ import { addressKey, type AddressLimiter, type AddressRefusal } from "../http/ad
 import { rateLimitHeaders } from "../http/rate-limit/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Queryable } from "../storage/index.ts";
-import { html } from "./html.ts";
+import { html } from "../html/template.ts";
 import { sendPage } from "./respond.ts";
 import { pageDocument } from "./shell.ts";
 
 /** How a refusal is answered: a page for people, JSON for the OAuth protocol's endpoints. */
 export type PageKind = "page" | "oauth";
 
-/** What the page handlers tell the gate about the browser's session (src/web/visitor.ts). */
+/** What the page handlers tell the gate about the browser's session (src/pages/visitor.ts). */
 export interface SessionSightings {
   /** The request's session cookie named a valid session. */
   signedIn(request: IncomingMessage, token: string): void;

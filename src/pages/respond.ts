@@ -2,7 +2,7 @@
 // script or style at all; the console's one stylesheet and script are files on this origin), not
 // framable, not cached, not sniffed.
 import type { ServerResponse } from "node:http";
-import type { Html } from "./html.ts";
+import type { Html } from "../html/template.ts";
 
 export interface PageOptions {
   /** Origins forms on this page may post to, or be redirected to after posting, besides 'self' (the consent page's redirect URI). */

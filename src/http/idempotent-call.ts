@@ -1,0 +1,145 @@
+// The Idempotency-Key step of the pipeline (pipeline.ts calls it for a creating request that carries
+// one): claim the key, replay a stored answer, or run the handler and store its answer in the
+// transaction of its writes. The key's table and its rules: idempotency.ts.
+import type { Logger } from "pino";
+import type { MultipartBody, OperationId } from "../../generated/handlers.ts";
+import type { Context } from "../handlers/context.ts";
+import type { AnswerSeal } from "../handlers/stored-answers.ts";
+import type { Database } from "../storage/index.ts";
+import { BodyError, HttpError, errorBody, toHttpError } from "./errors.ts";
+import * as idempotency from "./idempotency.ts";
+import { fingerprintOf } from "./multipart.ts";
+import { requestTransaction } from "./request-transaction.ts";
+
+/** What a handler answers. */
+export interface HandlerResult {
+  status: number;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** What the step needs of the pipeline's dependencies. */
+export interface IdempotentCallDeps {
+  readonly idempotencyDb: Database;
+  readonly answerSeals: Partial<Record<OperationId, AnswerSeal>>;
+  readonly idempotencyOptions?: idempotency.IdempotencyOptions;
+  readonly logger: Logger;
+}
+
+export interface IdempotentCall {
+  readonly operationId: OperationId;
+  readonly context: Context;
+  /** The handler, on the database it is given. */
+  readonly run: (db: Database) => Promise<HandlerResult>;
+  readonly scope: Omit<idempotency.BeginInput, "requestHash">;
+  /** The parsed JSON body, or the multipart body still to be read. */
+  readonly body: unknown;
+}
+
+/**
+ * Runs a creating request at most once per Idempotency-Key and replays its stored answer after. The
+ * handler's writes and the stored answer commit in one transaction (request-transaction.ts); while
+ * the handler runs, its claim is renewed, so a long upload keeps it. Not stored: server errors, and
+ * refusals of a body that could not be received (cut short, malformed, too large) — the retry then
+ * runs again. A multipart body is told apart by its fingerprint (its parts' content, hashed while
+ * read), so its hash is compared once it has been read.
+ */
+export async function idempotently(deps: IdempotentCallDeps, call: IdempotentCall): Promise<HandlerResult> {
+  const { idempotencyDb: db, answerSeals, idempotencyOptions: options } = deps;
+  const { method, path } = call.scope;
+  const multipart = isMultipart(call.body) ? call.body : undefined;
+  const hashOf = (body: unknown) => idempotency.requestHash({ method, path, body });
+  const seal = answerSeals[call.operationId];
+
+  const claim = await idempotency.begin(db, { ...call.scope, requestHash: multipart ? null : hashOf(call.body) }, options);
+  switch (claim.kind) {
+    case "replay": {
+      if (multipart && hashOf({ multipart: await fingerprintOf(multipart) }) !== claim.requestHash) throw keyReused();
+      const body = seal && claim.status < 300 ? await seal.open(claim.body, call.context) : claim.body;
+      return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body };
+    }
+    case "in_use":
+      throw keyInUse();
+    case "mismatch":
+      throw keyReused();
+  }
+
+  const { lease } = claim;
+  const work = requestTransaction(db);
+  const renewal = keepClaimed(db, lease, deps.logger, options);
+  let result: HandlerResult;
+  try {
+    result = await call.run(work.db);
+  } catch (error) {
+    await work.rollback();
+    const failure = toHttpError(error);
+    if (!failure || failure.status >= 500 || failure instanceof BodyError) {
+      await release(db, lease);
+      throw error;
+    }
+    result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
+  } finally {
+    renewal.stop();
+  }
+  const fingerprint = multipart ? multipart.fingerprint : undefined;
+  if (result.status >= 500 || (multipart && fingerprint === undefined)) {
+    await work.rollback();
+    await release(db, lease);
+    return result;
+  }
+  const stored = {
+    status: result.status,
+    headers: stringHeaders(result.headers),
+    body: seal && result.status < 300 ? seal.seal(result.body) : result.body,
+  };
+  try {
+    await work.commit(async (tx) => {
+      const requestHash = multipart ? hashOf({ multipart: fingerprint }) : undefined;
+      if (!(await idempotency.complete(tx, lease, stored, { ...options, requestHash }))) throw new LeaseLost();
+    });
+  } catch (error) {
+    // Held past its lease, the key went to a retry, which carries the request out instead of this one.
+    if (error instanceof LeaseLost) throw keyInUse();
+    await release(db, lease);
+    throw error;
+  }
+  return result;
+}
+
+class LeaseLost extends Error {}
+
+/**
+ * Frees the key of a request that stored nothing, so a retry may run at once. Best effort: when the
+ * database cannot be reached, the claim frees itself when its lease runs out.
+ */
+async function release(db: Database, lease: idempotency.IdempotencyLease): Promise<void> {
+  await idempotency.abandon(db, lease).catch(() => undefined);
+}
+
+const keyInUse = () =>
+  new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");
+
+const keyReused = () =>
+  new HttpError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.", "Idempotency-Key");
+
+function isMultipart(body: unknown): body is MultipartBody {
+  return typeof (body as MultipartBody | undefined)?.stream?.pipe === "function";
+}
+
+/**
+ * Renews a claim every third of its lock timeout until stopped; a renewal that fails is tried again
+ * at the next. Not awaited: on PGlite a renewal waits for the transaction the handler holds open.
+ */
+function keepClaimed(db: Database, lease: idempotency.IdempotencyLease, logger: Logger, options: idempotency.IdempotencyOptions = {}) {
+  const timer = setInterval(
+    () => idempotency.renew(db, lease, options).catch((error: unknown) => logger.warn({ err: error }, "idempotency claim not renewed")),
+    (options.lockTimeoutMs ?? idempotency.IDEMPOTENCY_LOCK_TIMEOUT_MS) / 3,
+  );
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** Header values as the transports write them: strings, the undefined ones left out. */
+export function stringHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+}
