@@ -8,7 +8,7 @@
 // MAX_RUN_WRITE_BYTES in all. A breach throws AgentError `invalid_output` and fails the run.
 import { validPath, type FileWrite } from "../domain/files.ts";
 import { InvalidInputError } from "../domain/errors.ts";
-import { AgentError } from "./agent.ts";
+import { AgentError } from "./errors.ts";
 
 export const MAX_AGENT_FILE_BYTES = 1024 * 1024;
 export const MAX_PROJECT_FILES = 500;

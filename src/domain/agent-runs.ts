@@ -7,7 +7,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import type {
   SchemaAgentRun,
   SchemaAgentRunStatus,
-  SchemaProjectStatus,
   SchemaTriggerAgentRunRequest,
 } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
@@ -17,41 +16,14 @@ import { creditsLeft } from "./billing.ts";
 import { snapshotRun } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
+import { projectStatusOf, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
 import { applyFileChanges, type FileWrite } from "./files.ts";
 import { findProject, touchedAt } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
-import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
-type AgentRunRow = typeof agentRuns.$inferSelect;
 
 const activeStatuses: SchemaAgentRunStatus[] = ["queued", "running"];
-
-/** The project status that mirrors a run's status. */
-export const projectStatusOf: Record<SchemaAgentRunStatus, SchemaProjectStatus> = {
-  queued: "queued",
-  running: "building",
-  succeeded: "ready",
-  failed: "failed",
-  canceled: "canceled",
-};
-
-export function toAgentRun(row: AgentRunRow): SchemaAgentRun {
-  return {
-    id: row.id,
-    project_id: row.projectId,
-    agent: row.agent,
-    prompt: row.prompt,
-    trigger: row.trigger,
-    status: row.status,
-    credits_used: row.creditsUsed,
-    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
-    summary: row.summary,
-    created_at: iso(row.createdAt),
-    started_at: isoOrNull(row.startedAt),
-    finished_at: isoOrNull(row.finishedAt),
-    updated_at: iso(row.updatedAt),
-  };
-}
 
 export async function triggerAgentRun(
   db: Database,

@@ -14,7 +14,7 @@ import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { eventRows, recordEvent, recordingSql } from "./events.ts";
-import { projectStatusOf, toAgentRun } from "./agent-runs.ts";
+import { projectStatusOf, toAgentRun } from "./agent-run-shape.ts";
 import { inPartition, iso, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
