@@ -5,6 +5,7 @@
 // thrown as is (so cancel and timeout stay distinguishable from failure); a model or network
 // failure is AgentError `agent_error`; a write the tree refuses is AgentError `invalid_output`;
 // the meter's InsufficientCreditsError passes through. The API key appears in no error message.
+import { setTimeout as delay } from "node:timers/promises";
 import { AgentError, type Agent, type AgentInput, type AgentResult } from "./agent.ts";
 
 export interface OpenAiAgentOptions {
@@ -99,7 +100,10 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
       if (attempt >= retry.attempts) {
         throw new AgentError("agent_error", `The model API failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${failure}`);
       }
-      await sleep(Math.min(retry.maxDelayMs, retryAfterMs ?? backoff(attempt, retry.baseDelayMs)), signal);
+      // Ends at once with the signal's reason (a cancel, the run's timeout) when it aborts.
+      await delay(Math.min(retry.maxDelayMs, retryAfterMs ?? backoff(attempt, retry.baseDelayMs)), undefined, { signal }).catch((error: unknown) => {
+        throw signal.aborted ? signal.reason : error;
+      });
     }
   }
 
@@ -259,21 +263,6 @@ function retryAfter(header: string | null): number | undefined {
   return Number(header) * 1000;
 }
 
-/** Waits, but ends at once with the signal's reason when it aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
