@@ -65,6 +65,7 @@ await startWorkers(jobs, {
   logger,
   concurrency: config.agentConcurrency,
   agentRunTimeoutMs: config.agentRunTimeoutMs,
+  changes: storage.changes,
   retentionDays: config.auditRetentionDays,
   withoutAutovacuum: storage.driver === "pglite",
   ...(storage.driver === "pglite" ? { abandonedUploadsBefore: startedAt } : {}),

@@ -157,6 +157,25 @@ forEachDriver("the agent-run worker", (driver) => {
     expect(await runEvents(partition, runId)).toEqual(["agent_run.canceled", "agent_run.queued"]);
   });
 
+  it("aborts a running run as soon as it is canceled, told by the events' notification, not the status poll", async () => {
+    const { partition, project, runId } = await newProject();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const waiting = agentDoing(async (input) => {
+      started();
+      await untilAborted(input.signal);
+    });
+    // A poll once a minute: only the notification of `agent_run.canceled` can end the run in time.
+    const carryOut = createAgentRunWorker({ db: storage().db, agent: waiting, timeoutMs: 60_000, logger: silent, changes: storage().changes, cancelCheckMs: 60_000 });
+    const carried = carryOut(runId);
+    await running;
+    const canceledAt = performance.now();
+    await cancelAgentRun(storage().db, partition, project.id, runId);
+    await carried;
+    expect(performance.now() - canceledAt).toBeLessThan(20_000);
+    expect((await getAgentRun(storage().db, partition, project.id, runId)).status).toBe("canceled");
+  });
+
   it("ends a run once when two workers carry it out at the same time, or again after it ended", async () => {
     const { partition, project, runId } = await newProject();
     const carryOut = worker(builtinAgent);

@@ -4,8 +4,9 @@
 // run that fails, times out or is canceled leaves the project's files as they were.
 //
 // Exactly one end: startAgentRun and finishAgentRun move the run only from the state they expect.
-// A cancel made through the API (by any replica) is seen here by watching the run's status, and
-// aborts the agent at once; a retry after a crash finds the run `running` and does it again from
+// A cancel made through the API (by any replica) records `agent_run.canceled`, whose notification
+// (events_recorded, for the run's workspace) has the run's status read here, and aborts the agent
+// at once; a slow poll of the status stays as the net under lost notifications; a retry after a crash finds the run `running` and does it again from
 // the files it started with, within what is left of its time limit.
 import type { Logger } from "pino";
 import { AgentError, InsufficientCreditsError, type Agent, type UsageMeter } from "../agents/agent.ts";
@@ -15,6 +16,7 @@ import { recordRunProgress } from "../domain/agent-run-progress.ts";
 import { projectFiles } from "../domain/files.ts";
 import { BUILTIN_RUN_CREDITS, TOKENS_PER_CREDIT } from "../domain/plans.ts";
 import type { Database } from "../storage/index.ts";
+import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
 import { formatDuration } from "./format-duration.ts";
 
 export interface AgentRunWorkerOptions {
@@ -23,7 +25,12 @@ export interface AgentRunWorkerOptions {
   /** The longest a run may take, counted from its first start. */
   readonly timeoutMs: number;
   readonly logger: Logger;
-  /** How often a running run's status is read to notice a cancel (default 500 ms). */
+  /** The database's change feed: a running run's status is read when its partition records events. */
+  readonly changes?: ChangeFeed;
+  /**
+   * How often a running run's status is read regardless, to notice a cancel whose notification was
+   * lost (default 5 s with a change feed, 500 ms without).
+   */
   readonly cancelCheckMs?: number;
 }
 
@@ -43,14 +50,37 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
       () => controller.abort(new AgentError("timeout", `The run passed its time limit of ${formatDuration(options.timeoutMs)}.`)),
       Math.max(0, options.timeoutMs - elapsed),
     );
-    const watch = setInterval(() => {
-      agentRunStatus(db, runId).then(
-        (status) => {
-          if (status !== "running") controller.abort(new AgentError("canceled", "The run was canceled."));
-        },
-        (error: unknown) => log.warn({ err: error }, "could not read the run's status"),
-      );
-    }, options.cancelCheckMs ?? 500);
+    // One read in flight at a time (a busy workspace records many events); a notification during a
+    // read asks for one more after it, which sees any cancel committed meanwhile.
+    let reading = false;
+    let readAgain = false;
+    const checkStatus = (): void => {
+      if (reading) {
+        readAgain = true;
+        return;
+      }
+      reading = true;
+      agentRunStatus(db, runId)
+        .then(
+          (status) => {
+            if (status !== "running") controller.abort(new AgentError("canceled", "The run was canceled."));
+          },
+          (error: unknown) => log.warn({ err: error }, "could not read the run's status"),
+        )
+        .finally(() => {
+          reading = false;
+          if (readAgain && !controller.signal.aborted) {
+            readAgain = false;
+            checkStatus();
+          }
+        });
+    };
+    const partitionKey = `${started.partition.workspaceId}:${started.partition.environment}`;
+    const unsubscribe = options.changes?.subscribe(
+      { changed: (partition) => partition === partitionKey && checkStatus(), gap: checkStatus },
+      EVENTS_RECORDED,
+    );
+    const watch = setInterval(checkStatus, options.cancelCheckMs ?? (options.changes ? 5000 : 500));
     const meter = tokenMeter(started.creditsLeft * TOKENS_PER_CREDIT);
     const cost = () => (priced ? BUILTIN_RUN_CREDITS[started.run.agent] : Math.ceil(meter.tokens / TOKENS_PER_CREDIT));
 
@@ -104,6 +134,7 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
     } finally {
       clearTimeout(limit);
       clearInterval(watch);
+      unsubscribe?.();
     }
     await progressed;
     const finished = await finishAgentRun(db, runId, outcome);

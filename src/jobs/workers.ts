@@ -17,6 +17,7 @@ import { deleteExpiredRecords } from "../domain/retention.ts";
 import { purgeExpiredSessions } from "../domain/sessions.ts";
 import type { Database } from "../storage/index.ts";
 import { reclaimRetainedTablesSpace, refreshPlannerStatistics } from "../storage/maintenance.ts";
+import type { ChangeFeed } from "../storage/notifications.ts";
 import { createAgentRunWorker } from "./agent-run-worker.ts";
 import { createDeploymentWorker } from "./deployment-worker.ts";
 import { JOB_RETRY_LIMIT, queues, type JobQueue } from "./queue.ts";
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   /** Jobs of each kind this process works on at once. */
   readonly concurrency: number;
   readonly agentRunTimeoutMs: number;
+  /** The database's change feed: a running run notices its cancel by it (src/jobs/agent-run-worker.ts). */
+  readonly changes?: ChangeFeed;
   /** How often an idle worker asks for a job, in seconds (default 1 for runs and builds, 30 for the periodic jobs). */
   readonly pollingIntervalSeconds?: number;
   /** Days audit rows, events and webhook delivery logs are kept (AUDIT_RETENTION_DAYS). */
@@ -62,7 +65,7 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, localConcurrency: options.concurrency, batchSize: 1 };
   const periodic = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 };
 
-  const carryOutRun = createAgentRunWorker({ db, agent: options.agent, timeoutMs: options.agentRunTimeoutMs, logger });
+  const carryOutRun = createAgentRunWorker({ db, agent: options.agent, timeoutMs: options.agentRunTimeoutMs, logger, ...(options.changes ? { changes: options.changes } : {}) });
   await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) =>
     lastAttemptEnds(job.retryCount, () => carryOutRun(job.data.runId), () => abandonAgentRun(db, job.data.runId)),
   );

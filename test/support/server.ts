@@ -148,6 +148,7 @@ export async function startTestServer(
       logger,
       concurrency: workers.concurrency ?? 2,
       agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
+      changes: storage.changes,
       pollingIntervalSeconds: 0.5,
       retentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
       withoutAutovacuum: storage.driver === "pglite",
