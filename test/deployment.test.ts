@@ -152,7 +152,11 @@ describe("the deployment files", () => {
       if (source.endsWith(".ts")) sources.push(source);
       else for (const file of await readdir(join(repoRoot, source), { recursive: true })) sources.push(join(source, file));
     }
-    const code = sources.filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.endsWith(".d.ts"));
+    // `pbs listen` follows the stream with packages/client's source: it runs from a checkout, and in
+    // the image `pbs listen` says so (src/cli/run-pbs.ts) rather than failing on a missing module.
+    const checkoutOnly = new Set(["src/cli/listen.ts"]);
+    expect(read("src/cli/run-pbs.ts")).toContain("listen needs the client library of a checkout");
+    const code = sources.filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.endsWith(".d.ts") && !checkoutOnly.has(file));
     const missing: string[] = [];
     for (const file of code) {
       // Imports that stay at run time: `import … from`, `export … from`, `import("…")`; not `import type`.

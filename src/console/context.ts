@@ -25,7 +25,7 @@ export interface ConsoleDeps {
   readonly cursors: CursorCodec;
 }
 
-/** A console request as its handler sees it (the API's handlers have theirs: Context, src/handlers/context.ts). */
+/** A console request as its handler sees it (the API's handlers have theirs: Context, src/http/request-context.ts). */
 export interface ConsoleContext {
   readonly deps: ConsoleDeps;
   readonly request: IncomingMessage;

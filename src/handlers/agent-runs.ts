@@ -2,7 +2,7 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaAgentRun } from "../../generated/schema.d.ts";
 import * as runs from "../domain/agent-runs.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { paged } from "./pagination.ts";
 
 type AgentRunHandlers = Pick<Handlers<Context>, "triggerAgentRun" | "listAgentRuns" | "getAgentRun" | "cancelAgentRun">;

@@ -3,7 +3,7 @@
 // bare origin, which serves a private app to nobody.
 import type { SchemaDeployment, SchemaProject } from "../../generated/schema.d.ts";
 import { projectVisibility } from "../domain/projects.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 
 export function presentProject(context: Context, project: SchemaProject): SchemaProject {
   return project.url ? { ...project, url: context.apps.present(project.url, project.id, project.visibility) } : project;

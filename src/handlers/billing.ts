@@ -2,7 +2,7 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaInvoice } from "../../generated/schema.d.ts";
 import * as billing from "../domain/billing.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { paged } from "./pagination.ts";
 
 type BillingHandlers = Pick<Handlers<Context>, "getUsage" | "listInvoices">;

@@ -3,7 +3,7 @@ import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaDeployment } from "../../generated/schema.d.ts";
 import * as deployments from "../domain/deployments.ts";
 import { presentDeployments } from "./app-urls.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { paged } from "./pagination.ts";
 
 type DeploymentHandlers = Pick<Handlers<Context>, "createDeployment" | "listDeployments" | "getDeployment" | "rollbackDeployment">;

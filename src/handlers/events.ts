@@ -2,7 +2,7 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaEvent } from "../../generated/schema.d.ts";
 import * as events from "../domain/events.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { paged } from "./pagination.ts";
 
 type EventHandlers = Pick<Handlers<Context>, "listEvents" | "getEvent" | "streamEvents">;

@@ -10,7 +10,7 @@ import type { Partition } from "../domain/partition.ts";
 import { BodyError, HttpError } from "../http/errors.ts";
 import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../http/range.ts";
 import type { Database } from "../storage/index.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { multipartParts } from "../http/multipart.ts";
 import { paged } from "./pagination.ts";
 

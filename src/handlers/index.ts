@@ -4,7 +4,7 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import { agentRunHandlers } from "./agent-runs.ts";
 import { billingHandlers } from "./billing.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { deploymentHandlers } from "./deployments.ts";
 import { eventHandlers } from "./events.ts";
 import { fileHandlers } from "./files.ts";

@@ -2,7 +2,7 @@
 // already read the key and its workspace (and refreshed last_used_at), so there is nothing to query.
 import type { Handlers } from "../../generated/handlers.ts";
 import { toApiKey } from "../domain/keys.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 
 type KeyHandlers = Pick<Handlers<Context>, "getCurrentApiKey">;
 

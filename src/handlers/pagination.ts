@@ -3,7 +3,7 @@
 import type { Page, PageRequest } from "../domain/partition.ts";
 import { listBound } from "../http/cursor.ts";
 import { HttpError } from "../http/errors.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 
 export const DEFAULT_PAGE_SIZE = 20;
 

@@ -3,7 +3,7 @@ import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaProject } from "../../generated/schema.d.ts";
 import * as projects from "../domain/projects.ts";
 import { presentProject } from "./app-urls.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { paged } from "./pagination.ts";
 
 type ProjectHandlers = Pick<Handlers<Context>, "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject">;

@@ -9,14 +9,7 @@ import type { OperationId } from "../../generated/handlers.ts";
 import type { SchemaWebhookEndpointWithSecret } from "../../generated/schema.d.ts";
 import { signingSecretByDigest, secretDigest } from "../domain/webhooks.ts";
 import { HttpError } from "../http/errors.ts";
-import type { Context } from "./context.ts";
-
-export interface AnswerSeal {
-  /** The body to store in place of a successful answer's body. */
-  seal(body: unknown): unknown;
-  /** The body to replay from a stored one; HttpError when it cannot be given again. */
-  open(stored: unknown, context: Context): Promise<unknown>;
-}
+import type { AnswerSeal } from "../http/idempotent-call.ts";
 
 type SealedEndpoint = Omit<SchemaWebhookEndpointWithSecret, "secret"> & { secret: { sha256: string } };
 

@@ -2,7 +2,7 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaWebhookDelivery, SchemaWebhookEndpoint } from "../../generated/schema.d.ts";
 import * as webhooks from "../domain/webhooks.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "../http/request-context.ts";
 import { paged } from "./pagination.ts";
 
 type WebhookHandlers = Pick<

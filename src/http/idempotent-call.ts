@@ -3,8 +3,7 @@
 // transaction of its writes. The key's table and its rules: idempotency.ts.
 import type { Logger } from "pino";
 import type { MultipartBody, OperationId } from "../../generated/handlers.ts";
-import type { Context } from "../handlers/context.ts";
-import type { AnswerSeal } from "../handlers/stored-answers.ts";
+import type { Context } from "./request-context.ts";
 import type { Database } from "../storage/index.ts";
 import { BodyError, HttpError, errorBody, toHttpError } from "./errors.ts";
 import * as idempotency from "./idempotency.ts";
@@ -12,6 +11,17 @@ import { fingerprintOf } from "./multipart.ts";
 import { requestTransaction } from "./request-transaction.ts";
 
 /** What a handler answers. */
+/**
+ * How an operation's successful answer is stored for its Idempotency-Key when it carries a secret
+ * (the handlers' answerSeals, src/handlers/stored-answers.ts): sealed when stored, opened on replay.
+ */
+export interface AnswerSeal {
+  /** The body to store in place of a successful answer's body. */
+  seal(body: unknown): unknown;
+  /** The body to replay from a stored one; HttpError when it cannot be given again. */
+  open(stored: unknown, context: Context): Promise<unknown>;
+}
+
 export interface HandlerResult {
   status: number;
   headers?: Record<string, unknown>;

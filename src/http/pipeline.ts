@@ -23,8 +23,7 @@ import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { Operation } from "openapi-backend";
 import { operationMeta, type Handlers, type MultipartBody, type OperationId } from "../../generated/handlers.ts";
-import type { Context } from "../handlers/context.ts";
-import type { AnswerSeal } from "../handlers/stored-answers.ts";
+import type { Context } from "./request-context.ts";
 import type { Database } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
@@ -36,7 +35,7 @@ import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit/index.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import type * as idempotency from "./idempotency.ts";
-import { idempotently, stringHeaders, type HandlerResult } from "./idempotent-call.ts";
+import { idempotently, stringHeaders, type AnswerSeal, type HandlerResult } from "./idempotent-call.ts";
 import type { AuditWriter } from "./audit.ts";
 import { DEFAULT_EVENT_STREAM_SETTINGS, isEventStream, writeEventStream, type EventStreamSettings } from "./event-stream.ts";
 

@@ -1,11 +1,11 @@
 // Builds and publishes one deployment: its run's snapshot goes through the build step
-// (src/apps/build.ts: index.html required, TypeScript/JSX entry points bundled; in a build thread,
+// (src/jobs/build-pool/build-site.ts: index.html required, TypeScript/JSX entry points bundled; in a build thread,
 // src/jobs/build-pool/), and the result is recorded as the deployment's tree with its url, in one
 // transaction. A rollback publishes again the tree of the deployment it rolls back to, unchanged.
 // A build error (a build past its time or memory limit included) fails the deployment and says
 // why; what was served before stays served.
 import type { Logger } from "pino";
-import { BuildError } from "../apps/build.ts";
+import { BuildError } from "./build-pool/build-site.ts";
 import type { AppAccess } from "../domain/app-access.ts";
 import { deploymentTree, putBlob, readBlobBytes, runTree, type TreeFile } from "../domain/builds.ts";
 import { contentTypeFor } from "../domain/media-types.ts";

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentError } from "../../agents/agent.ts";
 import { editProject, type BuiltinRequest } from "../../agents/builtin-edit.ts";
-import { BuildError, buildSite } from "../../apps/build.ts";
+import { BuildError, buildSite } from "./build-site.ts";
 import { createBuildPool, type BuildPool, type BuildPoolOptions } from "./build-pool.ts";
 
 const encoder = new TextEncoder();

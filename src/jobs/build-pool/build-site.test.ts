@@ -1,7 +1,7 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { expectLinear } from "../../test/support/growth.ts";
-import { BuildError, buildSite } from "./build.ts";
+import { expectLinear } from "../../../test/support/growth.ts";
+import { BuildError, buildSite } from "./build-site.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,5 +1,6 @@
 // What every handler receives besides its typed input: the caller, its partition, and the services
-// of the running server.
+// of the running server. The pipeline makes it (src/http/pipeline.ts); the handlers (src/handlers/)
+// and the idempotency step read it, so it lives down here with the pipeline, not beside the handlers.
 import type { Logger } from "pino";
 import type { AppAccess } from "../domain/app-access.ts";
 import type { EventStreams } from "../domain/event-stream.ts";
@@ -7,7 +8,7 @@ import type { Principal } from "../domain/keys.ts";
 import type { Partition } from "../domain/partition.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { WorkQueue } from "../domain/work-queue.ts";
-import type { CursorCodec } from "../http/cursor.ts";
+import type { CursorCodec } from "./cursor.ts";
 import type { Database } from "../storage/index.ts";
 
 export interface Context {

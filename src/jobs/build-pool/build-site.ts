@@ -26,8 +26,8 @@
 // `/** @jsxRuntime classic @jsx h */` with its own `h`.
 import { createHash } from "node:crypto";
 import * as esbuild from "esbuild";
-import { escapeHtml } from "../html/template.ts";
-import { forEachTag, type Attribute } from "../html/tags.ts";
+import { escapeHtml } from "../../html/template.ts";
+import { forEachTag, type Attribute } from "../../html/tags.ts";
 
 export const MAX_BUILD_FILES = 2_000;
 export const MAX_BUILD_BYTES = 100 * 1024 * 1024;
