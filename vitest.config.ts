@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/support/longest-first.ts";
 
 /** The expensive reliability cases (many crash cycles, tens of thousands of inputs): `npm run test:long`. */
 export const longTests = "test/reliability/**/*.long.test.ts";
@@ -31,6 +32,8 @@ export default defineConfig({
       // Where this run's workers take their ports (test/support/net.ts).
       "test/support/ports-setup.ts",
     ],
+    // Longest files first, also in a fresh clone (where vitest has no timings yet).
+    sequence: { sequencer: LongestFirst },
     // The ten slowest files, after vitest's own report.
     reporters: ["default", "./test/support/slowest-files.ts"],
   },
