@@ -121,9 +121,11 @@ export function storageDrivers(): TestDriver[] {
 /**
  * Declares `body` once per driver, inside `describe("<title> [pglite]")` and `describe("<title>
  * [postgres]")`; a driver that cannot run is reported as skipped with the reason in its name.
+ * `drivers` narrows it to some of them: a long suite declared in one file per driver runs on two
+ * workers at once.
  */
-export function forEachDriver(title: string, body: (driver: TestDriver) => void): void {
-  for (const driver of storageDrivers()) {
+export function forEachDriver(title: string, body: (driver: TestDriver) => void, drivers: readonly StorageDriver[] = ["pglite", "postgres"]): void {
+  for (const driver of storageDrivers().filter((each) => drivers.includes(each.name))) {
     const name = driver.skipReason ? `${title} [${driver.name}] (skipped: ${driver.skipReason})` : `${title} [${driver.name}]`;
     describe.skipIf(driver.skipReason !== undefined)(name, () => body(driver));
   }
