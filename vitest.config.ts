@@ -1,16 +1,40 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/support/longest-first.ts";
 
 /** The expensive reliability cases (many crash cycles, tens of thousands of inputs): `npm run test:long`. */
 export const longTests = "test/reliability/**/*.long.test.ts";
+
+/**
+ * Test files run in parallel, one worker per core (vitest's own default leaves one core idle: on
+ * two cores, one file at a time). TEST_WORKERS overrides it (e.g. 1 to see a file alone). Each
+ * worker is isolated: its own databases (test/support/database.ts), its own slice of ports
+ * (test/support/net.ts), its own temp directories and Redis keys (named by random ids).
+ */
+export const testWorkers = Number(process.env.TEST_WORKERS) || availableParallelism();
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
     exclude: ["**/node_modules/**", longTests],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    maxWorkers: testWorkers,
+    // Deadlines, not measurements: generous, because with files in parallel (and, on a shared CI
+    // machine, other work beside them) a case that starts servers and child processes can take
+    // several times its time on an idle machine. What a case waits for, it polls for.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     setupFiles: ["test/support/setup.ts"],
-    // Gathers what the reliability suites tried and checked, and prints it as one table at the end.
-    globalSetup: ["test/reliability/summary-setup.ts"],
+    globalSetup: [
+      // Gathers what the reliability suites tried and checked, and prints it as one table at the end.
+      "test/reliability/summary-setup.ts",
+      // The migrated PostgreSQL database every test database is cloned from (with TEST_DATABASE_URL).
+      "test/support/postgres-template-setup.ts",
+      // Where this run's workers take their ports (test/support/net.ts).
+      "test/support/ports-setup.ts",
+    ],
+    // Longest files first, also in a fresh clone (where vitest has no timings yet).
+    sequence: { sequencer: LongestFirst },
+    // The ten slowest files, after vitest's own report.
+    reporters: ["default", "./test/support/slowest-files.ts"],
   },
 });

@@ -270,7 +270,7 @@ describe.skipIf(skipReason !== undefined)(`compose.yaml's services as plain proc
       })();
     });
     await new Promise<void>((resolve) => proxy.listen(proxyPort, "127.0.0.1", resolve));
-  }, 90_000);
+  }, 180_000);
 
   /** Roles are the server's, not the database's: dropped once the database that used them is gone. */
   const rolesToDrop: string[] = [];
@@ -331,7 +331,7 @@ describe.skipIf(skipReason !== undefined)(`compose.yaml's services as plain proc
       await admin.end();
       rolesToDrop.push(role);
     }
-  }, 60_000);
+  }, 180_000);
 
   it("serve one workspace from both replicas through the load balancer", async () => {
     const key = await run(process.execPath, ["src/cli/pbs.ts", "keys", "create", "--workspace", "compose", "--name", "through the proxy", "--json"], {

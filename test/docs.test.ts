@@ -78,7 +78,7 @@ describeWithBrowser("npm run docs", () => {
         "--disable-sync",
       ],
     });
-  }, 30_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -126,5 +126,5 @@ describeWithBrowser("npm run docs", () => {
     expect(missing).toEqual([]);
     expect(requests.filter((url) => !isLocal(url))).toEqual([]);
     expect(problems).toEqual([]);
-  }, 20_000);
+  }, 180_000);
 });

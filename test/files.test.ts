@@ -282,7 +282,7 @@ forEachDriver("files", (driver) => {
       expect(response.status).toBe(201);
       expect(response.body.size_bytes).toBe(MAX_FILE_BYTES);
       expect(await chunkCount(response.body.id)).toBe(MAX_FILE_BYTES / CHUNK_BYTES);
-    }, 60_000);
+    }, 180_000);
 
     it("answers 409 for a path already taken, whether the path comes before or after the file", async () => {
       const projectId = await newProject();

@@ -78,7 +78,7 @@ describe("pbs mcp", () => {
     expect(await until("getDeployment", { project_id: project.id, deployment_id: deployment.id })).toMatchObject({ status: "ready" });
     expect(await call("getProject", { project_id: project.id })).toMatchObject({ url: expect.stringMatching(/^http:\/\//) });
     await client.close();
-  }, 60_000);
+  }, 180_000);
 
   it("answers a refused key as the error of the request that carried it, and says so on standard error", async () => {
     const { connected, stderr } = stdioClient(["--url", server.url, "--key", "svc_live_notAKeyAtAll"], {});

@@ -30,7 +30,7 @@ beforeAll(async () => {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-}, 90_000);
+}, 180_000);
 
 afterAll(() => {
   if (prism.pid) process.kill(-prism.pid, "SIGTERM");

@@ -38,7 +38,7 @@ describe("the real server behind Prism's validating proxy", () => {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     prism?.kill("SIGTERM");

@@ -56,7 +56,7 @@ describe.skipIf(skipReason !== undefined)(`two replicas on one PostgreSQL and on
     // Started together on an empty database: both migrate at start (MIGRATE_ON_START's default).
     replicas = await Promise.all([startServer(env), startServer(env)]);
     storage = await database.open({ migrations: "require" });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     for (const replica of replicas) if (replica.child.exitCode === null) replica.child.kill("SIGKILL");
@@ -175,7 +175,7 @@ describe.skipIf(skipReason !== undefined)(`two replicas on one PostgreSQL and on
     } finally {
       redis.disconnect();
     }
-  }, 30_000);
+  }, 180_000);
 
   describe("with webhook endpoints listening", () => {
     let key: { id: string; secret: string };
@@ -277,7 +277,7 @@ describe.skipIf(skipReason !== undefined)(`two replicas on one PostgreSQL and on
       );
       expect(ends.rows.map((row) => row.run).sort()).toEqual([...runIds].sort());
       expect(ends.rows.every((row) => row.ends === 1)).toBe(true);
-    }, 60_000);
+    }, 180_000);
 
     it("attempt each webhook delivery by one process at a time", async () => {
       const deadline = Date.now() + 40_000;
@@ -299,7 +299,7 @@ describe.skipIf(skipReason !== undefined)(`two replicas on one PostgreSQL and on
         sql`select status, attempts, count(*)::int as count from webhook_deliveries group by 1, 2`,
       );
       expect(deliveries.rows).toEqual([{ status: "succeeded", attempts: 2, count: attempts.size }]);
-    }, 60_000);
+    }, 180_000);
   });
 
   it("miss nothing in the audit log: every response's request id is there once the replicas stop", async () => {
@@ -316,5 +316,5 @@ describe.skipIf(skipReason !== undefined)(`two replicas on one PostgreSQL and on
     const found = await storage.db.execute<{ request_id: string }>(sql`select request_id from audit_log where request_id is not null`);
     const audited = new Set(found.rows.map((row) => row.request_id));
     expect(requestIds.filter((id) => !audited.has(id))).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

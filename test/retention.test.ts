@@ -132,5 +132,5 @@ forEachDriver("the retention job", (driver) => {
     } finally {
       await server.stop();
     }
-  }, 40_000);
+  }, 180_000);
 });

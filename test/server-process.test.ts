@@ -19,7 +19,7 @@ describe("the server process on the embedded default", () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
     server = await startServer(env());
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     if (server.child.exitCode === null) server.child.kill("SIGKILL");
@@ -40,7 +40,7 @@ describe("the server process on the embedded default", () => {
     const key = await fetch(`${server.url}/v1/key`, { headers: { Authorization: `Bearer ${secret}` } });
     expect(key.status).toBe(200);
     expect(((await key.json()) as { workspace: { slug: string } }).workspace.slug).toBe("ops");
-  }, 30_000);
+  }, 180_000);
 
   it("lets a request in flight finish on SIGTERM, refuses new connections, then exits 0 and frees DATA_DIR", async () => {
     const project = await fetch(`${server.url}/v1/projects`, {
@@ -84,7 +84,7 @@ describe("the server process on the embedded default", () => {
     } finally {
       await storage.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the server process with MIGRATE_ON_START=false", () => {
@@ -103,7 +103,7 @@ describe("the server process with MIGRATE_ON_START=false", () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 180_000);
 
   it("refuses to start while the job queue's schema is missing, and starts once `pbs migrate` installed it", async () => {
     // The application's migrations applied, pg-boss's schema not installed (no server ever ran).
@@ -126,5 +126,5 @@ describe("the server process with MIGRATE_ON_START=false", () => {
     } finally {
       await database.dispose();
     }
-  }, 60_000);
+  }, 180_000);
 });

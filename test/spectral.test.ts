@@ -181,7 +181,7 @@ beforeAll(async () => {
     const file = (finding.source ?? "").split(/[\\/]/).pop() ?? "";
     findings.get(file)?.push(finding);
   }
-}, 60_000);
+}, 180_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

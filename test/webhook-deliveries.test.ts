@@ -62,11 +62,13 @@ forEachDriver("webhook deliveries", (driver) => {
     }
     expect(types.sort()).toEqual([...wanted].sort());
 
-    // Each event reached the receiver within 2 seconds of being recorded.
+    // Each event reached the receiver promptly (the worker polls every 100 ms, the agent's run goes on
+    // meanwhile): within 10 seconds of being recorded, a deadline that leaves room for a loaded
+    // machine (8.7 s seen at a load average of 16 on 2 cores), not a measure of speed.
     const events = (await server.client.get("/v1/events?limit=100")).body.data as { id: string; created_at: string }[];
     for (const request of received) {
       const event = events.find((e) => e.id === request.headers["webhook-id"])!;
-      expect(request.at - Date.parse(event.created_at)).toBeLessThan(2_000);
+      expect(request.at - Date.parse(event.created_at)).toBeLessThan(10_000);
     }
     const delivery = (await server.client.get(await deliveryOf(endpoint.id, received[0]!.headers["webhook-id"] as string))).body as Delivery;
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 1, attempt_log: [{ response_status: 200, error: null, response_body: "ok" }] });
@@ -141,7 +143,8 @@ forEachDriver("webhook deliveries", (driver) => {
     const started = Date.now();
     const sent = await server.client.post(`/v1/webhooks/${healthy.id}/test`);
     await receiver.waitFor("/healthy", 1);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Well within the 10 s a blackholed attempt takes, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(4_000);
     expect((await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending")).status).toBe("succeeded");
 
     const loud = await server.client.post(`/v1/webhooks/${noisy.id}/test`);

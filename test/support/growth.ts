@@ -1,8 +1,17 @@
 // Proving that work grows linearly with its input, without a wall-clock threshold: the time of size
 // 2n over the time of size n is about 2 for linear work and 4 for quadratic work, on any machine.
+// The time is this thread's CPU time, not the wall clock's: on a loaded machine (other test files in
+// parallel, other processes) the wall clock also counts the time other work had the core, which
+// made a linear pass look quadratic now and then.
 import { expect } from "vitest";
 
-/** Each size is run until this long has passed, so a fast linear pass is timed as steadily as a slow one. */
+/** Milliseconds of CPU this thread has used (the work measured runs on it). */
+const cpuMs = () => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
+
+/** Each size is run until it has used this much CPU, so a fast linear pass is timed as steadily as a slow one. */
 const BATCH_MS = 40;
 /** Batches per size, alternating sizes; the fastest counts (the others met a GC or a busy core). */
 const BATCHES = 3;
@@ -19,12 +28,12 @@ export async function growthRatio<T>(n: number, input: (size: number) => T, run:
   for (let batch = 0; batch < BATCHES; batch++) {
     for (const [index, value] of [small, large].entries()) {
       let runs = 0;
-      const started = performance.now();
+      const started = cpuMs();
       let elapsed = 0;
       do {
         await run(value);
         runs += 1;
-        elapsed = performance.now() - started;
+        elapsed = cpuMs() - started;
       } while (elapsed < BATCH_MS);
       best[index] = Math.min(best[index]!, elapsed / runs);
     }

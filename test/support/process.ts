@@ -5,10 +5,30 @@ import { join } from "node:path";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
 
+/**
+ * Every child started here that has not exited. A case that times out leaves its child running (a
+ * `pbs migrate` orphaned that way spun for 20 minutes on a data directory already removed), so
+ * they are killed when the test file ends (test/support/setup.ts).
+ */
+const running = new Set<ChildProcess>();
+
+function tracked<T extends ChildProcess>(child: T): T {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  child.once("error", () => running.delete(child));
+  return child;
+}
+
+/** Kills (SIGKILL) the children this file started that are still running. */
+export function killLeftoverChildren(): void {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+}
+
 /** Runs a command to its end, with `input` on its standard input; answers its exit code and output. */
 export function run(command: string, args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+    const child = tracked(spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } }));
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -33,7 +53,7 @@ export async function startServer(
   command: readonly string[] = [process.execPath, "src/main.ts"],
 ): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
   const [program, ...args] = command;
-  const child = spawn(program!, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+  const child = tracked(spawn(program!, args, { cwd: repoRoot, env: { ...process.env, ...env } }));
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";

@@ -42,12 +42,17 @@ describe("thread pool", () => {
   });
 
   it("fails a task past its time limit at once, and replaces its thread", async () => {
-    const threads = pool({ timeoutMs: 300 });
+    // Long enough for a new thread to start and answer on a loaded machine (300 ms was not, with
+    // test files in parallel: the limit counts a task's wait for its thread's start).
+    const limitMs = 2000;
+    const threads = pool({ timeoutMs: limitMs });
     const first = await threadId(threads);
     // The task never ends: the limit ends it.
+    const started = Date.now();
     const error = await threads.run("spin", null).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ThreadLimitError);
-    expect(error).toMatchObject({ limit: "time", amount: "300 ms", message: "passed its time limit of 300 ms" });
+    expect(error).toMatchObject({ limit: "time", amount: "2 seconds", message: "passed its time limit of 2 seconds" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(limitMs - 50);
     const next = await threadId(threads);
     expect(next).not.toBe(first);
   });
@@ -83,11 +88,13 @@ describe("thread pool", () => {
   });
 
   it("ends a retired thread's child processes and reaps them, so none is left running or a zombie", async () => {
-    const threads = pool({ timeoutMs: 500 });
+    // Long enough for a new thread to start and spawn on a loaded machine (500 ms was not, with test
+    // files in parallel).
+    const threads = pool({ timeoutMs: 3000 });
     const byLimit = await threads.run<number>("spawnChild", null);
     expect(exists(byLimit)).toBe(true);
     // The thread waits (idle) past its limit: it is retired, its child with it.
-    await expect(threadId(threads, 2_000)).rejects.toBeInstanceOf(ThreadLimitError);
+    await expect(threadId(threads, 6_000)).rejects.toBeInstanceOf(ThreadLimitError);
     const byClose = await threads.run<number>("spawnChild", null);
     await threads.close();
     await expect.poll(() => [exists(byLimit), exists(byClose)]).toEqual([false, false]);

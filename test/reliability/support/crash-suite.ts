@@ -1,6 +1,7 @@
 // kill -9 in the middle of a stream of creates and uploads, on a real server process (src/main.ts),
-// then a start on the same data, as many times as asked. Declared by crash.test.ts (npm test) and
-// crash.long.test.ts (npm run test:long).
+// then a start on the same data, as many times as asked. Declared by crash.test.ts and
+// crash-postgres.test.ts (npm test), crash.long.test.ts and crash-postgres.long.test.ts (npm run
+// test:long): one file per driver, so that the two run on two workers at once.
 //
 // Every request carries an Idempotency-Key and a name or path made from it, so afterwards the
 // stored rows say which request made them. After each restart every key is sent again, the same
@@ -16,7 +17,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { purgeAbandonedUploads } from "../../../src/domain/files.ts";
 import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "../../../src/http/idempotency.ts";
-import type { Storage } from "../../../src/storage/index.ts";
+import type { Storage, StorageDriver } from "../../../src/storage/index.ts";
 import { forEachDriver, type ProcessDatabase } from "../../support/database.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { rawClient } from "./http.ts";
@@ -31,6 +32,8 @@ export interface CrashSuiteOptions {
    * claimed, and nothing made under them.
    */
   readonly waitForLeases: boolean;
+  /** The drivers it runs on (default: both). */
+  readonly drivers?: readonly StorageDriver[];
 }
 
 interface Sent {
@@ -250,7 +253,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
         await storage.close();
       }
     }, 600_000);
-  });
+  }, options.drivers);
 }
 
 /** What the database holds for the ledger's requests. */

@@ -1,5 +1,6 @@
-// The hostile-input suite, declared by hostile.test.ts (npm test) and hostile.long.test.ts (npm run
-// test:long) with different numbers of cases. One server in this process per driver, one keep-alive
+// The hostile-input suite, declared by hostile.test.ts and hostile-postgres.test.ts (npm test) and
+// by hostile.long.test.ts and hostile-postgres.long.test.ts (npm run test:long) with different
+// numbers of cases, one file per driver so that the two run on two workers at once. One server in this process per driver, one keep-alive
 // client; after every case, one statement fingerprints every stored table. Then hostile pages: a
 // second server, with its workers, takes each through a run and a deployment while others ask it
 // for their own data.
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, hashSecret, revokeApiKey } from "../../../src/domain/keys.ts";
 import { apiKeys, workspaces } from "../../../src/storage/schema.ts";
 import type { ApiClient } from "../../support/api-client.ts";
+import type { StorageDriver } from "../../../src/storage/index.ts";
 import { forEachDriver } from "../../support/database.ts";
 import { final, pollUntil } from "../../support/poll.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
@@ -35,6 +37,8 @@ export interface HostileSuiteOptions {
   readonly mcpCases: Readonly<Record<"pglite" | "postgres", number>>;
   /** The test file, for the replay command. */
   readonly file: string;
+  /** The drivers it runs on (default: both). */
+  readonly drivers?: readonly StorageDriver[];
 }
 
 export function hostileSuite(options: HostileSuiteOptions): void {
@@ -193,7 +197,7 @@ export function hostileSuite(options: HostileSuiteOptions): void {
         120_000,
       );
     });
-  });
+  }, options.drivers);
 }
 
 function json(method: string, path: string, key: string, body: unknown) {
