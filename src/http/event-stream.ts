@@ -10,7 +10,7 @@ import type { ServerResponse } from "node:http";
 import type { EventStreamBody, ServerSentEvent } from "../../generated/handlers.ts";
 
 export interface EventStreamSettings {
-  /** A comment line is sent after this long without a write (EVENT_STREAM_HEARTBEAT_SECONDS; default 15 s). */
+  /** A comment line is sent after this long without a write (EVENT_STREAM_HEARTBEAT, e.g. `15s`: the default). */
   readonly heartbeatMs: number;
   /** Bytes a reader may leave unread before it is disconnected (default 1 MiB). */
   readonly maxBufferedBytes: number;
