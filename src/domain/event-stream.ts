@@ -19,30 +19,12 @@ import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
 import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
 import type { Database } from "../storage/index.ts";
 import { InvalidInputError, ScopeError, StoppingError, TooManyStreamsError } from "./errors.ts";
+import { EVENT_READ_SCOPES, EVENT_TYPES } from "./events.ts";
 import { comparePositions, currentPosition, eventsAfter, positionOf, type Position, type PositionedEvent, type StartingPoint } from "./event-positions.ts";
 import type { Partition } from "./partition.ts";
 
 export const DEFAULT_EVENT_STREAMS_PER_KEY = 5;
 
-/** The scope that reads each event type's resource (the scope of its GET). */
-const READ_SCOPE: Readonly<Record<SchemaEventType, string>> = {
-  "project.created": "projects:read",
-  "project.updated": "projects:read",
-  "project.deleted": "projects:read",
-  "agent_run.queued": "projects:read",
-  "agent_run.started": "projects:read",
-  "agent_run.succeeded": "projects:read",
-  "agent_run.failed": "projects:read",
-  "agent_run.canceled": "projects:read",
-  "agent_run.progress": "projects:read",
-  "deployment.queued": "deployments:read",
-  "deployment.ready": "deployments:read",
-  "deployment.failed": "deployments:read",
-  "file.uploaded": "files:read",
-  "file.deleted": "files:read",
-  "webhook.test": "webhooks:read",
-};
-const EVENT_TYPES = Object.keys(READ_SCOPE) as SchemaEventType[];
 
 /** Events read per query; a feed further behind reads again at once. */
 const BATCH = 200;
@@ -184,10 +166,10 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
 
 /** The event types the scopes may read, narrowed to those asked for; ScopeError for any asked for beyond them. */
 export function readableTypes(scopes: readonly string[], asked: readonly SchemaEventType[] | undefined): Set<SchemaEventType> {
-  const may = (type: SchemaEventType) => scopes.includes("*") || scopes.includes(READ_SCOPE[type]);
+  const may = (type: SchemaEventType) => scopes.includes("*") || scopes.includes(EVENT_READ_SCOPES[type]);
   if (asked && asked.length > 0) {
     const refused = asked.find((type) => !may(type));
-    if (refused) throw new ScopeError(`This key lacks the scope ${READ_SCOPE[refused]} that reading ${refused} events requires.`, "types");
+    if (refused) throw new ScopeError(`This key lacks the scope ${EVENT_READ_SCOPES[refused]} that reading ${refused} events requires.`, "types");
     return new Set(asked);
   }
   const readable = EVENT_TYPES.filter(may);

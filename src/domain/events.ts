@@ -1,7 +1,7 @@
 // Events: what happened in a partition, recorded in the same transaction as the change itself, and
 // queued for every enabled webhook endpoint subscribed to its type. The delivery worker sends them.
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
+import type { SchemaEvent, SchemaEventType, SchemaScope } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { placeholder, preparedSql } from "../storage/prepared.ts";
 import { newId } from "../storage/ids.ts";
@@ -10,6 +10,27 @@ import { NotFoundError } from "./errors.ts";
 import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type EventRow = typeof events.$inferSelect;
+
+/** The scope that reads each event type's resource (the scope of its GET). */
+export const EVENT_READ_SCOPES: Readonly<Record<SchemaEventType, SchemaScope>> = {
+  "project.created": "projects:read",
+  "project.updated": "projects:read",
+  "project.deleted": "projects:read",
+  "agent_run.queued": "projects:read",
+  "agent_run.started": "projects:read",
+  "agent_run.succeeded": "projects:read",
+  "agent_run.failed": "projects:read",
+  "agent_run.canceled": "projects:read",
+  "agent_run.progress": "projects:read",
+  "deployment.queued": "deployments:read",
+  "deployment.ready": "deployments:read",
+  "deployment.failed": "deployments:read",
+  "file.uploaded": "files:read",
+  "file.deleted": "files:read",
+  "webhook.test": "webhooks:read",
+};
+/** The contract's event types (the record above has every one: it fails to compile otherwise). */
+export const EVENT_TYPES = Object.keys(EVENT_READ_SCOPES) as SchemaEventType[];
 
 export function toEvent(row: EventRow): SchemaEvent {
   return {
@@ -29,7 +50,7 @@ export async function recordEvent(db: Queryable, partition: Partition, type: Sch
 
 /**
  * Records what happened in one statement, however many events: the events, and a delivery of each
- * to every enabled endpoint of the partition subscribed to its type (or to `*`). Endpoints are
+ * to every enabled endpoint of the partition subscribed to its type (or to `*`, but for NAMED_ONLY). Endpoints are
  * looked up once for them all, by the database, in the same statement.
  */
 export async function recordEvents(
@@ -89,8 +110,15 @@ export function recordingSql(db: Queryable, count: number, before?: SQL): SQL {
       on ${webhookEndpoints.workspaceId} = ${placeholder("workspaceId")}
      and ${webhookEndpoints.environment} = ${placeholder("environment")}
      and ${webhookEndpoints.status} = 'enabled'
-     and ${webhookEndpoints.enabledEvents} && array[recorded.type, '*']`;
+     and (${webhookEndpoints.enabledEvents} && array[recorded.type]
+       or (recorded.type not in (${sql.raw(NAMED_ONLY.map((type) => `'${type}'`).join(", "))}) and '*' = any(${webhookEndpoints.enabledEvents})))`;
 }
+
+/**
+ * Event types `*` does not include: only endpoints that name them get them. `agent_run.progress` is
+ * chatty (one per file a run writes, per tool call a model makes).
+ */
+export const NAMED_ONLY: readonly SchemaEventType[] = ["agent_run.progress"];
 const recordingStatements = new Map<number, ReturnType<typeof preparedSql<Queryable, Record<string, unknown>>>>();
 
 export async function listEvents(db: Database, partition: Partition, page: PageRequest, filters: { type?: SchemaEventType }): Promise<Page<SchemaEvent>> {

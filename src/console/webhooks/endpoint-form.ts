@@ -1,30 +1,11 @@
 // The endpoint's fields (URL, description, events), shared by the register and edit forms: reading
 // them from a post, and showing them with the value and error of a refused one.
-import type { SchemaEventType, SchemaWebhookEndpoint } from "../../../generated/schema.d.ts";
+import type { SchemaWebhookEndpoint } from "../../../generated/schema.d.ts";
 import { InvalidInputError } from "../../domain/errors.ts";
+import { EVENT_TYPES } from "../../domain/events.ts";
 import { html, type Html } from "../../html/template.ts";
 import { describedBy, fieldError, sentence } from "../layout.ts";
 
-/** The contract's event types, for the enabled-events checkboxes. */
-export const EVENT_TYPES = [
-  "project.created",
-  "project.updated",
-  "project.deleted",
-  "agent_run.queued",
-  "agent_run.started",
-  "agent_run.succeeded",
-  "agent_run.failed",
-  "agent_run.canceled",
-  "agent_run.progress",
-  "deployment.queued",
-  "deployment.ready",
-  "deployment.failed",
-  "file.uploaded",
-  "file.deleted",
-  "webhook.test",
-] as const satisfies readonly SchemaEventType[];
-/** Fails to compile when the contract gains an event type this list lacks. */
-export const eventTypesFollowTheContract: [SchemaEventType] extends [(typeof EVENT_TYPES)[number]] ? true : never = true;
 
 type EnabledEvents = SchemaWebhookEndpoint["enabled_events"];
 
