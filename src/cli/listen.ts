@@ -18,6 +18,7 @@ import { newWebhookSecret, secretKey } from "../domain/webhook-signature.ts";
 import { createWebhookTargets } from "../domain/webhook-targets.ts";
 import { deliveryHeaders, sendWebhook, type AttemptResult } from "../jobs/webhook-sender.ts";
 import { LISTEN_USAGE } from "./listen-usage.ts";
+import { KEY_REQUIRED, serverClient } from "./server-client.ts";
 
 /** Waits before the 2nd and 3rd attempts of a forward that got no answer. */
 export const FORWARD_RETRY_DELAYS_MS = [1000, 2000] as const;
@@ -89,9 +90,8 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): 
   const forwardTo = values["forward-to"];
   if (!forwardTo) return usage("--forward-to is required: the local URL that receives the events");
   if (!/^https?:$/.test(URL.parse(forwardTo)?.protocol ?? "")) return usage(`--forward-to ${JSON.stringify(forwardTo)} is not an http(s) URL`);
-  const key = values.key ?? env.PB_API_KEY?.trim();
-  if (!key) return usage("give the key with --key or PB_API_KEY (an API key, or an OAuth access token)");
-  const serverUrl = values.url ?? env.PUBLIC_URL?.trim() ?? "http://localhost:8080";
+  const { key, serverUrl } = serverClient(values, env);
+  if (!key) return usage(KEY_REQUIRED);
   if (!/^https?:$/.test(URL.parse(serverUrl)?.protocol ?? "")) return usage(`--url ${JSON.stringify(serverUrl)} is not an http(s) URL`);
   const secret = values.secret ?? newWebhookSecret();
   try {

@@ -6,6 +6,7 @@
 // output carries only the protocol).
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { KEY_REQUIRED, serverClient } from "./server-client.ts";
 
 export const MCP_USAGE = `pbs mcp [--url <server>] [--key <key>]
       Serves the API's MCP tools over stdio for a desktop client, forwarding each message to the
@@ -37,12 +38,11 @@ export async function runMcpProxy(argv: readonly string[], env: NodeJS.ProcessEn
     io.error(`Usage: ${MCP_USAGE}`);
     return 0;
   }
-  const key = values.key ?? env.PB_API_KEY?.trim();
+  const { key, serverUrl: base } = serverClient(values, env);
   if (!key) {
-    io.error("give the key with --key or PB_API_KEY (an API key, or an OAuth access token)");
+    io.error(KEY_REQUIRED);
     return 2;
   }
-  const base = values.url ?? env.PUBLIC_URL?.trim() ?? "http://localhost:8080";
   let endpoint: URL;
   try {
     endpoint = new URL("/mcp", base);
