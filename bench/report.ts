@@ -85,14 +85,26 @@ export function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismR
   lines.push(...goals(rows, infos, routing));
   if (infos.some((i) => i.mcp)) {
     lines.push("## MCP over HTTP beside REST (server only)", "");
-    lines.push("| driver | GET req/s | MCP messages/s | tools/list + tools/call pairs/s | pairs ÷ GET | GET p50/p99 ms | MCP p50/p99 ms | CPU ms per GET / per MCP message | flag |", "|---|---|---|---|---|---|---|---|---|");
+    lines.push(
+      "| driver | GET req/s | MCP messages/s | tools/list + tools/call pairs/s | pairs ÷ GET | GET p50/p99 ms | MCP p50/p99 ms | CPU ms per GET / per MCP message | alone: tools/list req/s, CPU ms | alone: tools/call req/s, CPU ms | flag |",
+      "|---|---|---|---|---|---|---|---|---|---|---|",
+    );
     for (const info of infos.filter((i) => i.mcp)) {
       const get = summary(info.mcp!.get, 200)!;
       const mcp = summary(info.mcp!.mcp, 200)!;
+      const list = summary(info.mcp!.list ?? [], 200);
+      const call = summary(info.mcp!.call ?? [], 200);
+      const alone = (one: typeof list) => (one ? `${fmt(one.rps)}, ${fmt(one.cpu, 2)}` : "–");
       const flag = [mcp.unexpected && `⚠ ${mcp.unexpected}`, mcp.errors && `⚠ errors ${mcp.errors}`].filter(Boolean).join("; ");
-      lines.push(`| ${info.driver} | ${fmt(get.rps)} | ${fmt(mcp.rps)} | ${fmt(mcp.rps / 2)} | ${fmt(mcp.rps / 2 / get.rps, 2)} | ${get.p50}/${get.p99} | ${mcp.p50}/${mcp.p99} | ${fmt(get.cpu, 2)} / ${fmt(mcp.cpu, 2)} | ${flag} |`);
+      lines.push(
+        `| ${info.driver} | ${fmt(get.rps)} | ${fmt(mcp.rps)} | ${fmt(mcp.rps / 2)} | ${fmt(mcp.rps / 2 / get.rps, 2)} | ${get.p50}/${get.p99} | ${mcp.p50}/${mcp.p99} | ${fmt(get.cpu, 2)} / ${fmt(mcp.cpu, 2)} | ${alone(list)} | ${alone(call)} | ${flag} |`,
+      );
     }
-    lines.push("", "Each MCP connection sends tools/list then tools/call of getProject, in turn (what an agent does first); a pair is the two. A tool call is a request of the pipeline like the GET, inside a JSON-RPC message; tools/list answers the whole tool list (about 200 KB for a full key).", "");
+    lines.push(
+      "",
+      "Each MCP connection sends tools/list then tools/call of getProject, in turn (what an agent does first); a pair is the two. A tool call is a request of the pipeline like the GET, inside a JSON-RPC message; tools/list answers the whole tool list (about 200 KB for a full key, sent gzipped: about 16 KB). The two \"alone\" columns load each message by itself (half a round each), for what each costs.",
+      "",
+    );
   }
   if (infos.some((i) => i.eventStream)) {
     lines.push("## Live event stream: event written → received (server only)", "");
@@ -123,7 +135,8 @@ export function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismR
   }
   for (const info of infos) {
     for (const [scenario, profileLines] of Object.entries(info.profiles ?? {})) {
-      lines.push(`## Where the time goes: CPU profile of the server under the ${scenario} load (${info.driver})`, "");
+      const load = scenario === "mcp" ? "MCP pair (tools/list, then tools/call of getProject)" : scenario;
+      lines.push(`## Where the time goes: CPU profile of the server under the ${load} load (${info.driver})`, "");
       lines.push("Self time of the busy samples (idle excluded), from `node --cpu-prof` (start-up included, about a second of the run), summarised by `bench/profile-summary.ts`. `(native)` is time in system calls and V8 natives: mostly the writes to the PostgreSQL and HTTP sockets (on this virtual machine a loopback write costs ~0.1 ms).", "");
       lines.push(...profileLines!);
     }

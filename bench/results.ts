@@ -2,6 +2,9 @@
 import type { EventStreamResult } from "./event-stream.ts";
 import type { Driver, ScenarioName, TargetName } from "./settings.ts";
 
+/** What the profile phase loads a server with: a scenario, or the MCP part's pair. */
+export type ProfiledLoad = ScenarioName | "mcp";
+
 export interface Round {
   readonly requests: number;
   readonly rps: number;
@@ -40,9 +43,10 @@ export interface DriverInfo {
   scale?: ScaleRow[];
   scaleNote?: string;
   /** Summaries of CPU profiles of the server, by scenario. */
-  profiles?: Partial<Record<ScenarioName, string[]>>;
+  profiles?: Partial<Record<ProfiledLoad, string[]>>;
   /** GET over REST and the MCP pair (tools/list + tools/call of getProject), interleaved rounds. */
-  mcp?: { get: Round[]; mcp: Round[] };
+  /** The GET, the pair, and each message of the pair alone (what each costs). */
+  mcp?: { get: Round[]; mcp: Round[]; list: Round[]; call: Round[] };
   /** Event written → received on 100 open streams of GET /v1/events/stream. */
   eventStream?: EventStreamResult;
 }

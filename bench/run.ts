@@ -41,7 +41,7 @@ import { benchEventStream } from "./event-stream.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { benchRouting } from "./routing.ts";
 import { flags, CENSUS_REQUESTS, CONNECTIONS, CURSOR_PAGES, DB_PROXY, DRIVERS, DURATION, type Driver, EVENTS, FILE, KEY_COUNT, LIST_COPIES, MCP, PG_URL, PROFILE, PROFILED_SCENARIOS, REDIS_URL, ROUNDS, ROUTING, SCALE, SCENARIOS, type ScenarioName, TARGETS, type TargetName, root } from "./settings.ts";
-import { type DriverInfo, type Round, type Row, median } from "./results.ts";
+import { type DriverInfo, type ProfiledLoad, type Round, type Row, median } from "./results.ts";
 import { report, writeReadmeTable } from "./report.ts";
 
 const portsHandedOut = new Set<number>();
@@ -507,11 +507,16 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       // The get, list and create scenarios again, each on a server of its own under `--cpu-prof` (its
       // start-up is in the profile too, about a second of it).
       await stop(server.child);
-      for (const scenario of PROFILED_SCENARIOS.filter((name) => SCENARIOS.includes(name))) {
+      const profiledLoads: [ProfiledLoad, RequestSpec | readonly RequestSpec[]][] = [
+        ...PROFILED_SCENARIOS.filter((name) => SCENARIOS.includes(name)).map((name) => [name, specs[name].spec] as [ProfiledLoad, RequestSpec]),
+        // The MCP part's pair, for where a pair's time goes beside a GET's.
+        ...(MCP ? [["mcp", mcpPair(projectId)] as [ProfiledLoad, RequestSpec[]]] : []),
+      ];
+      for (const [scenario, spec] of profiledLoads) {
         const profileDir = join(dataDir, `profile-${scenario}`);
         const profiled = (await startServer(env, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])).server;
-        await load(profiled.base, specs[scenario].spec, keys, { duration: 1 });
-        await load(profiled.base, specs[scenario].spec, keys, { duration: DURATION * 2 });
+        await load(profiled.base, spec, keys, { duration: 1 });
+        await load(profiled.base, spec, keys, { duration: DURATION * 2 });
         await stop(profiled.child);
         const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
         if (file) {
@@ -588,21 +593,26 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
   }
 }
 
+/** An agent's tools/list and one tools/call of getProject, as the SDK's client sends them (its fetch asks for gzip, which the tool list then comes in). */
+function mcpPair(projectId: string): RequestSpec[] {
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "accept-encoding": "gzip, deflate", "mcp-protocol-version": "2025-06-18" };
+  const message = (body: object): RequestSpec => ({ method: "POST", path: "/mcp", fresh: () => ({ body: JSON.stringify(body), headers }) });
+  return [
+    message({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    message({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getProject", arguments: { project_id: projectId } } }),
+  ];
+}
+
 /**
  * The MCP server beside REST on one server: an agent's tools/list and one tools/call of getProject,
  * each connection sending the two in turn, against the same GET over REST, in interleaved rounds.
  */
-async function benchMcp(server: Server, keys: string[], projectId: string, driver: Driver): Promise<{ get: Round[]; mcp: Round[] }> {
-  // As the SDK's client sends them (its fetch asks for gzip, which the tool list then comes in).
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "accept-encoding": "gzip, deflate", "mcp-protocol-version": "2025-06-18" };
-  const message = (body: object): RequestSpec => ({ method: "POST", path: "/mcp", fresh: () => ({ body: JSON.stringify(body), headers }) });
-  const pair = [
-    message({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    message({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getProject", arguments: { project_id: projectId } } }),
-  ];
+async function benchMcp(server: Server, keys: string[], projectId: string, driver: Driver): Promise<NonNullable<DriverInfo["mcp"]>> {
+  const pair = mcpPair(projectId);
   const rest: RequestSpec = { method: "GET", path: `/v1/projects/${projectId}` };
   for (const spec of pair) {
-    const sample = await api(server, keys[0], "POST", "/mcp", spec.fresh!().body, headers);
+    const { body, headers } = spec.fresh!();
+    const sample = await api(server, keys[0], "POST", "/mcp", body, headers);
     const answer = sample.json() as { result?: { tools?: unknown[]; isError?: boolean; structuredContent?: { id?: string } } };
     if (sample.status !== 200 || answer.result?.isError || !(answer.result?.tools?.length || answer.result?.structuredContent?.id === projectId)) {
       throw new Error(`MCP sample: ${sample.status} ${sample.bytes.toString("utf8").slice(0, 300)}`);
@@ -610,12 +620,17 @@ async function benchMcp(server: Server, keys: string[], projectId: string, drive
   }
   await load(server.base, rest, keys, { duration: 1 });
   await load(server.base, pair, keys, { duration: 1 });
-  const rounds = { get: [] as Round[], mcp: [] as Round[] };
+  const rounds: NonNullable<DriverInfo["mcp"]> = { get: [], mcp: [], list: [], call: [] };
   for (let round = 0; round < ROUNDS; round++) {
     rounds.get.push(await load(server.base, rest, keys, { duration: DURATION, pid: server.child.pid }));
     rounds.mcp.push(await load(server.base, pair, keys, { duration: DURATION, pid: server.child.pid }));
-    const [get, mcp] = [rounds.get.at(-1)!, rounds.mcp.at(-1)!];
-    console.log(`[${driver}] mcp round ${round + 1}: GET ${Math.round(get.rps)} req/s; MCP ${Math.round(mcp.rps)} messages/s (${Math.round(mcp.rps / 2)} pairs/s) p99 ${mcp.p99} ${JSON.stringify(mcp.statuses)}`);
+    // Each message of the pair alone, for what each costs (shorter: the pair is the measure).
+    rounds.list.push(await load(server.base, pair[0]!, keys, { duration: Math.max(1, DURATION / 2), pid: server.child.pid }));
+    rounds.call.push(await load(server.base, pair[1]!, keys, { duration: Math.max(1, DURATION / 2), pid: server.child.pid }));
+    const [get, mcp, list, call] = [rounds.get.at(-1)!, rounds.mcp.at(-1)!, rounds.list.at(-1)!, rounds.call.at(-1)!];
+    console.log(
+      `[${driver}] mcp round ${round + 1}: GET ${Math.round(get.rps)} req/s; MCP ${Math.round(mcp.rps)} messages/s (${Math.round(mcp.rps / 2)} pairs/s) p99 ${mcp.p99} ${JSON.stringify(mcp.statuses)}; alone: tools/list ${Math.round(list.rps)}/s, tools/call ${Math.round(call.rps)}/s`,
+    );
   }
   return rounds;
 }
