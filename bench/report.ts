@@ -23,6 +23,7 @@ export function summary(rounds: Round[] | undefined, expect: number) {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     cpu: median(rounds.map((r) => r.cpuMsPerRequest)),
+    loadCpu: median(rounds.map((r) => r.loadCpuMsPerRequest ?? NaN)),
     databaseCpu: median(rounds.map((r) => r.databaseCpuMsPerRequest)),
     non2xx,
     errors: rounds.reduce((a, r) => a + r.errors, 0),
@@ -37,7 +38,7 @@ export function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismR
   lines.push(`- Date: ${startedAt.toISOString()}`);
   lines.push(`- Command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\``);
   lines.push(`- Machine: ${cpu[0]?.model ?? "?"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB memory; Node ${process.version}`);
-  lines.push(`- Load: autocannon -c ${CONNECTIONS}, ${DURATION} s per round, ${ROUNDS} interleaved round(s) (server, bare-node, openapi-backend, prism, …), medians of the rounds; load generator on the same machine`);
+  lines.push(`- Load: autocannon -c ${CONNECTIONS} (response bodies counted, not decoded: bench/README.md), ${DURATION} s per round, ${ROUNDS} interleaved round(s) (server, bare-node, openapi-backend, prism, …), medians of the rounds; load generator on the same machine`);
   if (DB_PROXY) lines.push("- **`--db-proxy`**: PostgreSQL reached through a TCP proxy in a process of its own (`bench/db-proxy.ts`), by the server and the openapi-backend ceiling alike: every statement pays a round trip through another process, as to a database on another host");
   lines.push(`- Keys: ${KEY_COUNT} keys of an enterprise workspace rotated per request (401: an unknown key; 429: one key over its limit)`);
   if (!flags.quick && (DURATION !== 10 || ROUNDS !== 3)) lines.push(`- **Shortened run**: ${DURATION} s × ${ROUNDS} rounds instead of the default 10 s × 3 (time budget of the session); medians of ${ROUNDS} rounds.`);
@@ -86,18 +87,18 @@ export function report(rows: Row[], infos: DriverInfo[], startedAt: Date, prismR
   if (infos.some((i) => i.mcp)) {
     lines.push("## MCP over HTTP beside REST (server only)", "");
     lines.push(
-      "| driver | GET req/s | MCP messages/s | tools/list + tools/call pairs/s | pairs ÷ GET | GET p50/p99 ms | MCP p50/p99 ms | CPU ms per GET / per MCP message | alone: tools/list req/s, CPU ms | alone: tools/call req/s, CPU ms | flag |",
-      "|---|---|---|---|---|---|---|---|---|---|---|",
+      "| driver | GET req/s | MCP messages/s | tools/list + tools/call pairs/s | pairs ÷ GET | GET p50/p99 ms | MCP p50/p99 ms | server CPU ms per GET / per MCP message | load generator CPU ms per GET / per MCP message | alone: tools/list req/s, server / load generator CPU ms | alone: tools/call req/s, server / load generator CPU ms | flag |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
     for (const info of infos.filter((i) => i.mcp)) {
       const get = summary(info.mcp!.get, 200)!;
       const mcp = summary(info.mcp!.mcp, 200)!;
       const list = summary(info.mcp!.list ?? [], 200);
       const call = summary(info.mcp!.call ?? [], 200);
-      const alone = (one: typeof list) => (one ? `${fmt(one.rps)}, ${fmt(one.cpu, 2)}` : "–");
+      const alone = (one: typeof list) => (one ? `${fmt(one.rps)}, ${fmt(one.cpu, 2)}, ${fmt(one.loadCpu, 2)}` : "–");
       const flag = [mcp.unexpected && `⚠ ${mcp.unexpected}`, mcp.errors && `⚠ errors ${mcp.errors}`].filter(Boolean).join("; ");
       lines.push(
-        `| ${info.driver} | ${fmt(get.rps)} | ${fmt(mcp.rps)} | ${fmt(mcp.rps / 2)} | ${fmt(mcp.rps / 2 / get.rps, 2)} | ${get.p50}/${get.p99} | ${mcp.p50}/${mcp.p99} | ${fmt(get.cpu, 2)} / ${fmt(mcp.cpu, 2)} | ${alone(list)} | ${alone(call)} | ${flag} |`,
+        `| ${info.driver} | ${fmt(get.rps)} | ${fmt(mcp.rps)} | ${fmt(mcp.rps / 2)} | ${fmt(mcp.rps / 2 / get.rps, 2)} | ${get.p50}/${get.p99} | ${mcp.p50}/${mcp.p99} | ${fmt(get.cpu, 2)} / ${fmt(mcp.cpu, 2)} | ${fmt(get.loadCpu, 2)} / ${fmt(mcp.loadCpu, 2)} | ${alone(list)} | ${alone(call)} | ${flag} |`,
       );
     }
     lines.push(
@@ -189,7 +190,7 @@ const WHY = {
     "the page is one named statement and the items are copied from rows already in the contract's terms; what is left over the ceiling is the pipeline's fixed cost per request (authentication, the rate limit, validation, the audit row) and the cursor's HMAC, which the list profile shows.",
   createStatements: "the census counts what was sent while requests were handled: the rate-limit lease a key takes every few requests (see the get row), and a create that found its key's principal expired from the cache looks it up again (warm, a create is 6: statement-counts.test.ts).",
   mcp:
-    "a pair is two HTTP requests against the GET's one. Per message the server's CPU (the MCP table) puts tools/list below a GET (no database work: the list is written and gzipped once per set of scopes) and a tools/call a little above one (the GET inside it, and the JSON-RPC message around it); but the loopback reads and writes, and the load generator's own work on the same two cores, are per request, so two requests against one keep the ratio near 0.5 however little each message costs the server.",
+    "a pair is two HTTP requests against the GET's one: per message the server's CPU (the MCP table) puts tools/list below a GET (no database work: the list is written and gzipped once per set of scopes) and a tools/call a little above one (the GET inside it, and the JSON-RPC message around it), but the loopback reads and writes and the load generator's work on the same two cores are per request; the table's load-generator column shows which side set the pace.",
   embeddedStartup:
     "most of it is PGlite's own: instantiating PostgreSQL in WebAssembly and opening the data directory (the openapi-backend ceiling opening a copy of the same directory is in the start-up table). A fresh data directory is restored from the migrated template that `npm ci` builds, so it is the existing-directory start plus the copy.",
 };

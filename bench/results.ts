@@ -13,6 +13,8 @@ export interface Round {
   readonly statuses: Record<string, number>;
   readonly errors: number;
   readonly cpuMsPerRequest: number;
+  /** The load generator's CPU per request (autocannon, in the bench's own process, on the same cores). */
+  readonly loadCpuMsPerRequest?: number;
   /** PostgreSQL's CPU per request (NaN on PGlite, which runs inside the server's process). */
   readonly databaseCpuMsPerRequest: number;
 }
