@@ -55,7 +55,24 @@ export function pipelineOperations(document: Document): Document {
   return { ...document, paths } as Document;
 }
 
-export async function loadContract(path = contractJsonPath): Promise<Contract> {
+const loaded = new Map<string, Promise<Contract>>();
+
+/**
+ * The contract of a document, once per process: it is only read after it is made, and each
+ * operation's validators are compiled by ajv when first used, so every app of a process (the
+ * tests start several) shares that work.
+ */
+export function loadContract(path = contractJsonPath): Promise<Contract> {
+  let contract = loaded.get(path);
+  if (!contract) {
+    contract = makeContract(path);
+    contract.catch(() => loaded.delete(path));
+    loaded.set(path, contract);
+  }
+  return contract;
+}
+
+async function makeContract(path: string): Promise<Contract> {
   const text = readFileSync(path, "utf8");
   const api = await openApiBackend(pipelineOperations((path.endsWith(".json") ? JSON.parse(text) : parse(text)) as Document));
   const operations = api.getOperations();
