@@ -23,6 +23,9 @@ export default defineConfig({
     // several times its time on an idle machine. What a case waits for, it polls for.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll's own default (1 s) is a deadline too short for a loaded machine: an esbuild
+    // service or a browser's page can take longer than that to go or to change.
+    expect: { poll: { timeout: 15_000 } },
     setupFiles: ["test/support/setup.ts"],
     globalSetup: [
       // Gathers what the reliability suites tried and checked, and prints it as one table at the end.
