@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { apiKeys } from "../src/storage/schema.ts";
-import type { ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -14,11 +14,7 @@ type AuthCode = "missing_api_key" | "invalid_api_key" | "expired_api_key";
 
 /** A 401 in the contract's error shape, naming Authorization, with the response's request id, and no rate-limit figures. */
 function expectRefused(response: ApiResponse, code: AuthCode): void {
-  expect(response.status).toBe(401);
-  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(response.body).toEqual({
-    error: { code, message: expect.any(String), param: "Authorization", request_id: response.headers.get("x-request-id") },
-  });
+  expectApiError(response, 401, code, "Authorization");
   // No key was identified, so no quota was charged and none is reported.
   for (const header of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "retry-after"]) {
     expect(response.headers.get(header), header).toBeNull();

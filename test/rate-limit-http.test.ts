@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../src/app.ts";
 import { createRedisStore, PLAN_LIMITS, selectRateLimitStore, type Plan } from "../src/http/rate-limit/index.ts";
 import { createLogger } from "../src/logger.ts";
-import { createApiClient, type ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { createApiClient, expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { contract } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -23,13 +23,7 @@ const policyOf = (plan: Plan, longSeconds = 60, shortSeconds = 1) =>
 
 /** A 429 key_rate_limited; its X-RateLimit-* fields describe the minute (`minute`), whichever window refused. */
 function expectLimited(response: ApiResponse, minute: { limit: number; remaining: number }): void {
-  expect(response.status).toBe(429);
-  expect(response.body.error).toEqual({
-    code: "key_rate_limited",
-    message: expect.any(String),
-    param: null,
-    request_id: response.headers.get("x-request-id"),
-  });
+  expectApiError(response, 429, "key_rate_limited");
   expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   expect(response.headers.get("x-ratelimit-limit")).toBe(String(minute.limit));
   expect(response.headers.get("x-ratelimit-remaining")).toBe(String(minute.remaining));

@@ -5,17 +5,14 @@
 // through X-Forwarded-For when TRUST_PROXY says so. (That a refused address costs no database
 // statement is pinned in test/statement-counts.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectAddressLimited(response: ApiResponse, limit: number, windowSeconds: number): void {
-  expect(response.status).toBe(429);
-  expect(response.body).toEqual({
-    error: { code: "ip_rate_limited", message: expect.any(String), param: null, request_id: response.headers.get("x-request-id") },
-  });
+  expectApiError(response, 429, "ip_rate_limited");
   const retryAfter = Number(response.headers.get("retry-after"));
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
