@@ -2,13 +2,13 @@
 // contract's error shape with the request id of the response; a refused caller consumes no key's
 // quota; every attempt, refused ones included, is written to the audit log.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { apiKeys } from "../src/storage/schema.ts";
 import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 type AuthCode = "missing_api_key" | "invalid_api_key" | "expired_api_key";
 
@@ -22,11 +22,7 @@ function expectRefused(response: ApiResponse, code: AuthCode): void {
 }
 
 forEachDriver("authentication", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   /** A key of workspace `acme` with its id, made through the domain so the test can revoke or age it. */
   async function newKey(options: { expiresAt?: Date; createdAt?: Date } = {}): Promise<{ id: string; secret: string }> {

@@ -8,7 +8,7 @@
 // event sequence is set so that one project's two events (one transaction) straddle a power of ten
 // (…9, …10), which a reader ordering positions as text puts the wrong way round.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventsAfter, type Position } from "../src/domain/event-positions.ts";
 import { recordEvent } from "../src/domain/events.ts";
@@ -16,20 +16,16 @@ import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.t
 import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
 import { openStream, type OpenedStream } from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 const STREAMS = 12;
 const ROUNDS = 3;
 const CREATES_PER_ROUND = 30;
 
 forEachDriver("event stream under concurrent creates", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // Workers on: the runs the creates queue write their events meanwhile. The safety-net poll is far
-    // off, so what arrives is what the notifications and the reads they wake bring.
-    server = await startTestServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
-  });
-  afterAll(() => server?.stop());
+  // Workers on: the runs the creates queue write their events meanwhile. The safety-net poll is far
+  // off, so what arrives is what the notifications and the reads they wake bring.
+  const server = suiteServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
 
   it("gives every stream every created project's event, once, in position order", async () => {
     const workspace = "concurrent-creates";
@@ -73,13 +69,9 @@ forEachDriver("event stream under concurrent creates", (driver) => {
 });
 
 forEachDriver("event stream opened after a run's end", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // A fresh database, as the report had it (PGlite, workers on): the first project and its run
-    // record events seq 2 to 8, so the next project's pair is 9 and 10.
-    server = await startTestServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
-  });
-  afterAll(() => server?.stop());
+  // A fresh database, as the report had it (PGlite, workers on): the first project and its run
+  // record events seq 2 to 8, so the next project's pair is 9 and 10.
+  const server = suiteServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
 
   it("receives the next project's events within a few seconds", async () => {
     const key = await server.createKey({ workspace: "after-a-run" });
@@ -103,11 +95,7 @@ forEachDriver("event stream opened after a run's end", (driver) => {
 });
 
 describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened while an older transaction is open, on PostgreSQL", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(postgresDriver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(postgresDriver);
 
   it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
     if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");

@@ -10,7 +10,7 @@ import { createLogger } from "../src/logger.ts";
 import { createApiClient, expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { contract } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL?.trim() || undefined;
 // The client checks responses against the contract; build its validators now, not inside a timed burst.
@@ -50,11 +50,7 @@ async function burst(newClient: () => Promise<ApiClient>, count: number): Promis
 }
 
 describe("rate limits with the plan figures", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS });
 
   it("lets 10 quick requests through and answers the 11th in the same second with 429 and Retry-After", async () => {
     const { client, responses } = await burst(async () => server.as(await server.createKey({ workspace: "burst", plan: "pro" })), 11);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -112,11 +112,7 @@ describe("unauthenticated traffic, limited per client address", () => {
 });
 
 describe("the per-address limit without TRUST_PROXY", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: 3 } });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(pgliteDriver, { unauthenticatedLimit: { limit: 3 } });
 
   it("counts by the socket's address: X-Forwarded-For cannot spread a flood over made-up addresses", async () => {
     expect((await server.client.get("/v1/key")).status).toBe(200);
