@@ -9,7 +9,7 @@ import type { Database, Queryable } from "../storage/index.ts";
 import { agentRuns, agents, invoices, workspaces } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
 import { contractFields } from "./contract-fields.ts";
-import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, iso, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 /** The billing period containing `now`: its calendar month in UTC, [first of the month, first of the next). */
 export function billingPeriod(now: Date): { start: Date; end: Date } {
@@ -81,14 +81,7 @@ export function toInvoice(row: InvoiceRow): SchemaInvoice {
 
 /** The partition's invoices, newest first (a test partition normally has none). */
 export async function listInvoices(db: Database, partition: Partition, page: PageRequest): Promise<Page<SchemaInvoice>> {
-  const { after, orderBy, limit } = keyset(invoices, page);
-  const rows = await db
-    .select()
-    .from(invoices)
-    .where(and(inPartition(invoices, partition), after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toInvoice);
+  return listPage(db, invoices, inPartition(invoices, partition), page, toInvoice);
 }
 
 /**

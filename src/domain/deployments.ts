@@ -19,7 +19,7 @@ import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject, touchedAt } from "./projects.ts";
 import { contractFields, errorOf } from "./contract-fields.ts";
-import { inPartition, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 type DeploymentRow = typeof deployments.$inferSelect;
@@ -160,21 +160,12 @@ export async function listDeployments(
   filters: DeploymentFilters,
 ): Promise<Page<SchemaDeployment>> {
   await findProject(db, partition, projectId);
-  const { after, orderBy, limit } = keyset(deployments, page);
-  const rows = await db
-    .select()
-    .from(deployments)
-    .where(
-      and(
-        eq(deployments.projectId, projectId),
-        filters.target ? eq(deployments.target, filters.target) : undefined,
-        filters.status ? eq(deployments.status, filters.status) : undefined,
-        after,
-      ),
-    )
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toDeployment);
+  const where = and(
+    eq(deployments.projectId, projectId),
+    filters.target ? eq(deployments.target, filters.target) : undefined,
+    filters.status ? eq(deployments.status, filters.status) : undefined,
+  );
+  return listPage(db, deployments, where, page, toDeployment);
 }
 
 /**

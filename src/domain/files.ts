@@ -20,7 +20,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject, projectNotFound } from "./projects.ts";
 import { contractFields } from "./contract-fields.ts";
-import { inPartition, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type FileRow = typeof files.$inferSelect;
 
@@ -264,14 +264,7 @@ export async function getFile(db: Database, partition: Partition, projectId: str
 /** The project's files, newest first. */
 export async function listFiles(db: Database, partition: Partition, projectId: string, page: PageRequest): Promise<Page<SchemaProjectFile>> {
   await findProject(db, partition, projectId);
-  const { after, orderBy, limit } = keyset(files, page);
-  const rows = await db
-    .select()
-    .from(files)
-    .where(and(eq(files.projectId, projectId), committed(), after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toProjectFile);
+  return listPage(db, files, and(eq(files.projectId, projectId), committed()), page, toProjectFile);
 }
 
 /** Deletes the file and its content; its path is free again. */

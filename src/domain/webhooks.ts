@@ -21,7 +21,7 @@ import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
 import { contractFields } from "./contract-fields.ts";
-import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, iso, isoOrNull, keyset, listPage, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import { newWebhookSecret } from "./webhook-signature.ts";
 import type { WebhookTargets } from "./webhook-targets.ts";
 
@@ -112,14 +112,7 @@ export async function getWebhookEndpoint(db: Database, partition: Partition, id:
 }
 
 export async function listWebhookEndpoints(db: Database, partition: Partition, page: PageRequest): Promise<Page<SchemaWebhookEndpoint>> {
-  const { after, orderBy, limit } = keyset(webhookEndpoints, page);
-  const rows = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(inPartition(webhookEndpoints, partition), after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toWebhookEndpoint);
+  return listPage(db, webhookEndpoints, inPartition(webhookEndpoints, partition), page, toWebhookEndpoint);
 }
 
 /** Changes the fields sent; `description: null` clears it. */
