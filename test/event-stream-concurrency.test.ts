@@ -14,7 +14,7 @@ import { eventsAfter, type Position } from "../src/domain/event-positions.ts";
 import { recordEvent } from "../src/domain/events.ts";
 import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
-import { openStream, type OpenedStream } from "./support/event-stream.ts";
+import { openOlderTransaction, openStream, type OpenedStream } from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { suiteServer } from "./support/server.ts";
 
@@ -98,19 +98,12 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened wh
   const server = suiteServer(postgresDriver);
 
   it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
-    if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
     const key = await server.createKey({ workspace: "starts-now" });
     const workspace = (await findWorkspaceBySlug(server.storage.db, "starts-now"))!;
     // An older transaction records an event and stays open: the snapshot's xmin stays at its id.
-    const older = await server.storage.pool.connect();
+    const older = await openOlderTransaction(server, workspace.id, "evt_olderStartsNow0001", "we_older0002");
     let stream: OpenedStream | undefined;
     try {
-      await older.query("begin");
-      await older.query(
-        `insert into events (id, workspace_id, environment, type, data, created_at)
-         values ('evt_olderStartsNow0001', $1, 'live', 'webhook.test', '{"message":"older","webhook_endpoint_id":"we_older0002"}', now())`,
-        [workspace.id],
-      );
       // Committed before the stream opens, but after the older transaction began: above xmin.
       const before = await server.as(key).post("/v1/projects", { name: "Before", prompt: "x" });
       expect(before.status).toBe(201);

@@ -13,7 +13,7 @@ import { recordEvents } from "../src/domain/events.ts";
 import { createLogger } from "../src/logger.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, postgresDriver, type TestDriver } from "./support/database.ts";
-import { ofType, openStream, type StreamMessage } from "./support/event-stream.ts";
+import { ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
 import type { ApiClient } from "./support/api-client.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
@@ -300,19 +300,12 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream while tra
   const server = suiteServer(postgresDriver);
 
   it("holds back an event committed after an older transaction's until that one ends, and sends them in transaction order", async () => {
-    if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
     const key = await server.createKey({ workspace: "out-of-order" });
     const workspace = (await findWorkspaceBySlug(server.storage.db, "out-of-order"))!;
     const stream = await openStream(server.url, key);
     // An older transaction records an event and stays open…
-    const older = await server.storage.pool.connect();
+    const older = await openOlderTransaction(server, workspace.id, "evt_olderTransaction001", "we_older0001");
     try {
-      await older.query("begin");
-      await older.query(
-        `insert into events (id, workspace_id, environment, type, data, created_at)
-         values ('evt_olderTransaction001', $1, 'live', 'webhook.test', '{"message":"older","webhook_endpoint_id":"we_older0001"}', now())`,
-        [workspace.id],
-      );
       // …while a later one (this request's) commits its events first.
       const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
       expect(created.status).toBe(201);
