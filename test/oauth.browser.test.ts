@@ -144,6 +144,27 @@ describeWithBrowser("OAuth consent in a browser", () => {
     throw new Error(`"${name}" cannot be reached with Tab`);
   }
 
+  /** Answers the consent page by `action` and returns what the application's redirect URI received. */
+  async function redirected(action: () => Promise<void>): Promise<URLSearchParams> {
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), action()]);
+    return application.received[0]!;
+  }
+
+  /** The redirect carries a code for `state`, and no error. */
+  function expectCode(answer: URLSearchParams, state: string): void {
+    expect(answer.get("code")).toMatch(/^pbo_ac_/);
+    expect(answer.get("state")).toBe(state);
+  }
+
+  /** The redirect carries access_denied for `state`, and no code. */
+  function expectDenied(answer: URLSearchParams, state: string): void {
+    expect(answer.get("error")).toBe("access_denied");
+    expect(answer.get("state")).toBe(state);
+    expect(answer.get("code")).toBeNull();
+  }
+
+  const allow = () => page.getByRole("button", { name: "Allow access" }).click();
+
   async function heading(): Promise<string | null> {
     return page.getByRole("heading", { level: 1 }).textContent();
   }
@@ -159,9 +180,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     // posts from a page whose referrer policy is no-referrer.
     await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
     expect(new URL(page.url()).pathname).toBe("/oauth/authorize");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Allow access" }).click()]);
-    expect(application.received[0]!.get("code")).toMatch(/^pbo_ac_/);
-    expect(application.received[0]!.get("state")).toBe("state-sign-in-1");
+    expectCode(await redirected(allow), "state-sign-in-1");
     expect(cspViolations).toEqual([]);
   });
 
@@ -177,11 +196,9 @@ describeWithBrowser("OAuth consent in a browser", () => {
     ]);
     await screenshot(page, "oauth-consent");
     await tabTo("Allow access");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.keyboard.press("Enter")]);
+    const answer = await redirected(() => page.keyboard.press("Enter"));
     expect(application.received).toHaveLength(1);
-    const answer = application.received[0]!;
-    expect(answer.get("code")).toMatch(/^pbo_ac_/);
-    expect(answer.get("state")).toBe("state-allow-1");
+    expectCode(answer, "state-allow-1");
     expect(answer.get("iss")).toBe(server.url);
     expect(cspViolations).toEqual([]);
   });
@@ -189,11 +206,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
   it("lands on the redirect URI with access_denied when the member denies", async () => {
     await withSession("olivia@acme.example");
     await page.goto(authorizeUrl("state-deny-1"));
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Deny" }).click()]);
-    const answer = application.received[0]!;
-    expect(answer.get("error")).toBe("access_denied");
-    expect(answer.get("state")).toBe("state-deny-1");
-    expect(answer.get("code")).toBeNull();
+    expectDenied(await redirected(() => page.getByRole("button", { name: "Deny" }).click()), "state-deny-1");
     expect(cspViolations).toEqual([]);
   });
 
@@ -211,9 +224,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
       "Create, change and delete webhooks webhooks:write",
     ]);
     await screenshot(page, "oauth-consent-member");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Allow access" }).click()]);
-    expect(application.received[0]!.get("code")).toMatch(/^pbo_ac_/);
-    expect(application.received[0]!.get("state")).toBe("state-choose-1");
+    expectCode(await redirected(allow), "state-choose-1");
     expect(cspViolations).toEqual([]);
   });
 
@@ -221,9 +232,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     await withSession("mo@acme.example");
     await page.goto(authorizeUrl("state-cancel-1"));
     await expect.poll(heading).toBe("Choose a workspace for Acme Integrations");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Cancel" }).click()]);
-    expect(application.received[0]!.get("error")).toBe("access_denied");
-    expect(application.received[0]!.get("state")).toBe("state-cancel-1");
+    expectDenied(await redirected(() => page.getByRole("button", { name: "Cancel" }).click()), "state-cancel-1");
     expect(cspViolations).toEqual([]);
   });
 
@@ -234,7 +243,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     // Its script reads the metadata (cross-origin) before it sends the browser on.
     await page.waitForURL(`${server.url}/oauth/authorize?*`, { timeout: 10_000 });
     await expect.poll(heading).toBe("Allow Browser App to access acme?");
-    await Promise.all([page.waitForURL(`${application.origin}/spa/callback?*`), page.getByRole("button", { name: "Allow access" }).click()]);
+    await Promise.all([page.waitForURL(`${application.origin}/spa/callback?*`), allow()]);
     await page.waitForFunction("window.exchange !== undefined");
     const exchange = await page.evaluate<{ state?: string; status?: number; body?: Record<string, string>; error?: string }>("window.exchange");
     expect(exchange).toMatchObject({ state: "spa-state", status: 200, body: { token_type: "Bearer", scope: "projects:read" } });
