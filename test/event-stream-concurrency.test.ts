@@ -99,9 +99,8 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened wh
 
   it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
     const key = await server.createKey({ workspace: "starts-now" });
-    const workspace = (await findWorkspaceBySlug(server.storage.db, "starts-now"))!;
     // An older transaction records an event and stays open: the snapshot's xmin stays at its id.
-    const older = await openOlderTransaction(server, workspace.id, "evt_olderStartsNow0001", "we_older0002");
+    const older = await openOlderTransaction(server, "starts-now", "evt_olderStartsNow0001", "we_older0002");
     let stream: OpenedStream | undefined;
     try {
       // Committed before the stream opens, but after the older transaction began: above xmin.

@@ -301,10 +301,9 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream while tra
 
   it("holds back an event committed after an older transaction's until that one ends, and sends them in transaction order", async () => {
     const key = await server.createKey({ workspace: "out-of-order" });
-    const workspace = (await findWorkspaceBySlug(server.storage.db, "out-of-order"))!;
     const stream = await openStream(server.url, key);
     // An older transaction records an event and stays open…
-    const older = await openOlderTransaction(server, workspace.id, "evt_olderTransaction001", "we_older0001");
+    const older = await openOlderTransaction(server, "out-of-order", "evt_olderTransaction001", "we_older0001");
     try {
       // …while a later one (this request's) commits its events first.
       const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
