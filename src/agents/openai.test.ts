@@ -174,22 +174,25 @@ describe("OpenAI-compatible agent", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
-  it("fails with agent_error after the configured attempts when every answer is a 500", async () => {
-    const model = await start(() => ({ status: 500, body: { error: { message: "upstream exploded" } } }));
+  it.each([
+    {
+      when: "after the configured attempts when every answer is a 500",
+      answer: { status: 500, body: { error: { message: "upstream exploded" } } },
+      message: 'The model API failed after 3 attempts: HTTP 500: {"error":{"message":"upstream exploded"}}',
+      requests: 3,
+    },
+    {
+      when: "at once on a 400, without retrying",
+      answer: { status: 400, body: "bad request: unknown model" },
+      message: "The model API refused the request with HTTP 400: bad request: unknown model",
+      requests: 1,
+    },
+  ])("fails with agent_error $when", async ({ answer, message, requests }) => {
+    const model = await start(() => answer);
     const error = await rejectionOf(agent(model).run(input()));
     expect(error).toBeInstanceOf(AgentError);
-    expect((error as AgentError).code).toBe("agent_error");
-    expect((error as AgentError).message).toBe('The model API failed after 3 attempts: HTTP 500: {"error":{"message":"upstream exploded"}}');
-    expect(model.requests).toHaveLength(3);
-  });
-
-  it("fails at once on a 400, without retrying", async () => {
-    const model = await start(() => ({ status: 400, body: "bad request: unknown model" }));
-    const error = await rejectionOf(agent(model).run(input()));
-    expect(error).toBeInstanceOf(AgentError);
-    expect((error as AgentError).code).toBe("agent_error");
-    expect((error as AgentError).message).toBe("The model API refused the request with HTTP 400: bad request: unknown model");
-    expect(model.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: "agent_error", message });
+    expect(model.requests).toHaveLength(requests);
   });
 
   it("fails with agent_error on a malformed answer", async () => {
