@@ -3,7 +3,8 @@
 // header and body parameters and whose result is the union of the statuses the contract declares,
 // each with its body and the headers the handler must supply. A
 // server that implements `Handlers` gets a compile error for every operation it lacks and for every
-// answer the contract does not allow. Types are indexed from schema.d.ts, never restated.
+// answer the contract does not allow. Types are indexed from schema.d.ts, never restated; the bodies
+// that are not JSON (multipart, binary, event stream) are imported from src/stream-bodies.ts.
 import { parse } from "yaml";
 
 /** Headers the HTTP pipeline adds to every response, so handlers never set them. */
@@ -149,45 +150,8 @@ export function renderHandlers(openapiYaml: string): string {
   });
 
   return `// Generated from openapi.yaml by scripts/generate.ts. Do not edit: change spec/ and run \`npm run build\`.
-import type { Readable } from "node:stream";
 import type { operations } from "./schema.d.ts";
-
-/** A multipart/form-data request body, left unread so the handler can stream it. */
-export interface MultipartBody {
-  contentType: string;
-  stream: Readable;
-  /**
-   * Set by the reader once the whole body has been read: SHA-256 of its parts (names, filenames,
-   * media types and content), whatever boundary the client chose. Idempotency compares requests by it.
-   */
-  fingerprint?: string;
-}
-
-/** A binary response body: bytes, or a stream of them. */
-export type BinaryBody = Uint8Array | Readable;
-
-/** One server-sent event: its \`id\`, its \`event\` type and its \`data\` (one line of JSON). */
-export interface ServerSentEvent {
-  id: string;
-  event: string;
-  data: string;
-}
-
-/** Where a \`text/event-stream\` body writes, given by the transport. */
-export interface EventStreamSink {
-  /** Sends one event; false once the reader has fallen too far behind and the transport closed it. */
-  send(event: ServerSentEvent): boolean;
-  /** Ends the stream from the server's side (the server is stopping). */
-  end(): void;
-}
-
-/** A \`text/event-stream\` response body: sends events to the sink until either side ends it. */
-export interface EventStreamBody {
-  /** Starts sending; the function it returns stops (the reader left, or the transport closed it). */
-  follow(sink: EventStreamSink): () => void;
-  /** The transport will not follow it (the client left first): frees what it holds. */
-  abandon(): void;
-}
+import type { BinaryBody, EventStreamBody, MultipartBody } from "../src/stream-bodies.ts";
 
 ${types.join("\n\n")}
 

@@ -2,23 +2,19 @@
 // contract's error shape with the request id of the response; a refused caller consumes no key's
 // quota; every attempt, refused ones included, is written to the audit log.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { apiKeys } from "../src/storage/schema.ts";
-import type { ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 type AuthCode = "missing_api_key" | "invalid_api_key" | "expired_api_key";
 
 /** A 401 in the contract's error shape, naming Authorization, with the response's request id, and no rate-limit figures. */
 function expectRefused(response: ApiResponse, code: AuthCode): void {
-  expect(response.status).toBe(401);
-  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(response.body).toEqual({
-    error: { code, message: expect.any(String), param: "Authorization", request_id: response.headers.get("x-request-id") },
-  });
+  expectApiError(response, 401, code, "Authorization");
   // No key was identified, so no quota was charged and none is reported.
   for (const header of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "retry-after"]) {
     expect(response.headers.get(header), header).toBeNull();
@@ -26,11 +22,7 @@ function expectRefused(response: ApiResponse, code: AuthCode): void {
 }
 
 forEachDriver("authentication", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   /** A key of workspace `acme` with its id, made through the domain so the test can revoke or age it. */
   async function newKey(options: { expiresAt?: Date; createdAt?: Date } = {}): Promise<{ id: string; secret: string }> {

@@ -1,6 +1,6 @@
 // Billing usage and invoices over HTTP, end to end, on every storage driver.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { billingPeriod, closeBillingPeriod } from "../src/domain/billing.ts";
 import { PLAN_CREDITS, PLAN_CURRENCY, PLAN_PRICES } from "../src/domain/plans.ts";
 import type { Partition } from "../src/domain/partition.ts";
@@ -9,14 +9,10 @@ import { newId } from "../src/storage/ids.ts";
 import { agentRuns, invoices } from "../src/storage/schema.ts";
 import type { ApiClient } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 forEachDriver("billing", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   let workspaces = 0;
   /** A client of a new workspace (so usage starts at zero), with its partition. */

@@ -20,7 +20,7 @@ import {
 import { createProject } from "../src/domain/projects.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
 import { forEachDriver, pgliteDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -89,11 +89,7 @@ export function typeChecks(client: ProjectBuilderClient) {
 }
 
 forEachDriver("client library", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   const clientFor = async (workspace: string, options: Partial<ClientOptions> = {}) =>
     createClient({ apiKey: await server.createKey({ workspace }), baseUrl: server.url, ...options });

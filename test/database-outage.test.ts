@@ -14,7 +14,7 @@ import { revokeApiKey } from "../src/domain/keys.ts";
 import { isStorageUnavailable } from "../src/storage/unavailable.ts";
 import type { PostgresStorage } from "../src/storage/index.ts";
 import { openPostgresStorage } from "../src/storage/postgres.ts";
-import type { ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { postgresDriver, type ProcessDatabase, type TestDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
@@ -22,10 +22,7 @@ import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectUnavailable(response: ApiResponse): void {
-  expect(response.status).toBe(503);
-  expect(response.body).toEqual({
-    error: { code: "service_unavailable", message: expect.any(String), param: null, request_id: response.headers.get("x-request-id") },
-  });
+  expectApiError(response, 503, "service_unavailable");
   expect(response.headers.get("retry-after")).toBe("5");
 }
 

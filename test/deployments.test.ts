@@ -11,6 +11,14 @@ import { createDeploymentWorker } from "../src/jobs/deployment-worker.ts";
 import { createLogger } from "../src/logger.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
+import type { ApiResponse } from "./support/api-client.ts";
+
+/** A 202 for a new deployment of the project: Location names it, and it is queued, not yet served, with `fields`. */
+function expectQueued(response: ApiResponse, projectId: string, fields: Record<string, unknown>): void {
+  expect(response.status).toBe(202);
+  expect(response.headers.get("location")).toBe(`/v1/projects/${projectId}/deployments/${response.body.id}`);
+  expect(response.body).toMatchObject({ project_id: projectId, status: "queued", url: null, ...fields });
+}
 
 const failingAgent: Agent = {
   kind: "builtin",
@@ -64,17 +72,7 @@ forEachDriver("deployments", (driver) => {
       expect(newer.status).toBe(202);
 
       const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
-      expect(created.status).toBe(202);
-      expect(created.headers.get("location")).toBe(`/v1/projects/${project.id}/deployments/${created.body.id}`);
-      expect(created.body).toMatchObject({
-        project_id: project.id,
-        run_id: project.runId,
-        target: "production",
-        status: "queued",
-        url: null,
-        rollback_of: null,
-        ready_at: null,
-      });
+      expectQueued(created, project.id, { run_id: project.runId, target: "production", rollback_of: null, ready_at: null });
       expect(created.body.id).toMatch(/^dpl_/);
       expect((await server.client.get(created.headers.get("location")!)).body).toEqual(created.body);
 
@@ -190,15 +188,7 @@ forEachDriver("deployments", (driver) => {
       await build(second.id);
 
       const rollback = await server.client.post(`/v1/projects/${project.id}/deployments/${first.id}/rollback`);
-      expect(rollback.status).toBe(202);
-      expect(rollback.headers.get("location")).toBe(`/v1/projects/${project.id}/deployments/${rollback.body.id}`);
-      expect(rollback.body).toMatchObject({
-        run_id: first.run_id,
-        target: first.target,
-        status: "queued",
-        rollback_of: first.id,
-        url: null,
-      });
+      expectQueued(rollback, project.id, { run_id: first.run_id, target: first.target, rollback_of: first.id });
       expect(rollback.body.id).not.toBe(first.id);
       // History is not rewritten: the earlier record is untouched.
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");

@@ -8,28 +8,24 @@
 // event sequence is set so that one project's two events (one transaction) straddle a power of ten
 // (…9, …10), which a reader ordering positions as text puts the wrong way round.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventsAfter, type Position } from "../src/domain/event-positions.ts";
 import { recordEvent } from "../src/domain/events.ts";
 import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
-import { openStream, type OpenedStream } from "./support/event-stream.ts";
+import { openOlderTransaction, openStream, type OpenedStream } from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 const STREAMS = 12;
 const ROUNDS = 3;
 const CREATES_PER_ROUND = 30;
 
 forEachDriver("event stream under concurrent creates", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // Workers on: the runs the creates queue write their events meanwhile. The safety-net poll is far
-    // off, so what arrives is what the notifications and the reads they wake bring.
-    server = await startTestServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
-  });
-  afterAll(() => server?.stop());
+  // Workers on: the runs the creates queue write their events meanwhile. The safety-net poll is far
+  // off, so what arrives is what the notifications and the reads they wake bring.
+  const server = suiteServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
 
   it("gives every stream every created project's event, once, in position order", async () => {
     const workspace = "concurrent-creates";
@@ -73,13 +69,9 @@ forEachDriver("event stream under concurrent creates", (driver) => {
 });
 
 forEachDriver("event stream opened after a run's end", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // A fresh database, as the report had it (PGlite, workers on): the first project and its run
-    // record events seq 2 to 8, so the next project's pair is 9 and 10.
-    server = await startTestServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
-  });
-  afterAll(() => server?.stop());
+  // A fresh database, as the report had it (PGlite, workers on): the first project and its run
+  // record events seq 2 to 8, so the next project's pair is 9 and 10.
+  const server = suiteServer(driver, { workers: true, eventStreams: { pollMs: 600_000 } });
 
   it("receives the next project's events within a few seconds", async () => {
     const key = await server.createKey({ workspace: "after-a-run" });
@@ -103,26 +95,14 @@ forEachDriver("event stream opened after a run's end", (driver) => {
 });
 
 describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened while an older transaction is open, on PostgreSQL", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(postgresDriver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(postgresDriver);
 
   it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
-    if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
     const key = await server.createKey({ workspace: "starts-now" });
-    const workspace = (await findWorkspaceBySlug(server.storage.db, "starts-now"))!;
     // An older transaction records an event and stays open: the snapshot's xmin stays at its id.
-    const older = await server.storage.pool.connect();
+    const older = await openOlderTransaction(server, "starts-now", "evt_olderStartsNow0001", "we_older0002");
     let stream: OpenedStream | undefined;
     try {
-      await older.query("begin");
-      await older.query(
-        `insert into events (id, workspace_id, environment, type, data, created_at)
-         values ('evt_olderStartsNow0001', $1, 'live', 'webhook.test', '{"message":"older","webhook_endpoint_id":"we_older0002"}', now())`,
-        [workspace.id],
-      );
       // Committed before the stream opens, but after the older transaction began: above xmin.
       const before = await server.as(key).post("/v1/projects", { name: "Before", prompt: "x" });
       expect(before.status).toBe(201);

@@ -6,17 +6,17 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoppingError } from "../src/domain/errors.ts";
 import { createEventStreams } from "../src/domain/event-stream.ts";
 import { recordEvents } from "../src/domain/events.ts";
 import { createLogger } from "../src/logger.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, postgresDriver, type TestDriver } from "./support/database.ts";
-import { ofType, openStream, type StreamMessage } from "./support/event-stream.ts";
+import { ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
 import type { ApiClient } from "./support/api-client.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 /** A driver whose every `open` is the same database, for a server started again on it, or a second replica. */
 async function sharedDatabase(driver: TestDriver) {
@@ -44,11 +44,7 @@ function expectEverythingAfter(received: StreamMessage[], listed: { id: string }
 
 forEachDriver("event stream", (driver) => {
   describe("on one server", () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer(driver, { workers: true, eventStreams: { heartbeatMs: 200 } });
-    });
-    afterAll(() => server?.stop());
+    const server = suiteServer(driver, { workers: true, eventStreams: { heartbeatMs: 200 } });
 
     it("carries a project's events live, in order, through its run's end, as GET /v1/events has them", async () => {
       const stream = await openStream(server.url, await server.createKey({ workspace: "live-run" }));
@@ -161,11 +157,7 @@ forEachDriver("event stream", (driver) => {
   });
 
   describe("bounds", () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer(driver, { eventStreams: { perKey: 5, maxBufferedBytes: 64 * 1024 } });
-    });
-    afterAll(() => server?.stop());
+    const server = suiteServer(driver, { eventStreams: { perKey: 5, maxBufferedBytes: 64 * 1024 } });
 
     it("opens at most EVENT_STREAMS_PER_KEY streams per key: the next answers 429 too_many_streams", async () => {
       const key = await server.createKey({ workspace: "limits" });
@@ -305,26 +297,14 @@ forEachDriver("event stream", (driver) => {
 });
 
 describe.skipIf(postgresDriver.skipReason !== undefined)("event stream while transactions commit out of order, on PostgreSQL", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(postgresDriver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(postgresDriver);
 
   it("holds back an event committed after an older transaction's until that one ends, and sends them in transaction order", async () => {
-    if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
     const key = await server.createKey({ workspace: "out-of-order" });
-    const workspace = (await findWorkspaceBySlug(server.storage.db, "out-of-order"))!;
     const stream = await openStream(server.url, key);
     // An older transaction records an event and stays open…
-    const older = await server.storage.pool.connect();
+    const older = await openOlderTransaction(server, "out-of-order", "evt_olderTransaction001", "we_older0001");
     try {
-      await older.query("begin");
-      await older.query(
-        `insert into events (id, workspace_id, environment, type, data, created_at)
-         values ('evt_olderTransaction001', $1, 'live', 'webhook.test', '{"message":"older","webhook_endpoint_id":"we_older0001"}', now())`,
-        [workspace.id],
-      );
       // …while a later one (this request's) commits its events first.
       const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
       expect(created.status).toBe(201);

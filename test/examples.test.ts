@@ -14,16 +14,12 @@ import { newWebhookSecret, signWebhook } from "../src/domain/webhook-signature.t
 import { pgliteDriver } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
 import { repoRoot, run } from "./support/process.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 const example = (name: string) => join(repoRoot, "examples", name);
 
 // One server for the file: deliveries on, to receivers on this machine.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(pgliteDriver, { webhooks: { deliver: true, allowPrivateNetworks: true } });
-});
-afterAll(() => server?.stop());
+const server = suiteServer(pgliteDriver, { webhooks: { deliver: true, allowPrivateNetworks: true } });
 
 describe("examples/create-project.ts", () => {
 

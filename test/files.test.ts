@@ -3,11 +3,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { and, count, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { beginUpload, CHUNK_BYTES, MAX_FILE_BYTES, purgeAbandonedUploads } from "../src/domain/files.ts";
 import { fileChunks, files } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer, type TestServer } from "./support/server.ts";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -29,11 +29,7 @@ function form(parts: FormPart[]): FormData {
 }
 
 forEachDriver("files", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   const newProject = async () => (await server.client.post("/v1/projects", { name: "Assets", prompt: "site" })).body.id as string;
   const upload = (projectId: string, parts: FormPart[], client = server.client) =>

@@ -5,7 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../src/handlers/index.ts";
 import { idempotencyKeys } from "../src/storage/schema.ts";
-import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -62,13 +62,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
       const first = await client.post("/v1/projects", { name: "Reused A", prompt: "a" }, withKey(key));
       expect(first.status).toBe(201);
       const other = await client.post("/v1/projects", { name: "Reused B", prompt: "b" }, withKey(key));
-      expect(other.status).toBe(422);
-      expect(other.body.error).toEqual({
-        code: "idempotency_key_reused",
-        message: expect.any(String),
-        param: "Idempotency-Key",
-        request_id: other.headers.get("x-request-id"),
-      });
+      expectApiError(other, 422, "idempotency_key_reused", "Idempotency-Key");
       expect(other.headers.get("idempotent-replayed")).toBeNull();
       expect(await projectsNamed(client, "Reused B")).toHaveLength(0);
       // The same key on another creating operation is another request too.

@@ -1,16 +1,12 @@
 // GET /v1/key over HTTP, end to end, on every storage driver.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 forEachDriver("keys", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   it("tells the calling key what it is, without its secret", async () => {
     const { workspace } = await ensureWorkspace(server.storage.db, { slug: "initech", name: "Initech Ltd", plan: "team" });

@@ -10,7 +10,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { addMember } from "../src/domain/members.ts";
 import { createOAuthClient } from "../src/domain/oauth-clients.ts";
 import { openSession } from "../src/domain/sessions.ts";
@@ -118,6 +118,10 @@ describeWithBrowser("OAuth consent in a browser", () => {
     });
     application.received.length = 0;
   });
+  // No page of any test here may break the Content Security Policy.
+  afterEach(() => {
+    expect(cspViolations).toEqual([]);
+  });
 
   function authorizeUrl(state: string, scope = "projects:read deployments:write agents:run", client = clientId): string {
     const url = new URL("/oauth/authorize", server.url);
@@ -144,6 +148,27 @@ describeWithBrowser("OAuth consent in a browser", () => {
     throw new Error(`"${name}" cannot be reached with Tab`);
   }
 
+  /** Answers the consent page by `action` and returns what the application's redirect URI received. */
+  async function redirected(action: () => Promise<void>): Promise<URLSearchParams> {
+    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), action()]);
+    return application.received[0]!;
+  }
+
+  /** The redirect carries a code for `state`, and no error. */
+  function expectCode(answer: URLSearchParams, state: string): void {
+    expect(answer.get("code")).toMatch(/^pbo_ac_/);
+    expect(answer.get("state")).toBe(state);
+  }
+
+  /** The redirect carries access_denied for `state`, and no code. */
+  function expectDenied(answer: URLSearchParams, state: string): void {
+    expect(answer.get("error")).toBe("access_denied");
+    expect(answer.get("state")).toBe(state);
+    expect(answer.get("code")).toBeNull();
+  }
+
+  const allow = () => page.getByRole("button", { name: "Allow access" }).click();
+
   async function heading(): Promise<string | null> {
     return page.getByRole("heading", { level: 1 }).textContent();
   }
@@ -159,10 +184,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     // posts from a page whose referrer policy is no-referrer.
     await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
     expect(new URL(page.url()).pathname).toBe("/oauth/authorize");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Allow access" }).click()]);
-    expect(application.received[0]!.get("code")).toMatch(/^pbo_ac_/);
-    expect(application.received[0]!.get("state")).toBe("state-sign-in-1");
-    expect(cspViolations).toEqual([]);
+    expectCode(await redirected(allow), "state-sign-in-1");
   });
 
   it("consents by keyboard and lands on the redirect URI with code and state", async () => {
@@ -177,24 +199,16 @@ describeWithBrowser("OAuth consent in a browser", () => {
     ]);
     await screenshot(page, "oauth-consent");
     await tabTo("Allow access");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.keyboard.press("Enter")]);
+    const answer = await redirected(() => page.keyboard.press("Enter"));
     expect(application.received).toHaveLength(1);
-    const answer = application.received[0]!;
-    expect(answer.get("code")).toMatch(/^pbo_ac_/);
-    expect(answer.get("state")).toBe("state-allow-1");
+    expectCode(answer, "state-allow-1");
     expect(answer.get("iss")).toBe(server.url);
-    expect(cspViolations).toEqual([]);
   });
 
   it("lands on the redirect URI with access_denied when the member denies", async () => {
     await withSession("olivia@acme.example");
     await page.goto(authorizeUrl("state-deny-1"));
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Deny" }).click()]);
-    const answer = application.received[0]!;
-    expect(answer.get("error")).toBe("access_denied");
-    expect(answer.get("state")).toBe("state-deny-1");
-    expect(answer.get("code")).toBeNull();
-    expect(cspViolations).toEqual([]);
+    expectDenied(await redirected(() => page.getByRole("button", { name: "Deny" }).click()), "state-deny-1");
   });
 
   it("lets a member of several workspaces choose one, and shows what their role withholds", async () => {
@@ -211,20 +225,14 @@ describeWithBrowser("OAuth consent in a browser", () => {
       "Create, change and delete webhooks webhooks:write",
     ]);
     await screenshot(page, "oauth-consent-member");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Allow access" }).click()]);
-    expect(application.received[0]!.get("code")).toMatch(/^pbo_ac_/);
-    expect(application.received[0]!.get("state")).toBe("state-choose-1");
-    expect(cspViolations).toEqual([]);
+    expectCode(await redirected(allow), "state-choose-1");
   });
 
   it("cancels from the workspace chooser with access_denied", async () => {
     await withSession("mo@acme.example");
     await page.goto(authorizeUrl("state-cancel-1"));
     await expect.poll(heading).toBe("Choose a workspace for Acme Integrations");
-    await Promise.all([page.waitForURL(`${application.redirectUri}?*`), page.getByRole("button", { name: "Cancel" }).click()]);
-    expect(application.received[0]!.get("error")).toBe("access_denied");
-    expect(application.received[0]!.get("state")).toBe("state-cancel-1");
-    expect(cspViolations).toEqual([]);
+    expectDenied(await redirected(() => page.getByRole("button", { name: "Cancel" }).click()), "state-cancel-1");
   });
 
   it("lets a browser application on another origin exchange its code with PKCE and revoke its token, from its own page", async () => {
@@ -234,7 +242,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     // Its script reads the metadata (cross-origin) before it sends the browser on.
     await page.waitForURL(`${server.url}/oauth/authorize?*`, { timeout: 10_000 });
     await expect.poll(heading).toBe("Allow Browser App to access acme?");
-    await Promise.all([page.waitForURL(`${application.origin}/spa/callback?*`), page.getByRole("button", { name: "Allow access" }).click()]);
+    await Promise.all([page.waitForURL(`${application.origin}/spa/callback?*`), allow()]);
     await page.waitForFunction("window.exchange !== undefined");
     const exchange = await page.evaluate<{ state?: string; status?: number; body?: Record<string, string>; error?: string }>("window.exchange");
     expect(exchange).toMatchObject({ state: "spa-state", status: 200, body: { token_type: "Bearer", scope: "projects:read" } });
@@ -247,7 +255,6 @@ describeWithBrowser("OAuth consent in a browser", () => {
     expect((await projects()).status).toBe(200);
     expect(await page.evaluate(`revoke(${JSON.stringify(accessToken)})`)).toBe(200);
     expect((await projects()).status).toBe(401);
-    expect(cspViolations).toEqual([]);
   });
 
   it("keeps an unknown client on an error page", async () => {

@@ -3,7 +3,7 @@
 // list, filters and partition, and tamper-evident; limit bounds and the default page size.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "../src/domain/projects.ts";
-import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -27,13 +27,7 @@ forEachDriver("pagination", (driver) => {
   }
 
   function expectInvalidCursor(response: { status: number; body: any; headers: Headers }): void {
-    expect(response.status).toBe(400);
-    expect(response.body.error).toEqual({
-      code: "invalid_request",
-      message: expect.any(String),
-      param: "cursor",
-      request_id: response.headers.get("x-request-id"),
-    });
+    expectApiError(response, 400, "invalid_request", "cursor");
   }
 
   beforeAll(async () => {

@@ -1,16 +1,12 @@
 // Projects over HTTP, end to end, on every storage driver.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { projects } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 forEachDriver("projects", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   it("creates a project with the defaults, queues its initial run and answers at once", async () => {
     const created = await server.client.post("/v1/projects", { name: "Recipe planner", prompt: "Plan dinners from my fridge." });

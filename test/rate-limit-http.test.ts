@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../src/app.ts";
 import { createRedisStore, PLAN_LIMITS, selectRateLimitStore, type Plan } from "../src/http/rate-limit/index.ts";
 import { createLogger } from "../src/logger.ts";
-import { createApiClient, type ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { createApiClient, expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { contract } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL?.trim() || undefined;
 // The client checks responses against the contract; build its validators now, not inside a timed burst.
@@ -23,13 +23,7 @@ const policyOf = (plan: Plan, longSeconds = 60, shortSeconds = 1) =>
 
 /** A 429 key_rate_limited; its X-RateLimit-* fields describe the minute (`minute`), whichever window refused. */
 function expectLimited(response: ApiResponse, minute: { limit: number; remaining: number }): void {
-  expect(response.status).toBe(429);
-  expect(response.body.error).toEqual({
-    code: "key_rate_limited",
-    message: expect.any(String),
-    param: null,
-    request_id: response.headers.get("x-request-id"),
-  });
+  expectApiError(response, 429, "key_rate_limited");
   expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   expect(response.headers.get("x-ratelimit-limit")).toBe(String(minute.limit));
   expect(response.headers.get("x-ratelimit-remaining")).toBe(String(minute.remaining));
@@ -56,11 +50,7 @@ async function burst(newClient: () => Promise<ApiClient>, count: number): Promis
 }
 
 describe("rate limits with the plan figures", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS });
 
   it("lets 10 quick requests through and answers the 11th in the same second with 429 and Retry-After", async () => {
     const { client, responses } = await burst(async () => server.as(await server.createKey({ workspace: "burst", plan: "pro" })), 11);

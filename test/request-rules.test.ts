@@ -10,16 +10,9 @@ import { handlers } from "../src/handlers/index.ts";
 import { JSON_BODY_LIMIT } from "../src/http/body.ts";
 import { createLogger } from "../src/logger.ts";
 import { auditLog } from "../src/storage/schema.ts";
-import type { ApiResponse } from "./support/api-client.ts";
+import { expectApiError as expectError } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-
-/** An error in the contract's shape, with the response's request id. */
-function expectError(response: ApiResponse, status: number, code: string, param: string | null = null): void {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(response.body).toEqual({ error: { code, message: expect.any(String), param, request_id: response.headers.get("x-request-id") } });
-}
 
 /** POSTs a JSON body of about `size` bytes in chunks, without Content-Length; resolves with the answer. */
 function streamJson(url: string, headers: Record<string, string>, size: number): Promise<{ status: number; body: any; requestId: string | undefined }> {

@@ -4,7 +4,7 @@
 import type { Operation } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopes as allScopes } from "../src/domain/keys.ts";
-import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { document, operations, samplePath } from "./support/contract.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -93,13 +93,7 @@ forEachDriver("scope matrix", (driver) => {
 
       const others = namedScopes.filter((scope) => !required.includes(scope));
       const lacking = await send(await withScopes(others), operation);
-      expect(lacking.status).toBe(401);
-      expect(lacking.body.error).toEqual({
-        code: "insufficient_scope",
-        message: expect.stringContaining(required[0]!),
-        param: null,
-        request_id: lacking.headers.get("x-request-id"),
-      });
+      expectApiError(lacking, 401, "insufficient_scope", null, expect.stringContaining(required[0]!));
 
       const star = await send(await withScopes(["*"]), operation);
       expect([401, 400], `${operation.operationId} with *: ${JSON.stringify(star.body)}`).not.toContain(star.status);

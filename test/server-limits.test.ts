@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgliteDriver } from "./support/database.ts";
 import { parseRawResponse, rawConnection } from "./support/net.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -126,11 +126,7 @@ describe("HTTP server limits", () => {
 });
 
 describe("the connection cap", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { serverLimits: { maxConnections: 3 } });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(pgliteDriver, { serverLimits: { maxConnections: 3 } });
 
   it("closes connections beyond it as they arrive, and serves again once one closes", async () => {
     const open = await Promise.all(Array.from({ length: 3 }, () => rawConnection(server.url)));
@@ -154,11 +150,7 @@ describe("the connection cap", () => {
 });
 
 describe("the apps listener", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500 } });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(pgliteDriver, { serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500 } });
 
   it("has the same limits: 431 over the header cap, a slow header cut", async () => {
     const big = await rawConnection(server.appsUrl);

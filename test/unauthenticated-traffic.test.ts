@@ -5,17 +5,14 @@
 // through X-Forwarded-For when TRUST_PROXY says so. (That a refused address costs no database
 // statement is pinned in test/statement-counts.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiResponse } from "./support/api-client.ts";
+import { expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectAddressLimited(response: ApiResponse, limit: number, windowSeconds: number): void {
-  expect(response.status).toBe(429);
-  expect(response.body).toEqual({
-    error: { code: "ip_rate_limited", message: expect.any(String), param: null, request_id: response.headers.get("x-request-id") },
-  });
+  expectApiError(response, 429, "ip_rate_limited");
   const retryAfter = Number(response.headers.get("retry-after"));
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
@@ -115,11 +112,7 @@ describe("unauthenticated traffic, limited per client address", () => {
 });
 
 describe("the per-address limit without TRUST_PROXY", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: 3 } });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(pgliteDriver, { unauthenticatedLimit: { limit: 3 } });
 
   it("counts by the socket's address: X-Forwarded-For cannot spread a flood over made-up addresses", async () => {
     expect((await server.client.get("/v1/key")).status).toBe(200);

@@ -1,18 +1,14 @@
 // Webhook endpoints and deliveries over HTTP, end to end, on every storage driver.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 forEachDriver("webhooks", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver);
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver);
 
   const create = (body: Record<string, unknown>) => server.client.post("/v1/webhooks", body);
 

@@ -2,22 +2,18 @@
 // the built-in agent, the build step, the apps listener), on both storage drivers: create a
 // project, poll it to `ready`, deploy, open the app at the project's url; change it with a second
 // run, deploy, roll back and see the first page again; credits charged for live keys only.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { builtinAgent } from "../src/agents/builtin.ts";
 import { queues } from "../src/jobs/queue.ts";
 import type { ApiClient } from "./support/api-client.ts";
 import { getApp, getAppPath, openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { suiteServer } from "./support/server.ts";
 
 
 forEachDriver("work that finishes", (driver) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(driver, { workers: true });
-  });
-  afterAll(() => server?.stop());
+  const server = suiteServer(driver, { workers: true });
 
   async function deploy(client: ApiClient, projectId: string, body?: object) {
     const created = await client.post(`/v1/projects/${projectId}/deployments`, body);
@@ -159,12 +155,8 @@ forEachDriver("work that finishes", (driver) => {
   });
 
   describe("a build past its time limit", () => {
-    let limited: TestServer;
-    beforeAll(async () => {
-      // Runs succeed (the agent works in this thread); every build passes its limit of 1 ms.
-      limited = await startTestServer(driver, { workers: { agent: builtinAgent, buildTimeoutMs: 1 } });
-    });
-    afterAll(() => limited?.stop());
+    // Runs succeed (the agent works in this thread); every build passes its limit of 1 ms.
+    const limited = suiteServer(driver, { workers: { agent: builtinAgent, buildTimeoutMs: 1 } });
 
     it("fails the deployment naming the limit, and its job ends rather than being retried", async () => {
       const created = await limited.client.post("/v1/projects", { name: "Heavy", prompt: "A page" });

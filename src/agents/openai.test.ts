@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { rejectionOf } from "../../test/support/rejection.ts";
 import { startFakeModel, writesApp, type FakeModel, type FakeScript } from "../../test/support/fake-model.ts";
 import { AgentError, InsufficientCreditsError, type AgentInput, type UsageMeter } from "./agent.ts";
 import { createOpenAiAgent, type OpenAiAgentOptions } from "./openai.ts";
@@ -59,16 +60,6 @@ function input(overrides: Partial<AgentInput> = {}): AgentInput {
 
 function agent(model: FakeModel, options: Partial<OpenAiAgentOptions> = {}) {
   return createOpenAiAgent({ baseUrl: model.url, apiKey: API_KEY, model: "test-model", retry: FAST_RETRY, ...options });
-}
-
-/** The error a promise rejects with. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 describe("OpenAI-compatible agent", () => {
@@ -183,29 +174,32 @@ describe("OpenAI-compatible agent", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
-  it("fails with agent_error after the configured attempts when every answer is a 500", async () => {
-    const model = await start(() => ({ status: 500, body: { error: { message: "upstream exploded" } } }));
-    const error = await failure(agent(model).run(input()));
+  it.each([
+    {
+      when: "after the configured attempts when every answer is a 500",
+      answer: { status: 500, body: { error: { message: "upstream exploded" } } },
+      message: 'The model API failed after 3 attempts: HTTP 500: {"error":{"message":"upstream exploded"}}',
+      requests: 3,
+    },
+    {
+      when: "at once on a 400, without retrying",
+      answer: { status: 400, body: "bad request: unknown model" },
+      message: "The model API refused the request with HTTP 400: bad request: unknown model",
+      requests: 1,
+    },
+  ])("fails with agent_error $when", async ({ answer, message, requests }) => {
+    const model = await start(() => answer);
+    const error = await rejectionOf(agent(model).run(input()));
     expect(error).toBeInstanceOf(AgentError);
-    expect((error as AgentError).code).toBe("agent_error");
-    expect((error as AgentError).message).toBe('The model API failed after 3 attempts: HTTP 500: {"error":{"message":"upstream exploded"}}');
-    expect(model.requests).toHaveLength(3);
-  });
-
-  it("fails at once on a 400, without retrying", async () => {
-    const model = await start(() => ({ status: 400, body: "bad request: unknown model" }));
-    const error = await failure(agent(model).run(input()));
-    expect(error).toBeInstanceOf(AgentError);
-    expect((error as AgentError).code).toBe("agent_error");
-    expect((error as AgentError).message).toBe("The model API refused the request with HTTP 400: bad request: unknown model");
-    expect(model.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: "agent_error", message });
+    expect(model.requests).toHaveLength(requests);
   });
 
   it("fails with agent_error on a malformed answer", async () => {
     const model = await start([{ status: 200, body: "<html>not json</html>" }, { status: 200, body: { choices: [] } }]);
-    const notJson = await failure(agent(model).run(input()));
+    const notJson = await rejectionOf(agent(model).run(input()));
     expect(notJson).toMatchObject({ code: "agent_error", message: "The model API answered with a malformed response (not JSON): <html>not json</html>" });
-    const noChoices = await failure(agent(model).run(input()));
+    const noChoices = await rejectionOf(agent(model).run(input()));
     expect(noChoices).toMatchObject({ code: "agent_error", message: 'The model API answered with a malformed response (no choices): {"choices":[]}' });
   });
 
@@ -213,7 +207,7 @@ describe("OpenAI-compatible agent", () => {
     const model = await start([]);
     const url = model.url;
     await model.close();
-    const error = await failure(agent(model, { baseUrl: url, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()));
+    const error = await rejectionOf(agent(model, { baseUrl: url, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()));
     expect(error).toMatchObject({ code: "agent_error" });
     expect((error as Error).message).toMatch(/^The model API failed after 2 attempts: a network error \(fetch failed: .*ECONNREFUSED/);
   });
@@ -234,7 +228,7 @@ describe("OpenAI-compatible agent", () => {
 
   it("fails with agent_error when the fake model is closed while an answer is pending", async () => {
     const model = await start([{ text: "too late", delayMs: 20_000 }]);
-    const running = failure(agent(model, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()));
+    const running = rejectionOf(agent(model, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()));
     await vi.waitFor(() => expect(model.requests).toHaveLength(1), { timeout: 2000, interval: 5 });
     const started = performance.now();
     await model.close();
@@ -262,7 +256,7 @@ describe("OpenAI-compatible agent", () => {
   it("fails the run with invalid_output when the model writes outside the project", async () => {
     const model = await start([{ toolCalls: [{ name: "write_file", arguments: { path: "../evil", content: "x" } }] }, { text: "unreachable" }]);
     const files = treeOf();
-    const error = await failure(agent(model).run(input({ files })));
+    const error = await rejectionOf(agent(model).run(input({ files })));
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe("invalid_output");
     expect(files.list()).toEqual([]);
@@ -283,7 +277,7 @@ describe("OpenAI-compatible agent", () => {
 
     const pricey = await startFakeModel(() => ({ toolCalls: [{ name: "list_files", arguments: {} }], usage: { total_tokens: 400 } }));
     try {
-      const error = await failure(agent(pricey).run(input({ meter: meter(1000) })));
+      const error = await rejectionOf(agent(pricey).run(input({ meter: meter(1000) })));
       expect(error).toBeInstanceOf(InsufficientCreditsError);
       expect((error as AgentError).code).toBe("insufficient_credits");
       expect(pricey.requests).toHaveLength(3);
@@ -299,12 +293,12 @@ describe("OpenAI-compatible agent", () => {
       { status: 500, body: `key ${API_KEY} overloaded` },
       { status: 200, body: `not json ${API_KEY}` },
     ]);
-    const unauthorized = (await failure(agent(model).run(input()))) as AgentError;
+    const unauthorized = (await rejectionOf(agent(model).run(input()))) as AgentError;
     expect(unauthorized.code).toBe("agent_error");
     expect(unauthorized.message).toBe('The model API refused the request with HTTP 401: {"error":{"message":"Incorrect API key provided: [redacted]."}}');
-    const exhausted = (await failure(agent(model, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()))) as AgentError;
+    const exhausted = (await rejectionOf(agent(model, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()))) as AgentError;
     expect(exhausted.message).toBe("The model API failed after 2 attempts: HTTP 500: key [redacted] overloaded");
-    const malformed = (await failure(agent(model).run(input()))) as AgentError;
+    const malformed = (await rejectionOf(agent(model).run(input()))) as AgentError;
     expect(malformed.message).toContain("not json [redacted]");
     for (const error of [unauthorized, exhausted, malformed]) expect(`${error.message} ${error.stack}`).not.toContain(API_KEY);
     expect(model.requests.every((request) => request.headers.authorization === `Bearer ${API_KEY}`)).toBe(true);

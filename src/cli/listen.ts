@@ -12,13 +12,12 @@
 // a time, in the stream's order. Ctrl-C (SIGINT) or SIGTERM ends it: the stream closes, a forward in
 // flight is abandoned, and it exits 0.
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import { ApiConnectionError, ApiError, createClient, EventStreamError, type StreamEvent, type StreamEventType } from "../../packages/client/src/index.ts";
 import { newWebhookSecret, secretKey } from "../domain/webhook-signature.ts";
 import { createWebhookTargets } from "../domain/webhook-targets.ts";
 import { deliveryHeaders, sendWebhook, type AttemptResult } from "../jobs/webhook-sender.ts";
 import { LISTEN_USAGE } from "./listen-usage.ts";
-import { KEY_REQUIRED, serverClient } from "./server-client.ts";
+import { clientArgs, KEY_REQUIRED, serverClient } from "./server-client.ts";
 
 /** Waits before the 2nd and 3rd attempts of a forward that got no answer. */
 export const FORWARD_RETRY_DELAYS_MS = [1000, 2000] as const;
@@ -60,29 +59,13 @@ export async function runListen(argv: readonly string[], env: NodeJS.ProcessEnv 
 }
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): ListenOptions | number {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        "forward-to": { type: "string" },
-        events: { type: "string", multiple: true },
-        project: { type: "string" },
-        secret: { type: "string" },
-        url: { type: "string" },
-        key: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    io.error(`${(error as Error).message}\nUsage: ${LISTEN_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(`Usage: ${LISTEN_USAGE}`);
-    return 0;
-  }
+  const values = clientArgs(
+    argv,
+    { "forward-to": { type: "string" }, events: { type: "string", multiple: true }, project: { type: "string" }, secret: { type: "string" } },
+    LISTEN_USAGE,
+    { error: io.error, help: io.out },
+  );
+  if (typeof values === "number") return values;
   const usage = (message: string) => {
     io.error(`${message}\nUsage: ${LISTEN_USAGE}`);
     return 2;

@@ -5,8 +5,7 @@
 // server: this is a pipe, not a second implementation. Diagnostics go to standard error (standard
 // output carries only the protocol).
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
-import { KEY_REQUIRED, serverClient } from "./server-client.ts";
+import { clientArgs, KEY_REQUIRED, serverClient } from "./server-client.ts";
 
 export const MCP_USAGE = `pbs mcp [--url <server>] [--key <key>]
       Serves the API's MCP tools over stdio for a desktop client, forwarding each message to the
@@ -27,17 +26,9 @@ const stdio: Io = {
 
 /** Runs until standard input ends and every message has been answered; the exit status. */
 export async function runMcpProxy(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number> {
-  let values: { url?: string | undefined; key?: string | undefined; help?: boolean | undefined };
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: { url: { type: "string" }, key: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }));
-  } catch (error) {
-    io.error(`${(error as Error).message}\nUsage: ${MCP_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.error(`Usage: ${MCP_USAGE}`);
-    return 0;
-  }
+  // Standard output carries only the protocol: the usage, even asked for, goes to standard error.
+  const values = clientArgs(argv, {}, MCP_USAGE, { error: io.error, help: io.error });
+  if (typeof values === "number") return values;
   const { key, serverUrl: base } = serverClient(values, env);
   if (!key) {
     io.error(KEY_REQUIRED);

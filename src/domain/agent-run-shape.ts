@@ -3,7 +3,7 @@
 // the runs' rules (which look projects up): no circle between the two.
 import type { SchemaAgentRun, SchemaAgentRunStatus, SchemaProjectStatus } from "../../generated/schema.d.ts";
 import type { agentRuns } from "../storage/schema.ts";
-import { iso, isoOrNull } from "./partition.ts";
+import { contractFields, errorOf } from "./contract-fields.ts";
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
 
@@ -18,18 +18,8 @@ export const projectStatusOf: Record<SchemaAgentRunStatus, SchemaProjectStatus> 
 
 export function toAgentRun(row: AgentRunRow): SchemaAgentRun {
   return {
-    id: row.id,
-    project_id: row.projectId,
-    agent: row.agent,
-    prompt: row.prompt,
-    trigger: row.trigger,
-    status: row.status,
-    credits_used: row.creditsUsed,
-    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
-    summary: row.summary,
-    created_at: iso(row.createdAt),
-    started_at: isoOrNull(row.startedAt),
-    finished_at: isoOrNull(row.finishedAt),
-    updated_at: iso(row.updatedAt),
+    ...contractFields(row, ["id", "projectId", "agent", "prompt", "trigger", "status", "creditsUsed"]),
+    error: errorOf(row),
+    ...contractFields(row, ["summary", "createdAt", "startedAt", "finishedAt", "updatedAt"]),
   };
 }

@@ -20,7 +20,7 @@ import { projectStatusOf, toAgentRun, type AgentRunRow } from "./agent-run-shape
 import { applyFileChanges, type FileWrite } from "./files.ts";
 import { findProject, touchedAt } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
-import { inPartition, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 
 const activeStatuses: SchemaAgentRunStatus[] = ["queued", "running"];
@@ -80,14 +80,8 @@ export async function listAgentRuns(
   filters: { status?: SchemaAgentRunStatus },
 ): Promise<Page<SchemaAgentRun>> {
   await findProject(db, partition, projectId);
-  const { after, orderBy, limit } = keyset(agentRuns, page);
-  const rows = await db
-    .select()
-    .from(agentRuns)
-    .where(and(eq(agentRuns.projectId, projectId), filters.status ? eq(agentRuns.status, filters.status) : undefined, after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toAgentRun);
+  const where = and(eq(agentRuns.projectId, projectId), filters.status ? eq(agentRuns.status, filters.status) : undefined);
+  return listPage(db, agentRuns, where, page, toAgentRun);
 }
 
 /** Cancels a queued or running run; cancelling a canceled run is a no-op; a finished run is a conflict. */

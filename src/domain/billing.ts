@@ -8,7 +8,8 @@ import { newId } from "../storage/ids.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { agentRuns, agents, invoices, workspaces } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
-import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { contractFields } from "./contract-fields.ts";
+import { inPartition, iso, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 /** The billing period containing `now`: its calendar month in UTC, [first of the month, first of the next). */
 export function billingPeriod(now: Date): { start: Date; end: Date } {
@@ -75,29 +76,12 @@ export async function getUsage(db: Database, partition: Partition, now = new Dat
 type InvoiceRow = typeof invoices.$inferSelect;
 
 export function toInvoice(row: InvoiceRow): SchemaInvoice {
-  return {
-    id: row.id,
-    number: row.number,
-    status: row.status,
-    currency: row.currency,
-    amount_due: row.amountDue,
-    amount_paid: row.amountPaid,
-    period_start: iso(row.periodStart),
-    period_end: iso(row.periodEnd),
-    created_at: iso(row.createdAt),
-  };
+  return contractFields(row, ["id", "number", "status", "currency", "amountDue", "amountPaid", "periodStart", "periodEnd", "createdAt"]);
 }
 
 /** The partition's invoices, newest first (a test partition normally has none). */
 export async function listInvoices(db: Database, partition: Partition, page: PageRequest): Promise<Page<SchemaInvoice>> {
-  const { after, orderBy, limit } = keyset(invoices, page);
-  const rows = await db
-    .select()
-    .from(invoices)
-    .where(and(inPartition(invoices, partition), after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toInvoice);
+  return listPage(db, invoices, inPartition(invoices, partition), page, toInvoice);
 }
 
 /**

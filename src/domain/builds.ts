@@ -4,7 +4,7 @@
 // step. Both name their content by SHA-256 in `blobs`, so content shared by several builds (most
 // files, most of the time) is stored once.
 import { createHash } from "node:crypto";
-import { and, asc, eq, notExists, sql } from "drizzle-orm";
+import { and, asc, eq, notExists, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { blobChunks, blobs, deploymentFiles, fileChunks, runFiles } from "../storage/schema.ts";
 import { chunksOf, committedFiles } from "./files.ts";
@@ -77,21 +77,22 @@ const treeColumns = (table: typeof runFiles | typeof deploymentFiles) => ({
 });
 
 /** The run's snapshot, in path order (empty when the run did not succeed). */
-export async function runTree(db: Queryable, runId: string): Promise<TreeFile[]> {
-  return db
-    .select(treeColumns(runFiles))
-    .from(runFiles)
-    .where(eq(runFiles.runId, runId))
-    .orderBy(asc(runFiles.path));
+export function runTree(db: Queryable, runId: string): Promise<TreeFile[]> {
+  return tree(db, runFiles, eq(runFiles.runId, runId));
 }
 
 /** The deployment's published tree, in path order. */
-export async function deploymentTree(db: Queryable, deploymentId: string): Promise<TreeFile[]> {
+export function deploymentTree(db: Queryable, deploymentId: string): Promise<TreeFile[]> {
+  return tree(db, deploymentFiles, eq(deploymentFiles.deploymentId, deploymentId));
+}
+
+/** The entries of a tree table that `owner` selects (one run's, one deployment's), in path order. */
+async function tree(db: Queryable, table: typeof runFiles | typeof deploymentFiles, owner: SQL): Promise<TreeFile[]> {
   return db
-    .select(treeColumns(deploymentFiles))
-    .from(deploymentFiles)
-    .where(eq(deploymentFiles.deploymentId, deploymentId))
-    .orderBy(asc(deploymentFiles.path));
+    .select(treeColumns(table))
+    .from(table)
+    .where(owner)
+    .orderBy(asc(table.path));
 }
 
 /** One file of a deployment's published tree. */

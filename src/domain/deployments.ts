@@ -18,7 +18,8 @@ import { writeDeploymentTree, type TreeFile } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject, touchedAt } from "./projects.ts";
-import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { contractFields, errorOf } from "./contract-fields.ts";
+import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 type DeploymentRow = typeof deployments.$inferSelect;
@@ -45,17 +46,9 @@ export function deploymentLabel(projectName: string): string {
 
 export function toDeployment(row: DeploymentRow): SchemaDeployment {
   return {
-    id: row.id,
-    project_id: row.projectId,
-    run_id: row.runId,
-    target: row.target,
-    status: row.status,
-    url: row.url,
-    rollback_of: row.rollbackOf,
-    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
-    created_at: iso(row.createdAt),
-    ready_at: isoOrNull(row.readyAt),
-    updated_at: iso(row.updatedAt),
+    ...contractFields(row, ["id", "projectId", "runId", "target", "status", "url", "rollbackOf"]),
+    error: errorOf(row),
+    ...contractFields(row, ["createdAt", "readyAt", "updatedAt"]),
   };
 }
 
@@ -167,21 +160,12 @@ export async function listDeployments(
   filters: DeploymentFilters,
 ): Promise<Page<SchemaDeployment>> {
   await findProject(db, partition, projectId);
-  const { after, orderBy, limit } = keyset(deployments, page);
-  const rows = await db
-    .select()
-    .from(deployments)
-    .where(
-      and(
-        eq(deployments.projectId, projectId),
-        filters.target ? eq(deployments.target, filters.target) : undefined,
-        filters.status ? eq(deployments.status, filters.status) : undefined,
-        after,
-      ),
-    )
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toDeployment);
+  const where = and(
+    eq(deployments.projectId, projectId),
+    filters.target ? eq(deployments.target, filters.target) : undefined,
+    filters.status ? eq(deployments.status, filters.status) : undefined,
+  );
+  return listPage(db, deployments, where, page, toDeployment);
 }
 
 /**

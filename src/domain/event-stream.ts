@@ -14,7 +14,7 @@
 // Bounded: at most `perKey` streams open per key in this process (429 beyond). A reader too slow for
 // its events is cut by its transport (the sink refuses), and resumes with Last-Event-ID.
 import type { Logger } from "pino";
-import type { EventStreamBody, EventStreamSink, ServerSentEvent } from "../../generated/handlers.ts";
+import type { EventStreamBody, EventStreamSink, ServerSentEvent } from "../stream-bodies.ts";
 import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";
 import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
 import type { Database } from "../storage/index.ts";

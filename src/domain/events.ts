@@ -7,7 +7,7 @@ import { placeholder, preparedSql } from "../storage/prepared.ts";
 import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
-import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, iso, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type EventRow = typeof events.$inferSelect;
 
@@ -122,14 +122,7 @@ export const NAMED_ONLY: readonly SchemaEventType[] = ["agent_run.progress"];
 const recordingStatements = new Map<number, ReturnType<typeof preparedSql<Queryable, Record<string, unknown>>>>();
 
 export async function listEvents(db: Database, partition: Partition, page: PageRequest, filters: { type?: SchemaEventType }): Promise<Page<SchemaEvent>> {
-  const { after, orderBy, limit } = keyset(events, page);
-  const rows = await db
-    .select()
-    .from(events)
-    .where(and(inPartition(events, partition), filters.type ? eq(events.type, filters.type) : undefined, after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toEvent);
+  return listPage(db, events, and(inPartition(events, partition), filters.type ? eq(events.type, filters.type) : undefined), page, toEvent);
 }
 
 export async function getEvent(db: Database, partition: Partition, id: string): Promise<SchemaEvent> {

@@ -19,7 +19,8 @@ import { fileChunks, files } from "../storage/schema.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject, projectNotFound } from "./projects.ts";
-import { inPartition, iso, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { contractFields } from "./contract-fields.ts";
+import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
 type FileRow = typeof files.$inferSelect;
 
@@ -51,15 +52,7 @@ export class FileTooLargeError extends Error {
 }
 
 export function toProjectFile(row: FileRow): SchemaProjectFile {
-  return {
-    id: row.id,
-    project_id: row.projectId,
-    path: row.path,
-    content_type: row.contentType,
-    size_bytes: row.sizeBytes,
-    sha256: row.sha256,
-    created_at: iso(row.createdAt),
-  };
+  return contractFields(row, ["id", "projectId", "path", "contentType", "sizeBytes", "sha256", "createdAt"]);
 }
 
 /** The path if it is a valid project path; InvalidInputError naming `param` otherwise. */
@@ -271,14 +264,7 @@ export async function getFile(db: Database, partition: Partition, projectId: str
 /** The project's files, newest first. */
 export async function listFiles(db: Database, partition: Partition, projectId: string, page: PageRequest): Promise<Page<SchemaProjectFile>> {
   await findProject(db, partition, projectId);
-  const { after, orderBy, limit } = keyset(files, page);
-  const rows = await db
-    .select()
-    .from(files)
-    .where(and(eq(files.projectId, projectId), committed(), after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toProjectFile);
+  return listPage(db, files, and(eq(files.projectId, projectId), committed()), page, toProjectFile);
 }
 
 /** Deletes the file and its content; its path is free again. */

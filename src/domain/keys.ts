@@ -19,29 +19,13 @@ import { InvalidInputError } from "./errors.ts";
 import { iso, isoOrNull } from "./partition.ts";
 import { recordLastUse } from "./last-use.ts";
 
-/**
- * The scopes of the service description (section 5); `*` grants all of them. Exactly the contract's
- * `Scope` values: the type below fails to compile when the two part.
- */
-export const scopes = [
-  "projects:read",
-  "projects:write",
-  "deployments:read",
-  "deployments:write",
-  "agents:run",
-  "files:read",
-  "files:write",
-  "billing:read",
-  "webhooks:read",
-  "webhooks:write",
-  "*",
-] as const satisfies readonly SchemaScope[];
-export type Scope = (typeof scopes)[number];
-export const scopesFollowTheContract: [SchemaScope] extends [Scope] ? true : never = true;
+/** The scopes of the service description (section 5), as the contract's `Scope` lists them; `*` grants all of them. */
+export type Scope = SchemaScope;
 
 /**
  * What each scope lets its holder do, in words, for people choosing a key's scopes (the console) or
- * granting them to an application (the consent page): one wording, wherever a person reads it.
+ * granting them to an application (the consent page): one wording, wherever a person reads it. One
+ * entry for each of the contract's scopes and no other: the type fails to compile when they part.
  */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   "projects:read": "See your projects and their agent runs",
@@ -56,6 +40,9 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   "webhooks:write": "Create, change and delete webhooks",
   "*": "Full access: everything the API allows in this workspace, including what is added later",
 };
+
+/** Every scope, in the order people are shown them (`*` last). */
+export const scopes = Object.keys(SCOPE_DESCRIPTIONS) as readonly Scope[];
 
 /** The expiry choices of workspace settings, plus `none`. An explicit time is also accepted. */
 export const expiryChoices = ["30d", "90d", "1y", "none"] as const;

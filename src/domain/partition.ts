@@ -1,6 +1,7 @@
 // What every domain operation is scoped to, and how lists are paged. No HTTP here.
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Queryable } from "../storage/index.ts";
 import type { Environment } from "../storage/schema.ts";
 
 /** The two partitions of every workspace, for the rooms above the domain (the schema defines them). */
@@ -59,6 +60,24 @@ export function toPage<Row extends { createdAt: Date; id: string }, T>(rows: Row
     items: items.map(map),
     next: rows.length > page.limit && last ? { created_at: last.createdAt.toISOString(), id: last.id } : undefined,
   };
+}
+
+/** One page of `table`'s rows that match `where`, newest first, each made an item by `toItem`. */
+export async function listPage<Table extends PgTable & Keyed, Item>(
+  db: Queryable,
+  table: Table,
+  where: SQL | undefined,
+  page: PageRequest,
+  toItem: (row: Table["$inferSelect"]) => Item,
+): Promise<Page<Item>> {
+  const { after, orderBy, limit } = keyset(table, page);
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(and(where, after))
+    .orderBy(...orderBy)
+    .limit(limit);
+  return toPage(rows as (Table["$inferSelect"] & { createdAt: Date; id: string })[], page, toItem);
 }
 
 export const iso = (date: Date) => date.toISOString();

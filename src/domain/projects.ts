@@ -13,9 +13,10 @@ import { newId } from "../storage/ids.ts";
 import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
 import { NotFoundError } from "./errors.ts";
+import { contractFields } from "./contract-fields.ts";
 import { eventRows, recordEvent, recordingSql } from "./events.ts";
 import { projectStatusOf, toAgentRun } from "./agent-run-shape.ts";
-import { inPartition, iso, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { inPartition, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
@@ -23,17 +24,9 @@ type AgentRunRow = typeof agentRuns.$inferSelect;
 
 export function toProject(row: ProjectRow): SchemaProject {
   return {
-    id: row.id,
-    name: row.name,
-    prompt: row.prompt,
-    agent: row.agent,
-    visibility: row.visibility,
-    template: row.template,
-    status: row.status,
-    latest_run_id: row.latestRunId,
+    ...contractFields(row, ["id", "name", "prompt", "agent", "visibility", "template", "status", "latestRunId"]),
     ...(row.url ? { url: row.url } : {}),
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...contractFields(row, ["createdAt", "updatedAt"]),
   };
 }
 

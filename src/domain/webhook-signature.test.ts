@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newWebhookSecret, secretKey, signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from "./webhook-signature.ts";
-
-// The published Standard Webhooks test vector (also in the Svix reference libraries' tests). A
-// round trip through our own verifier would pass with the wrong delimiter, base64 alphabet or key
-// decoding; reproducing this value is what says receivers' libraries accept our signatures.
-const vector = {
-  secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-  id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
-  timestamp: 1614265330,
-  body: '{"test": 2432232314}',
-  signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-};
+import { standardWebhooksVector as vector } from "../../test/support/webhook-vector.ts";
 
 describe("signWebhook", () => {
   it("reproduces the Standard Webhooks test vector", () => {

@@ -20,7 +20,8 @@ import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
-import { inPartition, iso, isoOrNull, keyset, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { contractFields } from "./contract-fields.ts";
+import { inPartition, iso, isoOrNull, keyset, listPage, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import { newWebhookSecret } from "./webhook-signature.ts";
 import type { WebhookTargets } from "./webhook-targets.ts";
 
@@ -30,30 +31,17 @@ type EnabledEvents = SchemaWebhookEndpoint["enabled_events"];
 
 export function toWebhookEndpoint(row: EndpointRow): SchemaWebhookEndpoint {
   return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
+    ...contractFields(row, ["id", "url", "description", "enabledEvents", "status", "disabledReason", "createdAt", "updatedAt"]),
     enabled_events: row.enabledEvents as EnabledEvents,
-    status: row.status,
-    disabled_reason: row.disabledReason,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
   };
 }
 
 export function toWebhookDelivery(row: DeliveryRow & { eventType: string }): SchemaWebhookDelivery {
   return {
-    id: row.id,
-    webhook_endpoint_id: row.webhookEndpointId,
-    event_id: row.eventId,
+    ...contractFields(row, ["id", "webhookEndpointId", "eventId", "eventType", "status", "attempts", "responseStatus", "lastAttemptAt", "nextAttemptAt", "createdAt"]),
     event_type: row.eventType as SchemaEventType,
-    status: row.status,
-    attempts: row.attempts,
-    response_status: row.responseStatus,
-    last_attempt_at: isoOrNull(row.lastAttemptAt),
     // A pending delivery is due at next_attempt_at; a finished one has no attempt planned.
     next_attempt_at: row.status === "pending" ? isoOrNull(row.nextAttemptAt) : null,
-    created_at: iso(row.createdAt),
   };
 }
 
@@ -124,14 +112,7 @@ export async function getWebhookEndpoint(db: Database, partition: Partition, id:
 }
 
 export async function listWebhookEndpoints(db: Database, partition: Partition, page: PageRequest): Promise<Page<SchemaWebhookEndpoint>> {
-  const { after, orderBy, limit } = keyset(webhookEndpoints, page);
-  const rows = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(inPartition(webhookEndpoints, partition), after))
-    .orderBy(...orderBy)
-    .limit(limit);
-  return toPage(rows, page, toWebhookEndpoint);
+  return listPage(db, webhookEndpoints, inPartition(webhookEndpoints, partition), page, toWebhookEndpoint);
 }
 
 /** Changes the fields sent; `description: null` clears it. */

@@ -2,7 +2,8 @@
 // domain's chunked Upload; downloads are streamed out of it chunk by chunk.
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import type { Handlers, MultipartBody } from "../../generated/handlers.ts";
+import type { Handlers } from "../../generated/handlers.ts";
+import type { MultipartBody } from "../stream-bodies.ts";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
 import * as files from "../domain/files.ts";
 import { InvalidInputError } from "../domain/errors.ts";

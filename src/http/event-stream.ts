@@ -7,7 +7,7 @@
 // resumes with Last-Event-ID). The stream stops when the client leaves, and ends cleanly (the last
 // chunk sent) when the server stops.
 import type { ServerResponse } from "node:http";
-import type { EventStreamBody, ServerSentEvent } from "../../generated/handlers.ts";
+import type { EventStreamBody, ServerSentEvent } from "../stream-bodies.ts";
 
 export interface EventStreamSettings {
   /** A comment line is sent after this long without a write (EVENT_STREAM_HEARTBEAT, e.g. `15s`: the default). */

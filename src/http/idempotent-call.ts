@@ -2,7 +2,8 @@
 // one): claim the key, replay a stored answer, or run the handler and store its answer in the
 // transaction of its writes. The key's table and its rules: idempotency.ts.
 import type { Logger } from "pino";
-import type { MultipartBody, OperationId } from "../../generated/handlers.ts";
+import type { OperationId } from "../../generated/handlers.ts";
+import type { MultipartBody } from "../stream-bodies.ts";
 import type { Context } from "./request-context.ts";
 import type { Database } from "../storage/index.ts";
 import { BodyError, HttpError, errorBody, toHttpError } from "./errors.ts";

@@ -6,7 +6,7 @@
 import { createHash, type Hash } from "node:crypto";
 import busboy from "busboy";
 import type { Readable } from "node:stream";
-import type { MultipartBody } from "../../generated/handlers.ts";
+import type { MultipartBody } from "../stream-bodies.ts";
 import { BodyError } from "./errors.ts";
 
 export interface FieldPart {

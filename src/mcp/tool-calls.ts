@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { operationMeta } from "../../generated/handlers.ts";
-import type { McpToolCall } from "../../generated/mcp-tools.ts";
+import type { McpToolCall } from "./tool-types.ts";
 import { contentTypeFor } from "../domain/media-types.ts";
 import { HttpError, errorBody } from "../http/errors.ts";
 import { isReadable, type Answer, type PipelineRequest } from "../http/pipeline.ts";

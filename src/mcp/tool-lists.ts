@@ -6,7 +6,7 @@
 // byte-aligned, nothing referred to across), so the two join into one valid gzip member, whose
 // CRC-32 is the list's continued over the id.
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import type { McpTool } from "../../generated/mcp-tools.ts";
+import type { McpTool } from "./tool-types.ts";
 
 /** A gzip member's header: deflate, no name or time, unknown OS. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);

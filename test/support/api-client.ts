@@ -50,6 +50,13 @@ export function createApiClient(baseUrl: string, defaultKey?: string) {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
+/** An error in the contract's shape: this status, code and param, a message, and the response's own request id. */
+export function expectApiError(response: Pick<ApiResponse, "status" | "headers" | "body">, status: number, code: string, param: string | null = null, message: unknown = expect.any(String)): void {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(response.body).toEqual({ error: { code, message, param, request_id: response.headers.get("x-request-id") } });
+}
+
 async function expectConforms(method: string, path: string, response: Response, body: unknown): Promise<void> {
   const api = await contract();
   const url = new URL(path, "http://localhost");

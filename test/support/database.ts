@@ -27,6 +27,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, inject } from "vitest";
 import type { MigrationPolicy, Storage, StorageDriver } from "../../src/storage/index.ts";
 import { inBackground } from "./background.ts";
+import { withPgClient } from "./pg-client.ts";
 import { migratedTemplate, openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
 
@@ -201,14 +202,9 @@ async function dropDatabase(name: string): Promise<void> {
   });
 }
 
-async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: testDatabaseUrl });
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.end();
-  }
+function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL is not set");
+  return withPgClient(testDatabaseUrl, work);
 }
 
 // ---------------------------------------------------------------------------------------------

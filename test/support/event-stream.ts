@@ -1,6 +1,9 @@
 // A reader of GET /v1/events/stream for tests: the raw server-sent events as they arrive (messages and
 // comment lines), over its own connection so a test can leave it unread, close it, or see it end.
 import { request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import type { PoolClient } from "pg";
+import { findWorkspaceBySlug } from "../../src/domain/workspaces.ts";
+import type { TestServer } from "./server.ts";
 
 export interface StreamMessage {
   readonly id: string;
@@ -104,3 +107,26 @@ export async function openStream(baseUrl: string, key: string, query = "", heade
 
 /** The events of a type, in order. */
 export const ofType = (messages: StreamMessage[], type: string) => messages.filter((message) => message.event === type);
+
+/**
+ * PostgreSQL only: a transaction that has recorded a `webhook.test` event in the workspace with this
+ * slug (its id `eventId`, its object's webhook_endpoint_id `endpointId`) and stays open, keeping every
+ * snapshot's xmin at its id, until the test commits it. Release it in a `finally`.
+ */
+export async function openOlderTransaction(server: TestServer, workspaceSlug: string, eventId: string, endpointId: string): Promise<PoolClient> {
+  if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
+  const workspace = await findWorkspaceBySlug(server.storage.db, workspaceSlug);
+  if (!workspace) throw new Error(`no workspace ${workspaceSlug}`);
+  const older = await server.storage.pool.connect();
+  try {
+    await older.query("begin");
+    await older.query(
+      `insert into events (id, workspace_id, environment, type, data, created_at) values ($1, $2, 'live', 'webhook.test', $3, now())`,
+      [eventId, workspace.id, JSON.stringify({ message: "older", webhook_endpoint_id: endpointId })],
+    );
+    return older;
+  } catch (error) {
+    older.release();
+    throw error;
+  }
+}

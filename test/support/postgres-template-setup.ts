@@ -6,10 +6,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrationsFolder } from "../../src/storage/index.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
+import { withPgClient } from "./pg-client.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -30,12 +30,12 @@ async function migratedTemplate(url: string): Promise<string> {
   // Built under a name of its own and renamed when whole: a run that finds the template finds it
   // complete, and two runs building at once both succeed (the second one's copy is dropped).
   const building = `${name}_${randomBytes(4).toString("hex")}`;
-  await admin(url, (client) => client.query(`create database "${building}"`));
+  await withPgClient(url, (client) => client.query(`create database "${building}"`));
   try {
     await (await openPostgresStorage({ url: databaseUrl(url, building), poolSize: 1 })).close();
-    await admin(url, (client) => client.query(`alter database "${building}" rename to "${name}"`));
+    await withPgClient(url, (client) => client.query(`alter database "${building}" rename to "${name}"`));
   } catch (error) {
-    await admin(url, (client) => client.query(`drop database if exists "${building}" with (force)`));
+    await withPgClient(url, (client) => client.query(`drop database if exists "${building}" with (force)`));
     if (!(await exists(url, name))) throw error;
   }
   return name;
@@ -52,7 +52,7 @@ async function migrationsHash(): Promise<string> {
 }
 
 async function exists(url: string, name: string): Promise<boolean> {
-  const { rowCount } = await admin(url, (client) => client.query("select 1 from pg_database where datname = $1", [name]));
+  const { rowCount } = await withPgClient(url, (client) => client.query("select 1 from pg_database where datname = $1", [name]));
   return rowCount === 1;
 }
 
@@ -62,12 +62,3 @@ export function databaseUrl(url: string, name: string): string {
   return target.toString();
 }
 
-async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}

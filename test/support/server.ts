@@ -20,6 +20,7 @@ import type { TrustProxy } from "../../src/http/client-address.ts";
 import type { Storage } from "../../src/storage/index.ts";
 import { auditLog, type AuditEntry, type Environment } from "../../src/storage/schema.ts";
 import { eq } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import { createApiClient, type ApiClient } from "./api-client.ts";
 import type { TestDriver } from "./database.ts";
 import { freePort } from "./net.ts";
@@ -57,6 +58,26 @@ const unlimited = Object.fromEntries(Object.keys(PLAN_LIMITS).map((plan) => [pla
   Plan,
   PlanLimits
 >;
+
+/**
+ * The server of the enclosing suite: started before its first test, stopped after its last. What it
+ * returns stands for that server, so read it in the suite's tests and hooks, not while declaring them.
+ */
+export function suiteServer(driver: TestDriver, options?: TestServerOptions): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(driver, options);
+  });
+  afterAll(() => server?.stop());
+  return new Proxy({} as TestServer, {
+    get(_, property) {
+      if (!server) throw new Error("the suite's server is read before it started: read it in a test or hook");
+      return Reflect.get(server, property);
+    },
+  });
+}
+
+export type TestServerOptions = NonNullable<Parameters<typeof startTestServer>[1]>;
 
 export async function startTestServer(
   driver: TestDriver,

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejectionOf } from "../../../test/support/rejection.ts";
 import { ApiConnectionError, ApiError, createClient, EventStreamError, type ClientOptions, type EventOfType, type StreamEvent } from "./index.ts";
 
 interface Seen {
@@ -81,15 +82,6 @@ async function take<E>(iterator: AsyncIterable<E>, count: number): Promise<E[]> 
     if (taken.length === count) break;
   }
   return taken;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 // Compile-time checks (tsc runs over this file): the iterator is typed from the contract's union.
@@ -175,10 +167,10 @@ describe("client.events.stream: parsing", () => {
       openStream(res);
       res.write("id: evt_1\ndata: {not json\n\n");
     };
-    expect(await thrown(take(client().events.stream(), 1))).toBeInstanceOf(EventStreamError);
+    expect(await rejectionOf(take(client().events.stream(), 1))).toBeInstanceOf(EventStreamError);
 
     answer = (res) => res.writeHead(200, { "content-type": "text/html" }).end("<h1>proxy</h1>");
-    const error = await thrown(take(client().events.stream(), 1));
+    const error = await rejectionOf(take(client().events.stream(), 1));
     expect(error).toBeInstanceOf(EventStreamError);
     expect((error as Error).message).toContain("text/html");
   });
@@ -264,7 +256,7 @@ describe("client.events.stream: reconnecting", () => {
       res
         .writeHead(401, { "content-type": "application/json", "x-request-id": "req_unauthorized01" })
         .end(JSON.stringify({ error: { code: "invalid_api_key", message: "The API key is not valid.", param: null, request_id: "req_unauthorized01" } }));
-    const error = await thrown(take(client().events.stream(), 1));
+    const error = await rejectionOf(take(client().events.stream(), 1));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, code: "invalid_api_key", request_id: "req_unauthorized01" });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -273,12 +265,12 @@ describe("client.events.stream: reconnecting", () => {
 
   it("gives up after maxReconnects attempts in a row that bring nothing: ApiError for a status, ApiConnectionError without an answer", async () => {
     answer = (res) => res.writeHead(429, { "content-type": "application/json" }).end('{"error":{"code":"too_many_event_streams","message":"x","param":null,"request_id":null}}');
-    const limited = await thrown(take(client().events.stream({ maxReconnects: 2 }), 1));
+    const limited = await rejectionOf(take(client().events.stream({ maxReconnects: 2 }), 1));
     expect(limited).toMatchObject({ name: "ApiError", status: 429 });
     expect(seen).toHaveLength(3);
 
     const nobody = createClient({ apiKey: "svc_test_stream", baseUrl: "http://127.0.0.1:9", backoff: { initialMs: 5, maxMs: 10 } });
-    const unreachable = await thrown(take(nobody.events.stream({ maxReconnects: 1 }), 1));
+    const unreachable = await rejectionOf(take(nobody.events.stream({ maxReconnects: 1 }), 1));
     expect(unreachable).toBeInstanceOf(ApiConnectionError);
     expect(unreachable).toMatchObject({ attempts: 2 });
   });
@@ -288,7 +280,7 @@ describe("client.events.stream: reconnecting", () => {
       openStream(res);
       res.end();
     };
-    const error = await thrown(take(client({ backoff: { initialMs: 40, maxMs: 1000 } }).events.stream({ maxReconnects: 3 }), 1));
+    const error = await rejectionOf(take(client({ backoff: { initialMs: 40, maxMs: 1000 } }).events.stream({ maxReconnects: 3 }), 1));
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(seen).toHaveLength(4);
     // Backoff 40, 80, 160 ms, each jittered to 50–100 %: at least 140 ms in all.

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newWebhookSecret, signWebhook } from "../../../src/domain/webhook-signature.ts";
+import { standardWebhooksVector as vector } from "../../../test/support/webhook-vector.ts";
 import {
   verifyFetchRequest,
   verifyNodeRequest,
@@ -16,15 +17,6 @@ import {
   type WebhookEvent,
   type WebhookVerificationReason,
 } from "./node.ts";
-
-// The published Standard Webhooks test vector, as src/domain/webhook-signature.test.ts uses it.
-const vector = {
-  secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-  id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
-  timestamp: 1614265330,
-  body: '{"test": 2432232314}',
-  signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-};
 
 const event: WebhookEvent = {
   id: "evt_4fT9kQ2mXp7LrV3z",
