@@ -2,9 +2,8 @@
 // default, started again on the same data directory, it retries the job the dead process held; on
 // PostgreSQL another replica, already running, retries it once its heartbeat lapses. Either way the
 // run finishes once, with one final status and one final event.
-import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { forEachDriver, type ProcessDatabase } from "./support/database.ts";
+import { forEachDriver, useProcessDatabase } from "./support/database.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { pbs, startServer } from "./support/process.ts";
 
@@ -19,23 +18,16 @@ async function hangingOnceModel(): Promise<FakeModel> {
 }
 
 forEachDriver("a run whose server was killed mid-run", (driver) => {
-  let database: ProcessDatabase;
+  const database = useProcessDatabase(driver);
   let model: FakeModel;
-  const servers: ChildProcess[] = [];
-
   beforeAll(async () => {
-    database = await driver.forProcess();
     model = await hangingOnceModel();
   });
-  afterAll(async () => {
-    for (const child of servers) if (child.exitCode === null) child.kill("SIGKILL");
-    await model?.close();
-    await database?.dispose();
-  });
+  afterAll(() => model?.close());
 
   it(driver.name === "pglite" ? "finishes once after the server is started again" : "is finished once by another replica", async () => {
     const env = {
-      ...database.env,
+      ...database().env,
       PORT: "0",
       APPS_PORT: "0",
       HOST: "127.0.0.1",
@@ -44,15 +36,11 @@ forEachDriver("a run whose server was killed mid-run", (driver) => {
       AGENT_BASE_URL: model.url,
       AGENT_MODEL: "fake-1",
     };
-    const start = async () => {
-      const server = await startServer(env);
-      servers.push(server.child);
-      return server;
-    };
+    const start = () => startServer(env);
     let server = await start();
     // A plan whose rate limit the polling below stays well within.
-    await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database.env);
-    const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "t"], database.env)).trimEnd().split("\n").at(-1)!;
+    await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database().env);
+    const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "t"], database().env)).trimEnd().split("\n").at(-1)!;
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } }).then(
         (response) => response.json() as Promise<any>,

@@ -2,35 +2,26 @@
 // being delivered to a slow receiver. Deliveries a dead process had claimed are attempted again (at
 // the next start on the embedded default, which owns the database alone; when their claims' lease
 // ends on PostgreSQL), so every event arrives, at least once, with its webhook-id.
-import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { forEachDriver, type ProcessDatabase } from "./support/database.ts";
+import { forEachDriver, useProcessDatabase } from "./support/database.ts";
 import { pbs, startServer } from "./support/process.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
 
 forEachDriver("webhook deliveries through a crash", (driver) => {
-  let database: ProcessDatabase;
+  const database = useProcessDatabase(driver);
   let receiver: Receiver;
-  const servers: ChildProcess[] = [];
-
   beforeAll(async () => {
-    database = await driver.forProcess();
     receiver = await startReceiver();
     // Slow answers keep deliveries in flight when the server dies.
     receiver.answer("/burst", (response) => void setTimeout(() => response.writeHead(200).end("ok"), 150));
   });
-  afterAll(async () => {
-    for (const child of servers) if (child.exitCode === null) child.kill("SIGKILL");
-    await receiver?.close();
-    await database?.dispose();
-  });
+  afterAll(() => receiver?.close());
 
   it("delivers every event of a burst after kill -9 and a restart, none lost", async () => {
-    const env = { ...database.env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", LOG_LEVEL: "info", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
+    const env = { ...database().env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", LOG_LEVEL: "info", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
     let server = await startServer(env);
-    servers.push(server.child);
-    await pbs(["workspaces", "create", "--slug", "burst", "--plan", "enterprise"], database.env);
-    const secret = (await pbs(["keys", "create", "--workspace", "burst", "--name", "t"], database.env)).trimEnd().split("\n").at(-1)!;
+    await pbs(["workspaces", "create", "--slug", "burst", "--plan", "enterprise"], database().env);
+    const secret = (await pbs(["keys", "create", "--workspace", "burst", "--name", "t"], database().env)).trimEnd().split("\n").at(-1)!;
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } }).then(
         (response) => response.json() as Promise<any>,
@@ -46,7 +37,6 @@ forEachDriver("webhook deliveries through a crash", (driver) => {
     expect(delivered.size).toBeLessThan(16);
 
     server = await startServer(env);
-    servers.push(server.child);
     const events = (await api("/v1/events?limit=100")).data.filter((event: { type: string }) => event.type.startsWith("project."));
     expect(events).toHaveLength(16);
     const deadline = Date.now() + 90_000;

@@ -28,6 +28,7 @@ import { afterAll, beforeAll, beforeEach, describe, inject } from "vitest";
 import type { MigrationPolicy, Storage, StorageDriver } from "../../src/storage/index.ts";
 import { inBackground } from "./background.ts";
 import { withPgClient } from "./pg-client.ts";
+import { killLeftoverChildren } from "./process.ts";
 import { migratedTemplate, openPgliteStorage, PGDATA_DIR, pgliteOptions } from "../../src/storage/pglite.ts";
 import { openPostgresStorage } from "../../src/storage/postgres.ts";
 
@@ -150,6 +151,27 @@ export function useStorage(driver: TestDriver): () => Storage {
   return () => {
     if (!storage) throw new Error("the suite's database is not open (did beforeAll fail?)");
     return storage;
+  };
+}
+
+/**
+ * Registers hooks that make one database for the child processes of the enclosing suite (servers,
+ * `pbs`) before its tests, and after them kill the children still running and remove it. Returns
+ * the accessor for the tests.
+ */
+export function useProcessDatabase(driver: TestDriver): () => ProcessDatabase {
+  let database: ProcessDatabase | undefined;
+  beforeAll(async () => {
+    database = await driver.forProcess();
+  });
+  afterAll(async () => {
+    // The servers first: a database is removed only once nothing has it open.
+    killLeftoverChildren();
+    await database?.dispose();
+  });
+  return () => {
+    if (!database) throw new Error("the suite's database was not made (did beforeAll fail?)");
+    return database;
   };
 }
 
