@@ -219,7 +219,14 @@ const RAW = "\u0000raw body";
 /** The case with `key` as its call's idempotency_key, unless it names one or is no call of its tool. */
 function keyed(hostile: HostileCase, key: string): HostileCase {
   const text = String(hostile.body);
-  const message = JSON.parse(text) as { method?: string; params?: { name?: unknown; arguments?: unknown } };
+  let message: { method?: string; params?: { name?: unknown; arguments?: unknown } };
+  try {
+    message = JSON.parse(text) as typeof message;
+  } catch {
+    // Not JSON once its body was spliced in (a raw body that is JSON alone, but not in place):
+    // no call the server could carry out, so no key to account for.
+    return hostile;
+  }
   const args = message.params?.arguments;
   if (message.method !== "tools/call" || message.params?.name !== hostile.operationId || hostile.idempotencyKey !== undefined) return hostile;
   if (args === null || typeof args !== "object" || Array.isArray(args) || "idempotency_key" in args) return hostile;
