@@ -517,11 +517,11 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       // The get, list and create scenarios again, each on a server of its own under `--cpu-prof` (its
       // start-up is in the profile too, about a second of it).
       await stop(server.child);
-      const profiledLoads: [ProfiledLoad, RequestSpec | readonly RequestSpec[]][] = [
-        ...PROFILED_SCENARIOS.filter((name) => SCENARIOS.includes(name)).map((name) => [name, specs[name].spec] as [ProfiledLoad, RequestSpec]),
-        // The MCP part's pair, for where a pair's time goes beside a GET's.
-        ...(MCP ? [["mcp", mcpPair(projectId)] as [ProfiledLoad, RequestSpec[]]] : []),
-      ];
+      const profiledLoads = PROFILED_SCENARIOS.filter((name) => SCENARIOS.includes(name)).map(
+        (name): [ProfiledLoad, RequestSpec | readonly RequestSpec[]] => [name, specs[name].spec],
+      );
+      // The MCP part's pair, for where a pair's time goes beside a GET's.
+      if (MCP) profiledLoads.push(["mcp", mcpPair(projectId)]);
       for (const [scenario, spec] of profiledLoads) {
         const profileDir = join(dataDir, `profile-${scenario}`);
         const profiled = (await startServer(env, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])).server;

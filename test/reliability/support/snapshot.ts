@@ -32,9 +32,9 @@ export async function snapshotter(storage: Storage): Promise<{ take(): Promise<S
   const strip = volatileColumns.map((column) => ` - '${column}'`).join("");
   const hash = (table: string) =>
     `'${table}', (select md5(coalesce(string_agg(r, E'\\n' order by r), '')) || ':' || count(*) from (select (to_jsonb(t)${strip})::text as r from "${table}" t) s)`;
-  const written = (table: string) => `'${table}', (select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from "${table}")`;
+  const lastWrite = (table: string) => `'${table}', (select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from "${table}")`;
   const writes = sql.raw(
-    `select json_build_object(${tables.map(written).join(", ")}) as tables, ` +
+    `select json_build_object(${tables.map(lastWrite).join(", ")}) as tables, ` +
       `(select coalesce(json_object_agg(key, coalesce(response_status::text, state)), '{}') from idempotency_keys) as idempotency`,
   );
   type Fingerprints = Record<string, string> | string;
