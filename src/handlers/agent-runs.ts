@@ -1,9 +1,8 @@
 // Agent runs: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
-import type { SchemaAgentRun } from "../../generated/schema.d.ts";
 import * as runs from "../domain/agent-runs.ts";
 import type { Context } from "../http/request-context.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type AgentRunHandlers = Pick<Handlers<Context>, "triggerAgentRun" | "listAgentRuns" | "getAgentRun" | "cancelAgentRun">;
 
@@ -15,9 +14,9 @@ export const agentRunHandlers: AgentRunHandlers = {
 
   async listAgentRuns({ path, query }, context) {
     const filters = { status: query?.status };
-    const list = paged<SchemaAgentRun>(context, `runs:${path.project_id}`, query, filters);
-    const page = await runs.listAgentRuns(context.db, context.partition, path.project_id, list.request, filters);
-    return { status: 200, body: list.body(page) };
+    return listed(context, `runs:${path.project_id}`, query, filters, (page) =>
+      runs.listAgentRuns(context.db, context.partition, path.project_id, page, filters),
+    );
   },
 
   async getAgentRun({ path }, { db, partition }) {

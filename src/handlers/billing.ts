@@ -1,9 +1,8 @@
 // Billing: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
-import type { SchemaInvoice } from "../../generated/schema.d.ts";
 import * as billing from "../domain/billing.ts";
 import type { Context } from "../http/request-context.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type BillingHandlers = Pick<Handlers<Context>, "getUsage" | "listInvoices">;
 
@@ -13,7 +12,6 @@ export const billingHandlers: BillingHandlers = {
   },
 
   async listInvoices({ query }, context) {
-    const list = paged<SchemaInvoice>(context, "invoices", query);
-    return { status: 200, body: list.body(await billing.listInvoices(context.db, context.partition, list.request)) };
+    return listed(context, "invoices", query, {}, (page) => billing.listInvoices(context.db, context.partition, page));
   },
 };

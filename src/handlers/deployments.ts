@@ -4,7 +4,7 @@ import type { SchemaDeployment } from "../../generated/schema.d.ts";
 import * as deployments from "../domain/deployments.ts";
 import { presentDeployments } from "./app-urls.ts";
 import type { Context } from "../http/request-context.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type DeploymentHandlers = Pick<Handlers<Context>, "createDeployment" | "listDeployments" | "getDeployment" | "rollbackDeployment">;
 
@@ -18,9 +18,10 @@ export const deploymentHandlers: DeploymentHandlers = {
 
   async listDeployments({ path, query }, context) {
     const filters = { target: query?.target, status: query?.status };
-    const list = paged<SchemaDeployment>(context, `deployments:${path.project_id}`, query, filters);
-    const page = await deployments.listDeployments(context.db, context.partition, path.project_id, list.request, filters);
-    return { status: 200, body: list.body({ ...page, items: await presentDeployments(context, path.project_id, page.items) }) };
+    return listed(context, `deployments:${path.project_id}`, query, filters, async (request) => {
+      const page = await deployments.listDeployments(context.db, context.partition, path.project_id, request, filters);
+      return { ...page, items: await presentDeployments(context, path.project_id, page.items) };
+    });
   },
 
   async getDeployment({ path }, context) {

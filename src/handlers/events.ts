@@ -1,17 +1,15 @@
 // Events: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
-import type { SchemaEvent } from "../../generated/schema.d.ts";
 import * as events from "../domain/events.ts";
 import type { Context } from "../http/request-context.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type EventHandlers = Pick<Handlers<Context>, "listEvents" | "getEvent" | "streamEvents">;
 
 export const eventHandlers: EventHandlers = {
   async listEvents({ query }, context) {
     const filters = { type: query?.type };
-    const list = paged<SchemaEvent>(context, "events", query, filters);
-    return { status: 200, body: list.body(await events.listEvents(context.db, context.partition, list.request, filters)) };
+    return listed(context, "events", query, filters, (page) => events.listEvents(context.db, context.partition, page, filters));
   },
 
   async getEvent({ path }, { db, partition }) {

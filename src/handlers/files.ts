@@ -13,7 +13,7 @@ import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../ht
 import type { Database } from "../storage/index.ts";
 import type { Context } from "../http/request-context.ts";
 import { multipartParts } from "../http/multipart.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type FileHandlers = Pick<Handlers<Context>, "uploadFile" | "listFiles" | "getFile" | "downloadFile" | "deleteFile">;
 
@@ -32,9 +32,7 @@ export const fileHandlers: FileHandlers = {
   },
 
   async listFiles({ path, query }, context) {
-    const list = paged<SchemaProjectFile>(context, `files:${path.project_id}`, query);
-    const page = await files.listFiles(context.db, context.partition, path.project_id, list.request);
-    return { status: 200, body: list.body(page) };
+    return listed(context, `files:${path.project_id}`, query, {}, (page) => files.listFiles(context.db, context.partition, path.project_id, page));
   },
 
   async getFile({ path }, { db, partition }) {

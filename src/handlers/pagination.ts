@@ -12,8 +12,19 @@ export interface ListQuery {
   cursor?: string;
 }
 
-/** Reads `limit` and `cursor`; `list` names the list (with its parent, e.g. `runs:prj_…`). */
-export function paged<T>(context: Context, list: string, query: ListQuery | undefined, filters: Record<string, unknown> = {}) {
+/**
+ * One page of a list, as the contract answers it: reads `limit` and `cursor`, lets `read` fetch the
+ * page from there, and signs the next position. `list` names the list (with its parent, e.g.
+ * `runs:prj_…`); `filters` are the query's, bound into the cursor so that it cannot be replayed
+ * against other ones.
+ */
+export async function listed<T>(
+  context: Context,
+  list: string,
+  query: ListQuery | undefined,
+  filters: Record<string, unknown>,
+  read: (request: PageRequest) => Promise<Page<T>>,
+): Promise<{ status: 200; body: { data: T[]; next_cursor: string | null } }> {
   const bound = listBound({ list, ...context.partition, filters });
   let after: PageRequest["after"];
   if (query?.cursor) {
@@ -21,12 +32,6 @@ export function paged<T>(context: Context, list: string, query: ListQuery | unde
     if (!decoded.ok) throw new HttpError(400, "invalid_request", decoded.message, "cursor");
     after = decoded.position;
   }
-  const request: PageRequest = { limit: query?.limit ?? DEFAULT_PAGE_SIZE, after };
-  return {
-    request,
-    /** The page as the contract answers it. */
-    body(page: Page<T>): { data: T[]; next_cursor: string | null } {
-      return { data: page.items, next_cursor: page.next ? context.cursors.encode(page.next, bound) : null };
-    },
-  };
+  const page = await read({ limit: query?.limit ?? DEFAULT_PAGE_SIZE, after });
+  return { status: 200, body: { data: page.items, next_cursor: page.next ? context.cursors.encode(page.next, bound) : null } };
 }

@@ -1,10 +1,9 @@
 // Projects: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
-import type { SchemaProject } from "../../generated/schema.d.ts";
 import * as projects from "../domain/projects.ts";
 import { presentProject } from "./app-urls.ts";
 import type { Context } from "../http/request-context.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type ProjectHandlers = Pick<Handlers<Context>, "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject">;
 
@@ -16,9 +15,10 @@ export const projectHandlers: ProjectHandlers = {
 
   async listProjects({ query }, context) {
     const filters = { status: query?.status, visibility: query?.visibility };
-    const list = paged<SchemaProject>(context, "projects", query, filters);
-    const page = await projects.listProjects(context.db, context.partition, list.request, filters);
-    return { status: 200, body: list.body({ ...page, items: page.items.map((project) => presentProject(context, project)) }) };
+    return listed(context, "projects", query, filters, async (request) => {
+      const page = await projects.listProjects(context.db, context.partition, request, filters);
+      return { ...page, items: page.items.map((project) => presentProject(context, project)) };
+    });
   },
 
   async getProject({ path }, context) {

@@ -1,9 +1,9 @@
 // Webhook endpoints and deliveries: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
-import type { SchemaWebhookDelivery, SchemaWebhookEndpoint } from "../../generated/schema.d.ts";
+import type { SchemaWebhookDelivery } from "../../generated/schema.d.ts";
 import * as webhooks from "../domain/webhooks.ts";
 import type { Context } from "../http/request-context.ts";
-import { paged } from "./pagination.ts";
+import { listed } from "./pagination.ts";
 
 type WebhookHandlers = Pick<
   Handlers<Context>,
@@ -29,8 +29,7 @@ export const webhookHandlers: WebhookHandlers = {
   },
 
   async listWebhookEndpoints({ query }, context) {
-    const list = paged<SchemaWebhookEndpoint>(context, "webhooks", query);
-    return { status: 200, body: list.body(await webhooks.listWebhookEndpoints(context.db, context.partition, list.request)) };
+    return listed(context, "webhooks", query, {}, (page) => webhooks.listWebhookEndpoints(context.db, context.partition, page));
   },
 
   async getWebhookEndpoint({ path }, { db, partition }) {
@@ -57,9 +56,9 @@ export const webhookHandlers: WebhookHandlers = {
 
   async listWebhookDeliveries({ path, query }, context) {
     const filters = { status: query?.status };
-    const list = paged<SchemaWebhookDelivery>(context, `deliveries:${path.webhook_endpoint_id}`, query, filters);
-    const page = await webhooks.listWebhookDeliveries(context.db, context.partition, path.webhook_endpoint_id, list.request, filters);
-    return { status: 200, body: list.body(page) };
+    return listed(context, `deliveries:${path.webhook_endpoint_id}`, query, filters, (page) =>
+      webhooks.listWebhookDeliveries(context.db, context.partition, path.webhook_endpoint_id, page, filters),
+    );
   },
 
   async getWebhookDelivery({ path }, { db, partition }) {
