@@ -3,6 +3,7 @@ import type { Handlers } from "../../generated/handlers.ts";
 import * as runs from "../domain/agent-runs.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
+import { ok } from "./ok.ts";
 
 type AgentRunHandlers = Pick<Handlers<Context>, "triggerAgentRun" | "listAgentRuns" | "getAgentRun" | "cancelAgentRun">;
 
@@ -19,11 +20,7 @@ export const agentRunHandlers: AgentRunHandlers = {
     );
   },
 
-  async getAgentRun({ path }, { db, partition }) {
-    return { status: 200, body: await runs.getAgentRun(db, partition, path.project_id, path.run_id) };
-  },
+  getAgentRun: ({ path }, { db, partition }) => ok(runs.getAgentRun(db, partition, path.project_id, path.run_id)),
 
-  async cancelAgentRun({ path }, { db, partition }) {
-    return { status: 200, body: await runs.cancelAgentRun(db, partition, path.project_id, path.run_id) };
-  },
+  cancelAgentRun: ({ path }, { db, partition }) => ok(runs.cancelAgentRun(db, partition, path.project_id, path.run_id)),
 };

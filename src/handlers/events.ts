@@ -3,6 +3,7 @@ import type { Handlers } from "../../generated/handlers.ts";
 import * as events from "../domain/events.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
+import { ok } from "./ok.ts";
 
 type EventHandlers = Pick<Handlers<Context>, "listEvents" | "getEvent" | "streamEvents">;
 
@@ -12,9 +13,7 @@ export const eventHandlers: EventHandlers = {
     return listed(context, "events", query, filters, (page) => events.listEvents(context.db, context.partition, page, filters));
   },
 
-  async getEvent({ path }, { db, partition }) {
-    return { status: 200, body: await events.getEvent(db, partition, path.event_id) };
-  },
+  getEvent: ({ path }, { db, partition }) => ok(events.getEvent(db, partition, path.event_id)),
 
   async streamEvents({ query, header }, { eventStreams, partition, principal }) {
     // The header is what EventSource sends when it reconnects; the query is for a first connection.

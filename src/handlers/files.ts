@@ -14,6 +14,7 @@ import type { Database } from "../storage/index.ts";
 import type { Context } from "../http/request-context.ts";
 import { multipartParts } from "../http/multipart.ts";
 import { listed } from "./pagination.ts";
+import { ok } from "./ok.ts";
 
 type FileHandlers = Pick<Handlers<Context>, "uploadFile" | "listFiles" | "getFile" | "downloadFile" | "deleteFile">;
 
@@ -35,9 +36,7 @@ export const fileHandlers: FileHandlers = {
     return listed(context, `files:${path.project_id}`, query, {}, (page) => files.listFiles(context.db, context.partition, path.project_id, page));
   },
 
-  async getFile({ path }, { db, partition }) {
-    return { status: 200, body: await files.getFile(db, partition, path.project_id, path.file_id) };
-  },
+  getFile: ({ path }, { db, partition }) => ok(files.getFile(db, partition, path.project_id, path.file_id)),
 
   async downloadFile({ path, header }, { db, partition }) {
     const { file, content, slice } = await files.readFileContent(db, partition, path.project_id, path.file_id);

@@ -4,6 +4,7 @@ import type { SchemaWebhookDelivery } from "../../generated/schema.d.ts";
 import * as webhooks from "../domain/webhooks.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
+import { ok } from "./ok.ts";
 
 type WebhookHandlers = Pick<
   Handlers<Context>,
@@ -32,17 +33,12 @@ export const webhookHandlers: WebhookHandlers = {
     return listed(context, "webhooks", query, {}, (page) => webhooks.listWebhookEndpoints(context.db, context.partition, page));
   },
 
-  async getWebhookEndpoint({ path }, { db, partition }) {
-    return { status: 200, body: await webhooks.getWebhookEndpoint(db, partition, path.webhook_endpoint_id) };
-  },
+  getWebhookEndpoint: ({ path }, { db, partition }) => ok(webhooks.getWebhookEndpoint(db, partition, path.webhook_endpoint_id)),
 
-  async updateWebhookEndpoint({ path, body }, { db, webhookTargets, partition }) {
-    return { status: 200, body: await webhooks.updateWebhookEndpoint(db, webhookTargets, partition, path.webhook_endpoint_id, body) };
-  },
+  updateWebhookEndpoint: ({ path, body }, { db, webhookTargets, partition }) =>
+    ok(webhooks.updateWebhookEndpoint(db, webhookTargets, partition, path.webhook_endpoint_id, body)),
 
-  async rotateWebhookSecret({ path }, { db, partition }) {
-    return { status: 200, body: await webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id) };
-  },
+  rotateWebhookSecret: ({ path }, { db, partition }) => ok(webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id)),
 
   async deleteWebhookEndpoint({ path }, { db, partition }) {
     await webhooks.deleteWebhookEndpoint(db, partition, path.webhook_endpoint_id);
@@ -61,9 +57,7 @@ export const webhookHandlers: WebhookHandlers = {
     );
   },
 
-  async getWebhookDelivery({ path }, { db, partition }) {
-    return { status: 200, body: await webhooks.getWebhookDelivery(db, partition, path.webhook_endpoint_id, path.delivery_id) };
-  },
+  getWebhookDelivery: ({ path }, { db, partition }) => ok(webhooks.getWebhookDelivery(db, partition, path.webhook_endpoint_id, path.delivery_id)),
 
   async redeliverWebhookDelivery({ path }, { db, partition }) {
     const delivery = await webhooks.redeliver(db, partition, path.webhook_endpoint_id, path.delivery_id);
