@@ -17,7 +17,7 @@ import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { findProject, touchedAt } from "./projects.ts";
+import { findProject, foundInProject, touchedAt } from "./projects.ts";
 import { contractFields, errorOf } from "./contract-fields.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
@@ -134,12 +134,7 @@ async function findDeployment(db: Queryable, partition: Partition, projectId: st
     .select()
     .from(deployments)
     .where(and(inPartition(deployments, partition), eq(deployments.projectId, projectId), eq(deployments.id, deploymentId)));
-  if (!row) {
-    // Tell an unknown project from an unknown deployment, as the other lookups do.
-    await findProject(db, partition, projectId);
-    throw new NotFoundError(`No deployment ${deploymentId} in project ${projectId}.`, "deployment_id");
-  }
-  return row;
+  return foundInProject(db, partition, projectId, row, () => new NotFoundError(`No deployment ${deploymentId} in project ${projectId}.`, "deployment_id"));
 }
 
 export async function getDeployment(db: Database, partition: Partition, projectId: string, deploymentId: string): Promise<SchemaDeployment> {

@@ -18,7 +18,7 @@ import { newId } from "../storage/ids.ts";
 import { fileChunks, files } from "../storage/schema.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { findProject, projectNotFound } from "./projects.ts";
+import { findProject, foundInProject, projectNotFound } from "./projects.ts";
 import { contractFields } from "./contract-fields.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
@@ -250,11 +250,7 @@ async function findFile(db: Database, partition: Partition, projectId: string, f
     .select()
     .from(files)
     .where(and(inPartition(files, partition), eq(files.projectId, projectId), eq(files.id, fileId), committed()));
-  if (!row) {
-    await findProject(db, partition, projectId);
-    throw new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id");
-  }
-  return row;
+  return foundInProject(db, partition, projectId, row, () => new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id"));
 }
 
 export async function getFile(db: Database, partition: Partition, projectId: string, fileId: string): Promise<SchemaProjectFile> {

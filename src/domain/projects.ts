@@ -141,6 +141,22 @@ export async function findProject(db: Queryable, partition: Partition, id: strin
   return row;
 }
 
+/**
+ * `row`, a project's resource looked up by its id; when there is none, the not-found error names what
+ * is missing: the project, when the partition has no such project, else the resource (`missing`).
+ */
+export async function foundInProject<Row>(
+  db: Queryable,
+  partition: Partition,
+  projectId: string,
+  row: Row | undefined,
+  missing: () => NotFoundError,
+): Promise<Row> {
+  if (row) return row;
+  await findProject(db, partition, projectId);
+  throw missing();
+}
+
 // By primary key alone, the partition checked on the row: a prepared statement is planned once for
 // any parameters, and with the partition in its WHERE clause a planner whose statistics still
 // describe a young table picks the partition's page index and walks every project of the workspace
