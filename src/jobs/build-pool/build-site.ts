@@ -46,7 +46,11 @@ export class BuildError extends Error {
 
 export async function buildSite(
   files: ReadonlyMap<string, Uint8Array>,
-  options: { signal?: AbortSignal } = {},
+  options: {
+    signal?: AbortSignal;
+    /** Called once bundling has ended, well or not, before the pages are rewritten. */
+    bundled?: () => Promise<void>;
+  } = {},
 ): Promise<Map<string, Uint8Array>> {
   const { signal } = options;
   signal?.throwIfAborted();
@@ -57,8 +61,12 @@ export async function buildSite(
   const scanned = pages.map((page) => ({ page, ...scanPage(page, files.get(page)!, files) }));
 
   const bundles = new Map<string, Bundle>();
-  for (const entry of [...new Set(scanned.flatMap(({ scripts }) => scripts.map((script) => script.entry)))].sort(byCodeUnit)) {
-    bundles.set(entry, await bundle(entry, files, signal));
+  try {
+    for (const entry of [...new Set(scanned.flatMap(({ scripts }) => scripts.map((script) => script.entry)))].sort(byCodeUnit)) {
+      bundles.set(entry, await bundle(entry, files, signal));
+    }
+  } finally {
+    await options.bundled?.();
   }
 
   const output = new Map<string, Uint8Array>();

@@ -1,6 +1,15 @@
 // A build thread of build-pool.ts: a tenant's build, and the built-in agent's work on its files.
+import * as esbuild from "esbuild";
 import { editProject } from "../../agents/builtin-edit.ts";
 import { BuildError, buildSite } from "./build-site.ts";
-import { serveTasks } from "./thread-pool.ts";
+import { childrenExited, serveTasks } from "./thread-pool.ts";
 
-serveTasks({ buildSite: (files: ReadonlyMap<string, Uint8Array>) => buildSite(files), editProject }, [BuildError]);
+// esbuild's service lives only while a build bundles, when this thread waits on it and can answer a
+// stop: a thread cut short while it works in JavaScript (an edit, a page's rewriting) past its
+// limit is terminated without stopping the service, which would then stay a zombie (thread-pool.ts).
+async function stopEsbuild(): Promise<void> {
+  await esbuild.stop();
+  await childrenExited();
+}
+
+serveTasks({ buildSite: (files: ReadonlyMap<string, Uint8Array>) => buildSite(files, { bundled: stopEsbuild }), editProject }, [BuildError]);

@@ -6,7 +6,9 @@
 // A thread is retired gracefully when it answers: it stops the child processes it spawned
 // (esbuild's service) and waits for their exit, and is terminated then. A process whose thread is
 // terminated first still exits (its stdin closes) but is never reaped: it stays a zombie until the
-// server exits. A thread that does not answer within a second is terminated all the same.
+// server exits. A thread that does not answer within a second is terminated all the same, so a
+// task keeps a child process only while it waits on it (build-thread.ts stops esbuild's service
+// once a build has bundled: see childrenExited).
 import { subscribe } from "node:diagnostics_channel";
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -231,7 +233,6 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
  */
 export function serveTasks(tasks: Record<string, (input: never) => unknown>, expected: ReadonlyArray<abstract new (...args: never[]) => Error> = []): void {
   const port = parentPort!;
-  const children = new Set<ChildProcess>();
   subscribe("child_process", (message) => {
     const child = (message as { process: ChildProcess }).process;
     children.add(child);
@@ -241,9 +242,9 @@ export function serveTasks(tasks: Record<string, (input: never) => unknown>, exp
 
   port.on("message", async (message: ToThread) => {
     if (message.kind === "stop") {
-      const running = [...children].filter((child) => child.exitCode === null && child.signalCode === null);
+      const running = [...children].filter(isRunning);
       for (const child of running) child.kill();
-      await Promise.all(running.map((child) => once(child, "exit")));
+      await childrenExited();
       return post({ kind: "stopped" });
     }
     try {
@@ -255,4 +256,17 @@ export function serveTasks(tasks: Record<string, (input: never) => unknown>, exp
       post({ kind: "failed", id: message.id, error: failure, retire: !expected.some((type) => error instanceof type) });
     }
   });
+}
+
+/** The child processes this thread has spawned (serveTasks watches for them) that have not exited. */
+const children = new Set<ChildProcess>();
+
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/**
+ * In a thread that serves tasks: resolves once every child process it has spawned has exited and
+ * been reaped, which only its own event loop can do.
+ */
+export async function childrenExited(): Promise<void> {
+  await Promise.all([...children].filter(isRunning).map((child) => once(child, "exit")));
 }
