@@ -9,8 +9,8 @@ import { inject } from "vitest";
  * before the server binds it, and its listen then fails with EADDRINUSE. Each vitest worker takes
  * its ports from a slice of that range of its own, so two test files running at once never pick the
  * same port between checking it and binding it (the run's offset, ports-setup.ts, keeps two runs
- * on one machine mostly apart too). Within a worker, a port is not handed out again until the rest
- * of its slice has been: a caller often takes two before binding either (a test server's API and
+ * on one machine mostly apart too). Within a worker, a port is not handed out again until half its
+ * slice has been since: a caller often takes two before binding either (a test server's API and
  * apps ports), and the second check would find the first one still free.
  */
 export async function freePort(): Promise<number> {
@@ -19,15 +19,16 @@ export async function freePort(): Promise<number> {
     const port = low + Math.floor(Math.random() * (high - low + 1));
     if (handedOut.has(port)) continue;
     if (await canListen(port)) {
-      if (handedOut.size >= (high - low + 1) / 2) handedOut.clear();
       handedOut.add(port);
+      // The oldest goes back into the draw once half the slice is out: long bound (or closed) by now.
+      if (handedOut.size > (high - low + 1) / 2) handedOut.delete(handedOut.values().next().value!);
       return port;
     }
   }
   throw new Error(`no free port found between ${low} and ${high}`);
 }
 
-/** The ports this process's freePort has returned, which may not be bound yet. */
+/** The ports this process's freePort has returned lately, oldest first: some may not be bound yet. */
 const handedOut = new Set<number>();
 
 /** Ports per worker: enough that a random pick rarely meets one in use. */
