@@ -1,7 +1,8 @@
 // Preload for the server under benchmark: `node --import ./bench/count-statements.ts src/main.ts`.
 // Counts database statements at the driver — pg's Client.prototype.query and PGlite's
-// query/exec/transaction (and the query/exec of the transaction object it hands out) — by
-// normalized text, and serves the counts as JSON on 127.0.0.1:$BENCH_COUNTER_PORT (GET /).
+// query/exec/transaction (and the query/exec of the transaction object it hands out), hooked by
+// statement-hooks.ts — by normalized text, and serves the counts as JSON on
+// 127.0.0.1:$BENCH_COUNTER_PORT (GET /).
 //
 // A census tells a request's own statements from background work (batched audit rows, job polling,
 // the agent runs creates queue): while on (GET /census/start … GET /census/stop, which answers the
@@ -10,8 +11,8 @@
 // request started, but carries the rows of many.
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import { createServer, Server } from "node:http";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { hookStatements } from "./statement-hooks.ts";
 
 const counts = new Map<string, number>();
 const inRequest = new AsyncLocalStorage<true>();
@@ -57,40 +58,13 @@ function countInCensus(key: string): void {
   else census.background++;
 }
 
-function count(text: unknown): void {
-  const raw = typeof text === "string" ? text : typeof (text as { text?: unknown })?.text === "string" ? (text as { text: string }).text : "?";
-  const key = normalize(raw);
+function count(text: string): void {
+  const key = normalize(text);
   countInCensus(key);
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
-type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
-
-function wrap(target: object, name: string): void {
-  const original = (target as Record<string, AnyFn>)[name];
-  if (typeof original !== "function") return;
-  (target as Record<string, AnyFn>)[name] = function (this: unknown, ...args: unknown[]) {
-    count(args[0]);
-    return original.apply(this, args);
-  };
-}
-
-wrap(pg.Client.prototype, "query");
-
-const pgliteProto = PGlite.prototype as unknown as Record<string, AnyFn>;
-wrap(pgliteProto, "query");
-wrap(pgliteProto, "exec");
-const transaction = pgliteProto.transaction;
-pgliteProto.transaction = function (this: unknown, ...args: unknown[]) {
-  count("BEGIN (pglite transaction)");
-  const callback = args[0] as (tx: object) => unknown;
-  args[0] = (tx: object) => {
-    wrap(tx, "query");
-    wrap(tx, "exec");
-    return callback(tx);
-  };
-  return transaction.apply(this, args);
-};
+hookStatements(count);
 
 const port = Number(process.env.BENCH_COUNTER_PORT);
 if (port) {

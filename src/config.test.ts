@@ -108,23 +108,56 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5s,,1m" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
-  it("reads the agent, the apps listener and the run limits", () => {
-    const config = loadConfig({
-      AGENT_BASE_URL: "http://127.0.0.1:9000/v1",
-      AGENT_MODEL: "m-1",
-      AGENT_API_KEY: "sk-x",
-      AGENT_CONCURRENCY: "4",
-      AGENT_RUN_TIMEOUT: "90s",
-      APPS_PORT: "9090",
-      APPS_DOMAIN: "Apps.Example.com.",
-    });
-    expect(config).toMatchObject({
-      agent: { baseUrl: "http://127.0.0.1:9000/v1", model: "m-1", apiKey: "sk-x" },
-      agentConcurrency: 4,
-      agentRunTimeoutMs: 90_000,
-      appsPort: 9090,
-      appsDomain: "apps.example.com",
-    });
+  // Set together, as a deployment sets them: each read, none disturbing another.
+  it.each([
+    {
+      reads: "the agent, the apps listener and the run limits",
+      env: {
+        AGENT_BASE_URL: "http://127.0.0.1:9000/v1",
+        AGENT_MODEL: "m-1",
+        AGENT_API_KEY: "sk-x",
+        AGENT_CONCURRENCY: "4",
+        AGENT_RUN_TIMEOUT: "90s",
+        APPS_PORT: "9090",
+        APPS_DOMAIN: "Apps.Example.com.",
+      },
+      config: {
+        agent: { baseUrl: "http://127.0.0.1:9000/v1", model: "m-1", apiKey: "sk-x" },
+        agentConcurrency: 4,
+        agentRunTimeoutMs: 90_000,
+        appsPort: 9090,
+        appsDomain: "apps.example.com",
+      },
+    },
+    {
+      reads: "every variable, and treats empty ones as unset",
+      env: {
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: "/srv/pbs",
+        DATABASE_URL: "postgres://app@db:5432/pbs",
+        DATABASE_POOL_SIZE: "20",
+        REDIS_URL: "",
+        LOG_LEVEL: "DEBUG",
+      },
+      config: {
+        port: 0,
+        host: "127.0.0.1",
+        dataDir: "/srv/pbs",
+        databaseUrl: "postgres://app@db:5432/pbs",
+        databasePoolSize: 20,
+        redisUrl: undefined,
+        logLevel: "debug",
+        adminSocketPath: "/srv/pbs/admin.sock",
+      },
+    },
+  ])("reads $reads", ({ env, config }) => {
+    const loaded = loadConfig(env);
+    expect(loaded).toMatchObject(config);
+    expect(Object.isFrozen(loaded)).toBe(true);
+  });
+
+  it("reads AGENT_RUN_TIMEOUT in seconds or minutes, and refuses an agent missing its model or base URL, or a bad APPS_DOMAIN", () => {
     expect(loadConfig({ AGENT_RUN_TIMEOUT: "10m" }).agentRunTimeoutMs).toBe(600_000);
     expect(loadConfig({ AGENT_RUN_TIMEOUT: "600" }).agentRunTimeoutMs).toBe(600_000);
     expect(() => loadConfig({ AGENT_RUN_TIMEOUT: "soon" })).toThrow(/AGENT_RUN_TIMEOUT/);
@@ -143,29 +176,6 @@ describe("loadConfig", () => {
     for (const bad of ["999ms", "11m", "soon", "-5s"]) {
       expect(() => loadConfig({ BUILD_TIMEOUT: bad })).toThrow(/BUILD_TIMEOUT must be a duration from 1s to 10m \(/);
     }
-  });
-
-  it("reads every variable, and treats empty ones as unset", () => {
-    const config = loadConfig({
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: "/srv/pbs",
-      DATABASE_URL: "postgres://app@db:5432/pbs",
-      DATABASE_POOL_SIZE: "20",
-      REDIS_URL: "",
-      LOG_LEVEL: "DEBUG",
-    });
-    expect(config).toMatchObject({
-      port: 0,
-      host: "127.0.0.1",
-      dataDir: "/srv/pbs",
-      databaseUrl: "postgres://app@db:5432/pbs",
-      databasePoolSize: 20,
-      redisUrl: undefined,
-      logLevel: "debug",
-      adminSocketPath: "/srv/pbs/admin.sock",
-    });
-    expect(Object.isFrozen(config)).toBe(true);
   });
 
   it.each([

@@ -3,10 +3,12 @@
 // that does not exist answers (status, code, param, message, headers): the API never reveals that
 // it exists, reads it or changes it. Lists show only the caller's partition.
 import { eq } from "drizzle-orm";
+import type { Operation } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, type IdPrefix } from "../src/storage/ids.ts";
 import { agentRuns } from "../src/storage/schema.ts";
 import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import { exampleBody, operations } from "./support/contract.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -23,33 +25,9 @@ const prefixes: Record<keyof Ids, IdPrefix> = {
   event_id: "evt",
 };
 
-/** Every operation that addresses one resource (or a resource's sub-list), with what it sends. */
-const probes: { method: string; path: string; body?: unknown; form?: true }[] = [
-  { method: "GET", path: "/v1/projects/{project_id}" },
-  { method: "PATCH", path: "/v1/projects/{project_id}", body: { name: "Stolen" } },
-  { method: "DELETE", path: "/v1/projects/{project_id}" },
-  { method: "GET", path: "/v1/projects/{project_id}/runs" },
-  { method: "POST", path: "/v1/projects/{project_id}/runs", body: { prompt: "Add dark mode." } },
-  { method: "GET", path: "/v1/projects/{project_id}/runs/{run_id}" },
-  { method: "POST", path: "/v1/projects/{project_id}/runs/{run_id}/cancel" },
-  { method: "GET", path: "/v1/projects/{project_id}/deployments" },
-  { method: "POST", path: "/v1/projects/{project_id}/deployments", body: { target: "production" } },
-  { method: "GET", path: "/v1/projects/{project_id}/deployments/{deployment_id}" },
-  { method: "POST", path: "/v1/projects/{project_id}/deployments/{deployment_id}/rollback" },
-  { method: "GET", path: "/v1/projects/{project_id}/files" },
-  { method: "POST", path: "/v1/projects/{project_id}/files", form: true },
-  { method: "GET", path: "/v1/projects/{project_id}/files/{file_id}" },
-  { method: "GET", path: "/v1/projects/{project_id}/files/{file_id}/content" },
-  { method: "DELETE", path: "/v1/projects/{project_id}/files/{file_id}" },
-  { method: "GET", path: "/v1/webhooks/{webhook_endpoint_id}" },
-  { method: "PATCH", path: "/v1/webhooks/{webhook_endpoint_id}", body: { status: "disabled" } },
-  { method: "DELETE", path: "/v1/webhooks/{webhook_endpoint_id}" },
-  { method: "POST", path: "/v1/webhooks/{webhook_endpoint_id}/test" },
-  { method: "GET", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries" },
-  { method: "GET", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}" },
-  { method: "POST", path: "/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver" },
-  { method: "GET", path: "/v1/events/{event_id}" },
-];
+// Every operation that addresses one resource (or a resource's sub-list): those with an id in
+// their path, taken from the contract so that an operation added to it is probed from then on.
+const probes = (await operations()).filter((operation) => operation.path.includes("{"));
 
 const fill = (template: string, ids: Partial<Ids>) =>
   template.replace(/\{(\w+)\}/g, (_, name: keyof Ids) => ids[name] ?? `{${name}}`);
@@ -61,10 +39,8 @@ function uploadForm(): FormData {
   return form;
 }
 
-function send(client: ApiClient, probe: (typeof probes)[number], ids: Partial<Ids>): Promise<ApiResponse> {
-  const path = fill(probe.path, ids);
-  if (probe.form) return client.request(probe.method, path, { raw: uploadForm() });
-  return client.request(probe.method, path, probe.body === undefined ? {} : { body: probe.body });
+function send(client: ApiClient, probe: Operation, ids: Partial<Ids>): Promise<ApiResponse> {
+  return client.request(probe.method.toUpperCase(), fill(probe.path, ids), exampleBody(probe));
 }
 
 /** What a client can observe of a 404, with the ids it sent put back as placeholders. */
@@ -75,6 +51,11 @@ function observable(response: ApiResponse, ids: Partial<Ids>) {
   const headers = [...response.headers.entries()].filter(([name]) => !varying.has(name));
   return { status: response.status, body: JSON.parse(text), headers: Object.fromEntries(headers) };
 }
+
+it("probes every kind of id the partitions are populated with, and only those", () => {
+  const named = new Set(probes.flatMap((probe) => [...probe.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1])));
+  expect([...named].sort()).toEqual(Object.keys(prefixes).sort());
+});
 
 forEachDriver("isolation", (driver) => {
   let server: TestServer;
@@ -131,7 +112,7 @@ forEachDriver("isolation", (driver) => {
   ] as const) {
     describe(`${who} on workspace A's live resources`, () => {
       for (const probe of probes) {
-        it(`${probe.method} ${probe.path} answers as for an id that does not exist`, async () => {
+        it(`${probe.method.toUpperCase()} ${probe.path} answers as for an id that does not exist`, async () => {
           const foreign = await send(client(), probe, ids);
           expect(foreign.status).toBe(404);
           expect(foreign.body.error.code).toBe("not_found");
@@ -196,7 +177,7 @@ forEachDriver("isolation", (driver) => {
     });
 
     it("cannot get each other's resources", async () => {
-      for (const probe of probes.filter((p) => p.method === "GET")) {
+      for (const probe of probes.filter((p) => p.method === "get")) {
         expect((await send(aTest, probe, ids)).status, `test key: ${probe.path}`).toBe(404);
         expect((await send(aLive, probe, testIds)).status, `live key: ${probe.path}`).toBe(404);
         expect((await send(aLive, probe, ids)).status, `live key, own: ${probe.path}`).toBe(200);

@@ -1,12 +1,11 @@
-// What a request costs the database, counted at the driver (as bench/count-statements.ts does): a
-// warm read is one statement, an idempotent create six (the claim; BEGIN; the project, its run, its
-// events and their deliveries in one; pg-boss's job; the stored answer; COMMIT — every one but BEGIN
-// and COMMIT a named statement on PostgreSQL), the audit rows of concurrent requests a few batched INSERTs. With
-// a shared rate-limit store (PostgreSQL or Redis) each request adds one round trip for its limit
-// (src/http/rate-limit.test.ts pins that one).
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
+// What a request costs the database, counted at the driver by the bench's hooks
+// (bench/statement-hooks.ts): a warm read is one statement, an idempotent create six (the claim;
+// BEGIN; the project, its run, its events and their deliveries in one; pg-boss's job; the stored
+// answer; COMMIT — every one but BEGIN and COMMIT a named statement on PostgreSQL), the audit rows
+// of concurrent requests a few batched INSERTs. With a shared rate-limit store (PostgreSQL or
+// Redis) each request adds one round trip for its limit (src/http/rate-limit.test.ts pins that one).
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { hookStatements } from "../bench/statement-hooks.ts";
 import { createPostgresStore, PLAN_LIMITS } from "../src/http/rate-limit/index.ts";
 import type { PostgresStorage } from "../src/storage/index.ts";
 import { forEachDriver } from "./support/database.ts";
@@ -20,26 +19,8 @@ interface Sent {
 }
 
 const seen: Sent[] = [];
-const restore: Array<() => void> = [];
-
-function countCalls(target: object, name: string, label?: string): void {
-  const methods = target as Record<string, (...args: unknown[]) => unknown>;
-  const original = methods[name]!;
-  methods[name] = function (this: unknown, ...args: unknown[]) {
-    const text = label ?? (typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "?"));
-    const named = typeof (args[0] as { name?: unknown } | undefined)?.name === "string";
-    seen.push({ text: text.replace(/\s+/g, " ").trim(), named });
-    if (name === "transaction") {
-      const work = args[0] as (tx: object) => unknown;
-      args[0] = (tx: object) => {
-        countCalls(tx, "query");
-        countCalls(tx, "exec");
-        return work(tx);
-      };
-    }
-    return original.apply(this, args);
-  };
-  restore.push(() => void (methods[name] = original));
+function record(text: string, named: boolean): void {
+  seen.push({ text: text.replace(/\s+/g, " ").trim(), named });
 }
 
 /** The statements `work` sends, once the audit rows of earlier requests are written. */
@@ -55,15 +36,13 @@ async function statementsOf(server: TestServer, work: () => Promise<unknown>): P
 
 forEachDriver("statements per request", (driver) => {
   let server: TestServer;
+  let unhook = () => {};
   beforeAll(async () => {
     server = await startTestServer(driver);
-    countCalls(pg.Client.prototype, "query");
-    countCalls(PGlite.prototype, "query");
-    countCalls(PGlite.prototype, "exec");
-    countCalls(PGlite.prototype, "transaction", "BEGIN (transaction)");
+    unhook = hookStatements(record);
   });
   afterAll(async () => {
-    for (const undo of restore.splice(0)) undo();
+    unhook();
     await server?.stop();
   });
 

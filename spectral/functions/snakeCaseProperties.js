@@ -36,52 +36,32 @@ export default function snakeCaseProperties(root, options) {
     }
   }
 
-  function walkContent(content, path) {
-    if (!content || typeof content !== "object") return;
-    for (const [type, media] of Object.entries(content)) {
-      if (media && typeof media === "object") walkSchema(media.schema, [...path, type, "schema"]);
-    }
+  // Parameters, headers, media types, request bodies and responses hold their schemas alike: in
+  // `schema`, in the media types of `content`, or in the headers of `headers`.
+  function walkHolder(holder, path) {
+    if (!holder || typeof holder !== "object") return;
+    walkSchema(holder.schema, [...path, "schema"]);
+    walkHolders(holder.content, [...path, "content"]);
+    walkHolders(holder.headers, [...path, "headers"]);
   }
 
-  function walkParameters(list, path) {
-    if (!Array.isArray(list)) return;
-    list.forEach((parameter, i) => {
-      if (!parameter || typeof parameter !== "object") return;
-      walkSchema(parameter.schema, [...path, i, "schema"]);
-      walkContent(parameter.content, [...path, i, "content"]);
-    });
-  }
-
-  function walkHeaders(headers, path) {
-    if (!headers || typeof headers !== "object") return;
-    for (const [name, header] of Object.entries(headers)) {
-      if (header && typeof header === "object") walkSchema(header.schema, [...path, name, "schema"]);
-    }
-  }
-
-  function walkResponses(responses, path) {
-    if (!responses || typeof responses !== "object") return;
-    for (const [status, response] of Object.entries(responses)) {
-      if (!response || typeof response !== "object") continue;
-      walkContent(response.content, [...path, status, "content"]);
-      walkHeaders(response.headers, [...path, status, "headers"]);
-    }
+  function walkHolders(holders, path) {
+    for (const [key, holder] of entries(holders)) walkHolder(holder, [...path, key]);
   }
 
   function walkPathItems(pathItems, base) {
-    if (!pathItems || typeof pathItems !== "object") return;
-    for (const [route, item] of Object.entries(pathItems)) {
+    for (const [route, item] of entries(pathItems)) {
       if (!item || typeof item !== "object") continue;
-      walkParameters(item.parameters, [...base, route, "parameters"]);
+      walkHolders(item.parameters, [...base, route, "parameters"]);
       for (const method of HTTP_METHODS) {
         const operation = item[method];
         if (!operation || typeof operation !== "object") continue;
         const at = [...base, route, method];
-        walkParameters(operation.parameters, [...at, "parameters"]);
-        if (operation.requestBody) walkContent(operation.requestBody.content, [...at, "requestBody", "content"]);
-        walkResponses(operation.responses, [...at, "responses"]);
+        walkHolders(operation.parameters, [...at, "parameters"]);
+        walkHolder(operation.requestBody, [...at, "requestBody"]);
+        walkHolders(operation.responses, [...at, "responses"]);
         // Callbacks are path items keyed by expression.
-        for (const [callback, items] of Object.entries(operation.callbacks || {})) walkPathItems(items, [...at, "callbacks", callback]);
+        for (const [callback, items] of entries(operation.callbacks)) walkPathItems(items, [...at, "callbacks", callback]);
       }
     }
   }
@@ -89,14 +69,13 @@ export default function snakeCaseProperties(root, options) {
   walkPathItems(root.paths, ["paths"]);
   walkPathItems(root.webhooks, ["webhooks"]);
   const components = root.components || {};
-  for (const [name, schema] of Object.entries(components.schemas || {})) walkSchema(schema, ["components", "schemas", name]);
-  for (const [name, parameter] of Object.entries(components.parameters || {})) {
-    if (!parameter || typeof parameter !== "object") continue;
-    walkSchema(parameter.schema, ["components", "parameters", name, "schema"]);
-    walkContent(parameter.content, ["components", "parameters", name, "content"]);
-  }
-  for (const [name, body] of Object.entries(components.requestBodies || {})) walkContent(body && body.content, ["components", "requestBodies", name, "content"]);
-  walkResponses(components.responses, ["components", "responses"]);
-  walkHeaders(components.headers, ["components", "headers"]);
+  for (const [name, schema] of entries(components.schemas)) walkSchema(schema, ["components", "schemas", name]);
+  for (const kind of ["parameters", "requestBodies", "responses", "headers"]) walkHolders(components[kind], ["components", kind]);
   return results;
+}
+
+/** A map's entries, or a list's with their indices (the paths of findings name list items by number). */
+function entries(value) {
+  if (Array.isArray(value)) return value.map((item, index) => [index, item]);
+  return value && typeof value === "object" ? Object.entries(value) : [];
 }

@@ -142,22 +142,14 @@ export function parseCommand(argv: readonly string[]): Command {
     return { name: "migrate", json: values.json === true };
   }
   if (group === "audit") {
-    const { values } = parse(argv.slice(1), { workspace: { type: "string" }, unattributed: { type: "boolean" }, limit: { type: "string" }, ...common });
+    const { values } = parse(argv.slice(1), { ...stringOptions("workspace", "limit"), unattributed: { type: "boolean" }, ...common });
     if (values.help) return { name: "help" };
     if (values.unattributed && values.workspace !== undefined) throw new UsageError("pbs audit takes --workspace <slug> or --unattributed, not both.");
     const workspace = values.unattributed ? null : required(values.workspace, "--workspace");
     return { name: "audit", workspace, limit: limit(values.limit), json: values.json === true };
   }
   if (group === "keys" && action === "create") {
-    const { values } = parse(argv.slice(2), {
-      workspace: { type: "string" },
-      name: { type: "string" },
-      scopes: { type: "string" },
-      env: { type: "string" },
-      expires: { type: "string" },
-      "expires-at": { type: "string" },
-      ...common,
-    });
+    const { values } = parse(argv.slice(2), { ...stringOptions("workspace", "name", "scopes", "env", "expires", "expires-at"), ...common });
     if (values.help) return { name: "help" };
     return {
       name: "keys.create",
@@ -170,7 +162,7 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   }
   if (group === "keys" && action === "list") {
-    const { values } = parse(argv.slice(2), { workspace: { type: "string" }, ...common });
+    const { values } = parse(argv.slice(2), { ...stringOptions("workspace"), ...common });
     if (values.help) return { name: "help" };
     return { name: "keys.list", workspace: required(values.workspace, "--workspace"), json: values.json === true };
   }
@@ -183,7 +175,7 @@ export function parseCommand(argv: readonly string[]): Command {
     return { name: "keys.revoke", keyId, json: values.json === true };
   }
   if (group === "workspaces" && action === "create") {
-    const { values } = parse(argv.slice(2), { slug: { type: "string" }, name: { type: "string" }, plan: { type: "string" }, ...common });
+    const { values } = parse(argv.slice(2), { ...stringOptions("slug", "name", "plan"), ...common });
     if (values.help) return { name: "help" };
     return {
       name: "workspaces.create",
@@ -194,13 +186,7 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   }
   if (group === "members" && action === "add") {
-    const { values } = parse(argv.slice(2), {
-      workspace: { type: "string" },
-      email: { type: "string" },
-      role: { type: "string" },
-      "password-stdin": { type: "boolean" },
-      ...common,
-    });
+    const { values } = parse(argv.slice(2), { ...stringOptions("workspace", "email", "role"), "password-stdin": { type: "boolean" }, ...common });
     if (values.help) return { name: "help" };
     if (values["password-stdin"] !== true) throw new UsageError("--password-stdin is required: pipe the password in (never on the command line)");
     return {
@@ -213,12 +199,7 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   }
   if (group === "oauth-clients" && action === "create") {
-    const { values } = parse(argv.slice(2), {
-      name: { type: "string" },
-      "redirect-uri": { type: "string", multiple: true },
-      public: { type: "boolean" },
-      ...common,
-    });
+    const { values } = parse(argv.slice(2), { ...stringOptions("name"), "redirect-uri": { type: "string", multiple: true }, public: { type: "boolean" }, ...common });
     if (values.help) return { name: "help" };
     const redirectUris = values["redirect-uri"] ?? [];
     if (redirectUris.length === 0) throw new UsageError("--redirect-uri is required (repeat it for several)");
@@ -235,6 +216,11 @@ export function parseCommand(argv: readonly string[]): Command {
 }
 
 const common = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+
+/** Options that each take one value, e.g. `--workspace <slug>`. */
+function stringOptions<const Name extends string>(...names: Name[]): Record<Name, { type: "string" }> {
+  return Object.fromEntries(names.map((name) => [name, { type: "string" }])) as Record<Name, { type: "string" }>;
+}
 
 function parse<const O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, allowPositionals = false) {
   try {

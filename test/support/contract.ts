@@ -30,6 +30,37 @@ export async function responseErrors(operationId: string, status: number, body: 
   return (result.errors ?? []).map((error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`);
 }
 
+type Content = Record<string, { examples?: Record<string, { value?: unknown }>; example?: unknown }>;
+
+/** The request body's content, following a `$ref` into components.requestBodies when there is one. */
+function requestContent(operation: Operation): Content | undefined {
+  let body = operation.requestBody as { $ref?: string; content?: Content } | undefined;
+  if (body?.$ref) {
+    const name = body.$ref.split("/").pop()!;
+    body = (document.components?.requestBodies as Record<string, { content?: Content }>)[name];
+  }
+  return body?.content;
+}
+
+/** A body `operation` accepts: the contract's first example, or a small form for an upload; none when it takes none. */
+export function exampleBody(operation: Operation): { body?: unknown; raw?: FormData } {
+  const content = requestContent(operation);
+  if (!content) return {};
+  const json = content["application/json"];
+  if (json) {
+    const example = json.example ?? Object.values(json.examples ?? {})[0]?.value;
+    if (example === undefined) throw new Error(`${operation.operationId} has no request example`);
+    return { body: example };
+  }
+  if (content["multipart/form-data"]) {
+    const form = new FormData();
+    form.append("path", "assets/logo.txt");
+    form.append("file", new Blob(["hello"], { type: "text/plain" }), "logo.txt");
+    return { raw: form };
+  }
+  throw new Error(`${operation.operationId}: no way to build a ${Object.keys(content).join(", ")} body`);
+}
+
 /** A valid sample value for each path parameter of the contract, matching its pattern. */
 export const samplePathParameters: Record<string, string> = {
   project_id: "prj_8kF2mQ9xLp3vR7tZ",

@@ -22,6 +22,10 @@ function only(output: Map<string, Uint8Array>, pattern: RegExp): string {
   return paths[0];
 }
 
+function buildFrom(files: Record<string, string | Uint8Array>): Promise<Map<string, Uint8Array>> {
+  return buildSite(snapshot(files));
+}
+
 async function buildError(files: Map<string, Uint8Array>): Promise<BuildError> {
   const error = await buildSite(files).then(
     () => undefined,
@@ -46,20 +50,13 @@ describe("buildSite", () => {
     for (const [path, bytes] of files) expect(output.get(path)).toEqual(bytes);
   });
 
-  it("needs an index.html at the root", async () => {
-    const error = await buildError(snapshot({ "site/index.html": "<p>hi</p>" }));
-    expect(error.message).toBe("The build needs an index.html at the project's root.");
-  });
-
   it("bundles a TypeScript entry with its imports and stylesheet, and rewrites the page", async () => {
-    const output = await buildSite(
-      snapshot({
-        "index.html": page('<script src="src/main.tsx" defer></script>'),
-        "src/main.tsx": 'import { greet } from "./util.ts";\nimport "./style.css";\ndocument.title = greet("World");\n',
-        "src/util.ts": 'export function greet(name: string): string {\n  return "Hello, " + name + "!";\n}\n',
-        "src/style.css": "body { margin: 0; color: rebeccapurple; }\n",
-      }),
-    );
+    const output = await buildFrom({
+      "index.html": page('<script src="src/main.tsx" defer></script>'),
+      "src/main.tsx": 'import { greet } from "./util.ts";\nimport "./style.css";\ndocument.title = greet("World");\n',
+      "src/util.ts": 'export function greet(name: string): string {\n  return "Hello, " + name + "!";\n}\n',
+      "src/style.css": "body { margin: 0; color: rebeccapurple; }\n",
+    });
     const js = only(output, /^src\/main-[0-9a-f]{8}\.js$/);
     const css = only(output, /^src\/main-[0-9a-f]{8}\.css$/);
     expect(output.has("src/main.tsx")).toBe(false);
@@ -80,46 +77,40 @@ describe("buildSite", () => {
   });
 
   it("rewrites pages in subdirectories and root-relative sources, keeping their form", async () => {
-    const output = await buildSite(
-      snapshot({
-        "index.html": page('<script type="text/typescript" src="/src/main.ts?v=2"></script>'),
-        "pages/about.html": '<body><script src="../src/main.ts"></script></body>',
-        "src/main.ts": "export {}; console.log(1 as number);",
-      }),
-    );
+    const output = await buildFrom({
+      "index.html": page('<script type="text/typescript" src="/src/main.ts?v=2"></script>'),
+      "pages/about.html": '<body><script src="../src/main.ts"></script></body>',
+      "src/main.ts": "export {}; console.log(1 as number);",
+    });
     const js = only(output, /^src\/main-[0-9a-f]{8}\.js$/).slice("src/".length);
     expect(text(output, "index.html")).toContain(`<script type="module" src="/src/${js}?v=2"></script>`);
     expect(text(output, "pages/about.html")).toBe(`<body><script type="module" src="../src/${js}"></script></body>`);
   });
 
   it("points bundled stylesheets and imported assets at the published files", async () => {
-    const output = await buildSite(
-      snapshot({
-        "index.html": page('<script src="src/main.ts"></script>'),
-        "src/main.ts": 'import "./styles/app.css";\nimport logo from "../img/logo.png";\nconsole.log(logo);\n',
-        "src/styles/app.css": ".hero { background: url(../../img/bg.png?v=1) } .x { background: url(/abs.png) }",
-        "img/bg.png": new Uint8Array([1]),
-        "img/logo.png": new Uint8Array([2]),
-      }),
-    );
+    const output = await buildFrom({
+      "index.html": page('<script src="src/main.ts"></script>'),
+      "src/main.ts": 'import "./styles/app.css";\nimport logo from "../img/logo.png";\nconsole.log(logo);\n',
+      "src/styles/app.css": ".hero { background: url(../../img/bg.png?v=1) } .x { background: url(/abs.png) }",
+      "img/bg.png": new Uint8Array([1]),
+      "img/logo.png": new Uint8Array([2]),
+    });
     expect(text(output, only(output, /^src\/main-.*\.css$/))).toBe(".hero{background:url(../img/bg.png?v=1)}.x{background:url(/abs.png)}\n");
     expect(text(output, only(output, /^src\/main-.*\.js$/))).toContain('new URL("../img/logo.png",import.meta.url)');
     expect(output.get("img/bg.png")).toEqual(new Uint8Array([1]));
   });
 
   it("compiles JSX to DOM nodes without any package", async () => {
-    const output = await buildSite(
-      snapshot({
-        "index.html": page('<script src="app.jsx"></script>'),
-        "app.jsx": [
-          "function Item({ label }) { return <li className=\"item\">{label}</li>; }",
-          "let clicks = 0;",
-          'const list = <ul id="list" hidden onClick={() => clicks++}>{["a", "b"].map((label) => <Item label={label} />)}{null}{false}</ul>;',
-          'document.body.append(<><h1 style={{ color: "red" }}>Total {1 + 1}</h1>{list}<svg><circle r="2" /></svg></>);',
-          "globalThis.clicks = () => clicks;",
-        ].join("\n"),
-      }),
-    );
+    const output = await buildFrom({
+      "index.html": page('<script src="app.jsx"></script>'),
+      "app.jsx": [
+        "function Item({ label }) { return <li className=\"item\">{label}</li>; }",
+        "let clicks = 0;",
+        'const list = <ul id="list" hidden onClick={() => clicks++}>{["a", "b"].map((label) => <Item label={label} />)}{null}{false}</ul>;',
+        'document.body.append(<><h1 style={{ color: "red" }}>Total {1 + 1}</h1>{list}<svg><circle r="2" /></svg></>);',
+        "globalThis.clicks = () => clicks;",
+      ].join("\n"),
+    });
     const code = text(output, only(output, /^app-[0-9a-f]{8}\.js$/));
     expect(code).not.toMatch(/\bimport\b/);
 
@@ -172,44 +163,6 @@ describe("buildSite", () => {
     expect([svg.namespace, (svg.children[0] as FakeNode).namespace]).toEqual(["http://www.w3.org/2000/svg", "http://www.w3.org/2000/svg"]);
   });
 
-  it("reports a syntax error with its file and line", async () => {
-    const error = await buildError(
-      snapshot({
-        "index.html": page('<script src="main.tsx"></script>'),
-        "main.tsx": "const a = 1;\nconst b = ;\n",
-      }),
-    );
-    expect(error.message).toBe('The build of main.tsx failed:\nmain.tsx:2:11: Unexpected ";"');
-  });
-
-  it("refuses packages, naming the import and the importing file", async () => {
-    const error = await buildError(
-      snapshot({
-        "index.html": page('<script src="src/main.ts"></script>'),
-        "src/main.ts": 'import { useState } from "react";\nconsole.log(useState);\n',
-      }),
-    );
-    expect(error.message).toMatch(/^The build of src\/main\.ts failed:\nsrc\/main\.ts:1:26: Cannot import "react" in src\/main\.ts: it is a package/);
-  });
-
-  it("never reads the real filesystem", async () => {
-    for (const specifier of ["../../../../../../etc/passwd", "/etc/passwd", `${process.cwd()}/package.json`, "./missing"]) {
-      const error = await buildError(
-        snapshot({
-          "index.html": page('<script src="src/main.ts"></script>'),
-          "src/main.ts": `import data from ${JSON.stringify(specifier)};\nconsole.log(data);\n`,
-        }),
-      );
-      expect(error.message).toContain(`Cannot import "${specifier}" in src/main.ts: `);
-      expect(error.message).toMatch(/it points outside the project|no file of the project matches it/);
-    }
-  });
-
-  it("refuses a page that loads a missing entry point", async () => {
-    const error = await buildError(snapshot({ "index.html": page('<script src="./src/main.tsx"></script>') }));
-    expect(error.message).toBe("index.html loads the script ./src/main.tsx, which is not a file of the project.");
-  });
-
   it("builds the same bytes from the same snapshot, whatever its order", async () => {
     const files = {
       "index.html": page('<script src="src/main.tsx"></script>'),
@@ -218,21 +171,19 @@ describe("buildSite", () => {
       "src/a.css": "b { color: red }",
       "z.txt": "z",
     };
-    const first = await buildSite(snapshot(files));
-    const second = await buildSite(snapshot(Object.fromEntries(Object.entries(files).reverse())));
+    const first = await buildFrom(files);
+    const second = await buildFrom(Object.fromEntries(Object.entries(files).reverse()));
     expect([...second]).toEqual([...first]);
   });
 
   it("reads pages as a browser does: no scripts in comments or in a script's text, a quoted > does not end a tag", async () => {
-    const output = await buildSite(
-      snapshot({
-        "index.html": page(
-          '<!-- <script src="old.ts"></script> --><script>document.write("<script src=\'old.ts\'></" + "script>")</script>' +
-            '<SCRIPT data-note="a > b" src=main.ts defer ></SCRIPT>',
-        ),
-        "main.ts": "console.log(1 as number)",
-      }),
-    );
+    const output = await buildFrom({
+      "index.html": page(
+        '<!-- <script src="old.ts"></script> --><script>document.write("<script src=\'old.ts\'></" + "script>")</script>' +
+          '<SCRIPT data-note="a > b" src=main.ts defer ></SCRIPT>',
+      ),
+      "main.ts": "console.log(1 as number)",
+    });
     const js = only(output, /^main-[0-9a-f]{8}\.js$/);
     expect(text(output, "index.html")).toBe(
       page(
@@ -242,10 +193,53 @@ describe("buildSite", () => {
     );
   });
 
-  it("refuses a page over 5 MiB, naming it", async () => {
-    const error = await buildError(snapshot({ "index.html": "<p>hi</p>", "big.html": new Uint8Array(5 * 1024 * 1024 + 1) }));
-    expect(error.message).toBe("big.html has 5242881 bytes; the build takes pages of at most 5242880 (5 MiB).");
+  // Each message is pinned whole: it is the failed deployment's error, as its user reads it.
+  it.each([
+    {
+      name: "needs an index.html at the root",
+      files: snapshot({ "site/index.html": "<p>hi</p>" }),
+      message: "The build needs an index.html at the project's root.",
+    },
+    {
+      name: "reports a syntax error with its file and line",
+      files: snapshot({ "index.html": page('<script src="main.tsx"></script>'), "main.tsx": "const a = 1;\nconst b = ;\n" }),
+      message: 'The build of main.tsx failed:\nmain.tsx:2:11: Unexpected ";"',
+    },
+    {
+      name: "refuses packages, naming the import and the importing file",
+      files: snapshot({
+        "index.html": page('<script src="src/main.ts"></script>'),
+        "src/main.ts": 'import { useState } from "react";\nconsole.log(useState);\n',
+      }),
+      message: expect.stringMatching(/^The build of src\/main\.ts failed:\nsrc\/main\.ts:1:26: Cannot import "react" in src\/main\.ts: it is a package/),
+    },
+    {
+      name: "refuses a page that loads a missing entry point",
+      files: snapshot({ "index.html": page('<script src="./src/main.tsx"></script>') }),
+      message: "index.html loads the script ./src/main.tsx, which is not a file of the project.",
+    },
+    {
+      name: "refuses a page over 5 MiB, naming it",
+      files: snapshot({ "index.html": "<p>hi</p>", "big.html": new Uint8Array(5 * 1024 * 1024 + 1) }),
+      message: "big.html has 5242881 bytes; the build takes pages of at most 5242880 (5 MiB).",
+    },
+  ])("$name", async ({ files, message }) => {
+    expect((await buildError(files)).message).toEqual(message);
   });
+
+  it.each(["../../../../../../etc/passwd", "/etc/passwd", `${process.cwd()}/package.json`, "./missing"])(
+    "never reads the real filesystem: import %s",
+    async (specifier) => {
+      const error = await buildError(
+        snapshot({
+          "index.html": page('<script src="src/main.ts"></script>'),
+          "src/main.ts": `import data from ${JSON.stringify(specifier)};\nconsole.log(data);\n`,
+        }),
+      );
+      expect(error.message).toContain(`Cannot import "${specifier}" in src/main.ts: `);
+      expect(error.message).toMatch(/it points outside the project|no file of the project matches it/);
+    },
+  );
 
   it("refuses too many files or too many bytes", async () => {
     const many = new Map([...Array(2_001).keys()].map((index) => [`f${index}.txt`, new Uint8Array(1)]));
