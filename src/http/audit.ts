@@ -19,6 +19,7 @@ import type { Logger } from "pino";
 import type { Database } from "../storage/index.ts";
 import { sql } from "drizzle-orm";
 import { placeholder, preparedSql } from "../storage/prepared.ts";
+import { auditLog } from "../storage/schema.ts";
 import { isStorageUnavailable } from "../storage/unavailable.ts";
 
 export interface AuditEntry {
@@ -178,44 +179,20 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
   };
 }
 
-/** One INSERT for the whole batch, its columns passed as thirteen arrays: the statement is the same
- *  text whatever the batch's size (prepared once per connection), and nothing is built per row. */
+/** What an API request's row fills, by the names AuditEntry and the schema share; the columns of an
+ *  administrative action stay null. */
+const REQUEST_COLUMNS = ["occurredAt", "workspaceId", "keyId", "clientId", "method", "route", "path", "status", "ip", "userAgent", "requestId", "latencyMs", "tool"] as const;
+
+/** One INSERT for the whole batch, each column passed as one array: the statement is the same text
+ *  whatever the batch's size (prepared once per connection), and nothing is built per row. */
 export async function insertAuditRows(db: Database, rows: readonly AuditEntry[]): Promise<void> {
-  const column = <T>(pick: (row: AuditEntry) => T) => rows.map(pick);
-  await insertingRows(db).execute({
-    occurredAt: column((row) => (row.occurredAt ?? new Date()).toISOString()),
-    workspaceId: column((row) => row.workspaceId),
-    keyId: column((row) => row.keyId),
-    clientId: column((row) => row.clientId),
-    method: column((row) => row.method),
-    route: column((row) => row.route),
-    path: column((row) => row.path),
-    status: column((row) => row.status),
-    ip: column((row) => row.ip),
-    userAgent: column((row) => row.userAgent),
-    requestId: column((row) => row.requestId),
-    latencyMs: column((row) => row.latencyMs),
-    tool: column((row) => row.tool ?? null),
-  });
+  const values = (name: (typeof REQUEST_COLUMNS)[number]) =>
+    name === "occurredAt" ? rows.map((row) => (row.occurredAt ?? new Date()).toISOString()) : rows.map((row) => row[name] ?? null);
+  await insertingRows(db).execute(Object.fromEntries(REQUEST_COLUMNS.map((name) => [name, values(name)])));
 }
 
-const insertingRows = preparedSql(
-  "audit_insert_rows",
-  () => sql`
-    insert into audit_log (occurred_at, workspace_id, key_id, client_id, method, route, path, status, ip, user_agent, request_id, latency_ms, tool)
-    select * from unnest(
-      ${placeholder("occurredAt")}::timestamptz[],
-      ${placeholder("workspaceId")}::text[],
-      ${placeholder("keyId")}::text[],
-      ${placeholder("clientId")}::text[],
-      ${placeholder("method")}::text[],
-      ${placeholder("route")}::text[],
-      ${placeholder("path")}::text[],
-      ${placeholder("status")}::int[],
-      ${placeholder("ip")}::text[],
-      ${placeholder("userAgent")}::text[],
-      ${placeholder("requestId")}::text[],
-      ${placeholder("latencyMs")}::int[],
-      ${placeholder("tool")}::text[]
-    )`,
-);
+const insertingRows = preparedSql("audit_insert_rows", () => {
+  const names = REQUEST_COLUMNS.map((name) => sql.identifier(auditLog[name].name));
+  const arrays = REQUEST_COLUMNS.map((name) => sql`${placeholder(name)}::${sql.raw(auditLog[name].getSQLType())}[]`);
+  return sql`insert into audit_log (${sql.join(names, sql`, `)}) select * from unnest(${sql.join(arrays, sql`, `)})`;
+});

@@ -20,6 +20,7 @@ import {
   rotateRefreshToken,
   saveTokens,
   type GrantFacts,
+  type GrantRefusal,
 } from "../domain/oauth.ts";
 
 /** The grants every client may use; the library refuses others with `unauthorized_client`. */
@@ -44,7 +45,20 @@ function grantUser(grant: GrantFacts): GrantUser {
   return { id: grant.userId, grantId: grant.grantId, workspaceId: grant.workspaceId };
 }
 
+/** What a code and a refresh token tell the library of their grant. */
+function libraryGrant(grant: GrantFacts): Pick<OAuth2Server.RefreshToken, "scope" | "client" | "user"> {
+  return { scope: grant.scopes, client: { id: grant.clientId, grants: [...GRANT_TYPES] }, user: grantUser(grant) };
+}
+
 export function createModel(db: Database, logger: Logger): Model {
+  /** The facts of a code or refresh token the domain accepted, else undefined (→ invalid_grant). A
+   *  replay has revoked the grant behind it, which is worth a warning. */
+  function accepted<Facts extends GrantFacts>(found: Facts | { refused: GrantRefusal }, replayed: string): Facts | undefined {
+    if (!("refused" in found)) return found;
+    if (found.refused === "reused") logger.warn(replayed);
+    return undefined;
+  }
+
   return {
     /**
      * Client authentication. The library passes the secret from HTTP Basic or the body, or none (a
@@ -57,18 +71,13 @@ export function createModel(db: Database, logger: Logger): Model {
     },
 
     async getAuthorizationCode(code) {
-      const found = await findAuthorizationCode(db, code);
-      if ("refused" in found) {
-        if (found.refused === "reused") logger.warn("an authorization code was used twice: its grant is revoked");
-        return false;
-      }
+      const found = accepted(await findAuthorizationCode(db, code), "an authorization code was used twice: its grant is revoked");
+      if (!found) return false;
       return {
         authorizationCode: code,
         expiresAt: found.expiresAt,
         redirectUri: found.redirectUri,
-        scope: found.scopes,
-        client: { id: found.clientId, grants: [...GRANT_TYPES] },
-        user: grantUser(found),
+        ...libraryGrant(found),
         ...(found.codeChallenge ? { codeChallenge: found.codeChallenge, codeChallengeMethod: found.codeChallengeMethod ?? "S256" } : {}),
       };
     },
@@ -81,18 +90,9 @@ export function createModel(db: Database, logger: Logger): Model {
     },
 
     async getRefreshToken(refreshToken) {
-      const found = await findRefreshToken(db, refreshToken);
-      if ("refused" in found) {
-        if (found.refused === "reused") logger.warn("a refresh token was used twice: its grant (the token family) is revoked");
-        return false;
-      }
-      return {
-        refreshToken,
-        refreshTokenExpiresAt: found.expiresAt,
-        scope: found.scopes,
-        client: { id: found.clientId, grants: [...GRANT_TYPES] },
-        user: grantUser(found),
-      };
+      const found = accepted(await findRefreshToken(db, refreshToken), "a refresh token was used twice: its grant (the token family) is revoked");
+      if (!found) return false;
+      return { refreshToken, refreshTokenExpiresAt: found.expiresAt, ...libraryGrant(found) };
     },
 
     /**

@@ -1,6 +1,6 @@
 // What both drivers give and the rest of the code sees: the database's types and the Storage
-// interface. Below index.ts (which opens a driver) and the drivers (which implement it), so that
-// neither imports the other back.
+// interface, and the part of it both build alike. Below index.ts (which opens a driver) and the
+// drivers (which implement it), so that neither imports the other back.
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Pool } from "pg";
@@ -40,6 +40,31 @@ interface StorageBase {
   migrate(options?: ApplyOptions): Promise<MigrationReport>;
   /** Closes the connections (and releases the data directory). Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** What a driver's connection (PGlite, or node-postgres' pool) does for its StorageBase. */
+export interface DriverConnection {
+  query(text: string): Promise<unknown>;
+  migrate(options?: ApplyOptions): Promise<MigrationReport>;
+  /** Closes the connection, once the change feed (which may use it) is closed. */
+  end(): Promise<void>;
+}
+
+/** The part of a Storage that both drivers make alike over their connection. */
+export function storageBase(db: Database, changes: ChangeFeed, connection: DriverConnection): StorageBase {
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    changes,
+    async ping() {
+      await connection.query("select 1");
+    },
+    migrate: (options) => connection.migrate(options),
+    close() {
+      closed ??= changes.close().then(() => connection.end());
+      return closed;
+    },
+  };
 }
 
 export interface PgliteStorage extends StorageBase {

@@ -14,7 +14,7 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import type { Database, MigrationPolicy, PgliteStorage } from "./driver.ts";
+import { storageBase, type Database, type MigrationPolicy, type PgliteStorage } from "./driver.ts";
 import * as schema from "./schema.ts";
 import {
   applyMigrations,
@@ -113,21 +113,15 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
     await releaseLock();
     throw error;
   }
-  let closed: Promise<void> | undefined;
   return {
     driver: "pglite",
-    db,
     client,
     dataDir,
-    changes,
-    async ping() {
-      await client.query("select 1");
-    },
-    migrate: (migrateOptions) => migratePglite(client, migrateOptions),
-    close() {
-      closed ??= changes.close().then(() => client.close()).finally(releaseLock);
-      return closed;
-    },
+    ...storageBase(db, changes, {
+      query: (text) => client.query(text),
+      migrate: (migrateOptions) => migratePglite(client, migrateOptions),
+      end: () => client.close().finally(releaseLock),
+    }),
   };
 }
 

@@ -2,7 +2,7 @@
 // replicas (and by `pbs` while they run).
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import type { Database, MigrationPolicy, PostgresStorage } from "./driver.ts";
+import { storageBase, type Database, type MigrationPolicy, type PostgresStorage } from "./driver.ts";
 import * as schema from "./schema.ts";
 import { applyMigrations, readMigrations, requireCurrentSchema, type ApplyOptions, type MigrationReport, type MigrationSession } from "./migrator.ts";
 import { postgresChangeFeed } from "./notifications.ts";
@@ -46,20 +46,14 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
     throw error;
   }
   const db: Database = drizzle({ client: releasingOnFailedBegin(pool), schema });
-  let closed: Promise<void> | undefined;
   return {
     driver: "postgres",
-    db,
     pool,
-    changes,
-    async ping() {
-      await pool.query("select 1");
-    },
-    migrate: (migrateOptions) => migratePool(pool, migrateOptions),
-    close() {
-      closed ??= changes.close().then(() => pool.end());
-      return closed;
-    },
+    ...storageBase(db, changes, {
+      query: (text) => pool.query(text),
+      migrate: (migrateOptions) => migratePool(pool, migrateOptions),
+      end: () => pool.end(),
+    }),
   };
 }
 

@@ -110,6 +110,11 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull(
 const optionalTime = (name: string) => timestamp(name, { withTimezone: true });
 const environment = () => text("environment", { enum: environments }).notNull();
 
+/** A reference to the row this one is part of (`parent`'s key): deleting that row deletes this one. */
+const belongsTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) => text(name).notNull().references(parent, { onDelete: "cascade" });
+/** A reference to a row this one needs (`parent`'s key), which cannot be deleted while it is named. */
+const refersTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) => text(name).notNull().references(parent);
+
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
 });
@@ -126,10 +131,7 @@ export const workspaces = pgTable(
   () => [oneOf("workspaces", "plan", plans)],
 );
 
-const workspaceId = () =>
-  text("workspace_id")
-    .notNull()
-    .references(() => workspaces.id);
+const workspaceId = () => refersTo("workspace_id", () => workspaces.id);
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -256,10 +258,7 @@ export const projects = pgTable(
   ],
 );
 
-const projectId = () =>
-  text("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" });
+const projectId = () => belongsTo("project_id", () => projects.id);
 
 export const agentRuns = pgTable(
   "agent_runs",
@@ -305,9 +304,7 @@ export const deployments = pgTable(
     projectId: projectId(),
     workspaceId: workspaceId(),
     environment: environment(),
-    runId: text("run_id")
-      .notNull()
-      .references(() => agentRuns.id, { onDelete: "cascade" }),
+    runId: belongsTo("run_id", () => agentRuns.id),
     target: text("target", { enum: deploymentTargets }).notNull(),
     status: text("status", { enum: deploymentStatuses }).notNull().default("queued"),
     /** The DNS label of the deployment's own origin (`<label>.localhost`, `<label>.<APPS_DOMAIN>`). */
@@ -352,15 +349,18 @@ export const files = pgTable(
   ],
 );
 
+/** A chunk: its place in the content (`seq`) and its bytes. */
+const chunk = () => ({
+  seq: integer("seq").notNull(),
+  data: bytea("data").notNull(),
+});
+
 /** A file's content in order of `seq`; uploads append chunks and downloads read them one by one. */
 export const fileChunks = pgTable(
   "file_chunks",
   {
-    fileId: text("file_id")
-      .notNull()
-      .references(() => files.id, { onDelete: "cascade" }),
-    seq: integer("seq").notNull(),
-    data: bytea("data").notNull(),
+    fileId: belongsTo("file_id", () => files.id),
+    ...chunk(),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.seq] })],
 );
@@ -380,11 +380,8 @@ export const blobs = pgTable("blobs", {
 export const blobChunks = pgTable(
   "blob_chunks",
   {
-    sha256: text("sha256")
-      .notNull()
-      .references(() => blobs.sha256, { onDelete: "cascade" }),
-    seq: integer("seq").notNull(),
-    data: bytea("data").notNull(),
+    sha256: belongsTo("sha256", () => blobs.sha256),
+    ...chunk(),
   },
   (t) => [primaryKey({ columns: [t.sha256, t.seq] })],
 );
@@ -392,9 +389,7 @@ export const blobChunks = pgTable(
 /** A build's file tree: path → blob. Immutable once written. */
 const treeEntry = () => ({
   path: text("path").notNull(),
-  sha256: text("sha256")
-    .notNull()
-    .references(() => blobs.sha256),
+  sha256: refersTo("sha256", () => blobs.sha256),
   contentType: text("content_type").notNull(),
   sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
 });
@@ -403,9 +398,7 @@ const treeEntry = () => ({
 export const runFiles = pgTable(
   "run_files",
   {
-    runId: text("run_id")
-      .notNull()
-      .references(() => agentRuns.id, { onDelete: "cascade" }),
+    runId: belongsTo("run_id", () => agentRuns.id),
     ...treeEntry(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.path] }), index("run_files_sha256_idx").on(t.sha256)],
@@ -415,9 +408,7 @@ export const runFiles = pgTable(
 export const deploymentFiles = pgTable(
   "deployment_files",
   {
-    deploymentId: text("deployment_id")
-      .notNull()
-      .references(() => deployments.id, { onDelete: "cascade" }),
+    deploymentId: belongsTo("deployment_id", () => deployments.id),
     ...treeEntry(),
   },
   (t) => [primaryKey({ columns: [t.deploymentId, t.path] }), index("deployment_files_sha256_idx").on(t.sha256)],
@@ -473,12 +464,8 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    webhookEndpointId: text("webhook_endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => events.id, { onDelete: "cascade" }),
+    webhookEndpointId: belongsTo("webhook_endpoint_id", () => webhookEndpoints.id),
+    eventId: belongsTo("event_id", () => events.id),
     workspaceId: workspaceId(),
     environment: environment(),
     status: text("status", { enum: deliveryStatuses }).notNull().default("pending"),
@@ -514,9 +501,7 @@ export const webhookDeliveryAttempts = pgTable(
   "webhook_delivery_attempts",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    deliveryId: text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: belongsTo("delivery_id", () => webhookDeliveries.id),
     attemptedAt: timestamp("attempted_at", { withTimezone: true, precision: 3 }).notNull(),
     durationMs: integer("duration_ms").notNull(),
     responseStatus: integer("response_status"),
@@ -576,9 +561,7 @@ export const memberships = pgTable(
   "memberships",
   {
     workspaceId: workspaceId(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id),
+    userId: refersTo("user_id", () => users.id),
     role: text("role", { enum: memberRoles }).notNull(),
     createdAt: createdAt(),
   },
@@ -594,9 +577,7 @@ export const sessions = pgTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id),
+    userId: refersTo("user_id", () => users.id),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
@@ -631,13 +612,9 @@ export const oauthGrants = pgTable(
   "oauth_grants",
   {
     id: text("id").primaryKey(),
-    clientId: text("client_id")
-      .notNull()
-      .references(() => oauthClients.id),
+    clientId: refersTo("client_id", () => oauthClients.id),
     workspaceId: workspaceId(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id),
+    userId: refersTo("user_id", () => users.id),
     scopes: text("scopes").array().notNull(),
     createdAt: createdAt(),
     revokedAt: optionalTime("revoked_at"),
@@ -649,9 +626,7 @@ export const oauthGrants = pgTable(
 /** Authorization codes (single use, 10 minutes); only their SHA-256 is kept. */
 export const oauthCodes = pgTable("oauth_codes", {
   codeHash: text("code_hash").primaryKey(),
-  grantId: text("grant_id")
-    .notNull()
-    .references(() => oauthGrants.id),
+  grantId: refersTo("grant_id", () => oauthGrants.id),
   redirectUri: text("redirect_uri").notNull(),
   codeChallenge: text("code_challenge"),
   codeChallengeMethod: text("code_challenge_method"),
@@ -664,9 +639,7 @@ export const oauthTokens = pgTable(
   "oauth_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    grantId: text("grant_id")
-      .notNull()
-      .references(() => oauthGrants.id),
+    grantId: refersTo("grant_id", () => oauthGrants.id),
     kind: text("kind", { enum: oauthTokenKinds }).notNull(),
     scopes: text("scopes").array().notNull(),
     /** The start and end of the token in clear, to recognise it (as API keys' prefix and last four). */
