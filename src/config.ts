@@ -1,18 +1,18 @@
 // The process's configuration: environment variables read and validated once, at start, so a typo
 // fails loudly before anything listens, and the rest of the code gets typed values.
 import { join, resolve } from "node:path";
+import type { AgentEndpoint } from "./agents/index.ts";
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/passwords.ts";
 import { DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import { DEFAULT_EVENT_STREAMS_PER_KEY } from "./domain/event-stream.ts";
 import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
+import { logLevels, type LogLevel } from "./logger.ts";
 
 /** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
 
-export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof logLevels)[number];
 
 export interface Config {
   readonly port: number;
@@ -38,7 +38,7 @@ export interface Config {
   /** The longest a build (or an edit) may take in its thread before it fails. */
   readonly buildTimeoutMs: number;
   /** An OpenAI-compatible endpoint every agent runs on; unset: the built-in offline agent. */
-  readonly agent: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
+  readonly agent: AgentEndpoint | undefined;
   /** The port of the listener that serves published apps. */
   readonly appsPort: number;
   /** A wildcard domain (behind TLS) apps are served under as `https://<label>.<domain>/`; unset: `<label>.localhost`. */

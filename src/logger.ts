@@ -1,9 +1,11 @@
 // JSON logs (pino) on stdout. One root logger per process; each request logs through a child that
 // carries its request_id, so every line of a request can be found by the id the client saw.
 import { pino, type DestinationStream, type Logger } from "pino";
-import type { LogLevel } from "./config.ts";
 
 export type { Logger };
+
+export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof logLevels)[number];
 
 // Secrets must never reach a log line: bearer keys travel in Authorization, webhook signing
 // secrets and key secrets in objects named `secret`.

@@ -59,7 +59,7 @@ const buildPool = createBuildPool({ threads: config.buildWorkers, timeoutMs: con
 // should not wait for the workers to subscribe.
 await startWorkers(jobs, {
   db: storage.db,
-  agent: selectAgent(config, buildPool.editProject),
+  agent: selectAgent(config.agent, buildPool.editProject),
   apps,
   buildPool,
   logger,
