@@ -70,8 +70,10 @@ describeWithBrowser("settings console in a browser", () => {
 
   /** A page's accessibility problems (none expected), a CSP violation listener, and a screenshot. */
   async function look(page: Page, name: string): Promise<void> {
-    const problems = (await page.evaluate(A11Y_PROBE)) as string[];
-    expect(problems, `${name}: ${page.url()}`).toEqual([]);
+    // Polled: a click that navigates returns before the next page has loaded, and a probe run in
+    // between meets no document (or one torn down under it) on a loaded machine.
+    const probe = () => page.evaluate(A11Y_PROBE).then((problems) => problems as string[], (error: unknown) => [`no page to probe: ${String(error)}`]);
+    await expect.poll(probe, { message: `${name}: ${page.url()}` }).toEqual([]);
     await screenshot(page, `console-${name}`);
   }
 
