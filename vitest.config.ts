@@ -8,7 +8,7 @@ export const longTests = "test/reliability/**/*.long.test.ts";
 /**
  * Test files run in parallel, one worker per core (vitest's own default leaves one core idle: on
  * two cores, one file at a time). TEST_WORKERS overrides it (e.g. 1 to see a file alone). Each
- * worker is isolated: its own databases (test/support/database.ts), its own slice of ports
+ * worker is apart from the others: its own databases (test/support/database.ts), its own slice of ports
  * (test/support/net.ts), its own temp directories and Redis keys (named by random ids).
  */
 export const testWorkers = Number(process.env.TEST_WORKERS) || availableParallelism();
@@ -18,6 +18,11 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
     exclude: ["**/node_modules/**", longTests],
     maxWorkers: testWorkers,
+    // A worker runs file after file in one process, keeping the modules it has loaded and the
+    // contract's compiled validators: each file in a fresh one spent about a third of its CPU
+    // loading the server's modules and compiling them again (README, "Test"). Files keep nothing
+    // else between them: each opens its own servers and databases and closes them when it ends.
+    isolate: false,
     // Deadlines, not measurements: generous, because with files in parallel (and, on a shared CI
     // machine, other work beside them) a case that starts servers and child processes can take
     // several times its time on an idle machine. What a case waits for, it polls for.

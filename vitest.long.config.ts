@@ -3,5 +3,6 @@ import { defineConfig } from "vitest/config";
 import base, { longTests } from "./vitest.config.ts";
 
 export default defineConfig({
-  test: { ...base.test, include: [longTests], exclude: ["**/node_modules/**"], testTimeout: 600_000 },
+  // A fresh worker per file: a handful of files, each minutes long, gain nothing from sharing one.
+  test: { ...base.test, include: [longTests], exclude: ["**/node_modules/**"], testTimeout: 600_000, isolate: true },
 });
