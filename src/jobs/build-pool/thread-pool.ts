@@ -226,6 +226,19 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   };
 }
 
+/** The child processes this thread has spawned (serveTasks watches for them) that have not exited. */
+const children = new Set<ChildProcess>();
+
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/**
+ * In a thread that serves tasks: resolves once every child process it has spawned has exited and
+ * been reaped, which only its own event loop can do.
+ */
+export async function childrenExited(): Promise<void> {
+  await Promise.all([...children].filter(isRunning).map((child) => once(child, "exit")));
+}
+
 /**
  * The body of a thread's module: runs the tasks the pool sends, by name. An error the task is
  * expected to throw (one of `expected`: the input's fault) is reported as it is; any other is
@@ -256,17 +269,4 @@ export function serveTasks(tasks: Record<string, (input: never) => unknown>, exp
       post({ kind: "failed", id: message.id, error: failure, retire: !expected.some((type) => error instanceof type) });
     }
   });
-}
-
-/** The child processes this thread has spawned (serveTasks watches for them) that have not exited. */
-const children = new Set<ChildProcess>();
-
-const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
-
-/**
- * In a thread that serves tasks: resolves once every child process it has spawned has exited and
- * been reaped, which only its own event loop can do.
- */
-export async function childrenExited(): Promise<void> {
-  await Promise.all([...children].filter(isRunning).map((child) => once(child, "exit")));
 }
