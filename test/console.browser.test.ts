@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { addMember } from "../src/domain/members.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { oauthClients, oauthGrants, oauthTokens, users, type Workspace } from "../src/storage/schema.ts";
@@ -75,6 +75,13 @@ describeWithBrowser("settings console in a browser", () => {
     const probe = () => page.evaluate(A11Y_PROBE).then((problems) => problems as string[], (error: unknown) => [`no page to probe: ${String(error)}`]);
     await expect.poll(probe, { message: `${name}: ${page.url()}` }).toEqual([]);
     await screenshot(page, `console-${name}`);
+  }
+
+  /** Clicks a link and waits for the page it leads to: a click returns before the navigation it starts. */
+  async function follow(page: Page, link: Locator): Promise<void> {
+    const target = new URL((await link.getAttribute("href"))!, page.url()).href;
+    await link.click();
+    await page.waitForURL(target);
   }
 
   async function contextFor(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
@@ -146,7 +153,7 @@ describeWithBrowser("settings console in a browser", () => {
     const use = await fetch(`${server.url}/v1/key`, { headers: { Authorization: `Bearer ${secret}` } });
     expect(use.status).toBe(200);
 
-    await row.getByRole("link", { name: "Revoke key Browser key" }).click();
+    await follow(page, row.getByRole("link", { name: "Revoke key Browser key" }));
     await look(page, "key-revoke-confirm");
     await page.getByRole("button", { name: "Revoke key" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("The key was revoked.");
@@ -160,7 +167,7 @@ describeWithBrowser("settings console in a browser", () => {
   it("registers a webhook whose secret is shown once, and sends a test event the receiver gets", async () => {
     const context = await contextFor();
     const page = await signIn(context, "owner");
-    await page.getByRole("navigation", { name: /Workspace/ }).getByRole("link", { name: "Webhooks" }).click();
+    await follow(page, page.getByRole("navigation", { name: /Workspace/ }).getByRole("link", { name: "Webhooks" }));
     await look(page, "webhooks");
 
     await page.getByLabel("Endpoint URL").fill(`${receiver.url}/hook`);
@@ -170,7 +177,7 @@ describeWithBrowser("settings console in a browser", () => {
     expect(secret.length).toBeGreaterThan(20);
     await look(page, "webhook-created");
 
-    await page.getByRole("link", { name: "Open the endpoint" }).click();
+    await follow(page, page.getByRole("link", { name: "Open the endpoint" }));
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("A test event was queued");
     const [delivery] = await receiver.waitFor("/hook", 1);
@@ -199,9 +206,9 @@ describeWithBrowser("settings console in a browser", () => {
     expect(rotated).not.toBe(secret);
     await look(page, "webhook-rotated");
 
-    await page.getByRole("link", { name: "Delete endpoint…" }).click();
+    await follow(page, page.getByRole("link", { name: "Delete endpoint…" }));
     await look(page, "webhook-delete-confirm");
-    await page.getByRole("link", { name: "Cancel" }).click();
+    await follow(page, page.getByRole("link", { name: "Cancel" }));
     await context.close();
   });
 
@@ -259,7 +266,7 @@ describeWithBrowser("settings console in a browser", () => {
     expect(await row.textContent()).toContain("deployments:read, projects:read");
     expect(await row.textContent()).toContain(people.member);
     await look(page, "apps");
-    await row.getByRole("link", { name: /Disconnect/ }).click();
+    await follow(page, row.getByRole("link", { name: /Disconnect/ }));
     await look(page, "apps-revoke-confirm");
     await page.getByRole("button", { name: "Disconnect app" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("The app was disconnected");
