@@ -1346,7 +1346,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "type": "string",
             "minLength": 1,
             "maxLength": 512,
-            "pattern": "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+            "pattern": "^(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*)(/(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*))*$",
             "description": "A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no\nempty, `.` or `..` segment."
           },
           "ProjectId": {
@@ -2286,7 +2286,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "type": "string",
             "minLength": 1,
             "maxLength": 512,
-            "pattern": "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+            "pattern": "^(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*)(/(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*))*$",
             "description": "A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no\nempty, `.` or `..` segment."
           },
           "ProjectId": {
@@ -5336,7 +5336,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "type": "string",
             "minLength": 1,
             "maxLength": 512,
-            "pattern": "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+            "pattern": "^(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*)(/(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*))*$",
             "description": "A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no\nempty, `.` or `..` segment."
           },
           "ProjectId": {
@@ -5453,7 +5453,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "type": "string",
             "minLength": 1,
             "maxLength": 512,
-            "pattern": "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+            "pattern": "^(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*)(/(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*))*$",
             "description": "A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no\nempty, `.` or `..` segment."
           },
           "ProjectId": {
@@ -5602,7 +5602,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "type": "string",
             "minLength": 1,
             "maxLength": 512,
-            "pattern": "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+            "pattern": "^(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*)(/(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*))*$",
             "description": "A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no\nempty, `.` or `..` segment."
           },
           "ProjectId": {
@@ -5808,7 +5808,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
             "type": "string",
             "minLength": 1,
             "maxLength": 512,
-            "pattern": "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+            "pattern": "^(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*)(/(\\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\\.\\.\\.[A-Za-z0-9._-]*))*$",
             "description": "A path within a project: segments of letters, digits, `.`, `_` and `-` separated by `/`, with no\nempty, `.` or `..` segment."
           },
           "ProjectId": {

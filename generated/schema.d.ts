@@ -848,10 +848,20 @@ export interface components {
         /** @description Identifier of an API key: `key_` and 8–64 letters and digits. Not the secret. */
         ApiKeyId: string;
         /**
+         * @description A path on this API: a created resource's, or the one tracking accepted work.
+         * @example /v1/projects/prj_8kF2mQ9xLp3vR7tZ
+         */
+        ApiPath: string;
+        /**
          * Format: uri
          * @description An absolute http or https URL of at most 2048 characters where a published app is served.
          */
         AppUrl: string;
+        /**
+         * @description `attachment` with the file's name: the path's last segment, whose characters need no escaping.
+         * @example attachment; filename="logo.png"
+         */
+        AttachmentDisposition: string;
         /**
          * @description The authorization server's metadata (RFC 8414): where its endpoints are and what it supports.
          *     Every server of `servers` answers with its own origin as `issuer`.
@@ -880,6 +890,11 @@ export interface components {
             /** @description Human-readable documentation for developers of applications. */
             service_documentation?: components["schemas"]["OAuthUrl"];
         };
+        /**
+         * @description An HTTP Basic challenge.
+         * @example Basic realm="oauth"
+         */
+        BasicChallenge: string;
         /**
          * Format: int64
          * @description The length of a download's body in bytes: the whole file's size, or the range's length.
@@ -1009,6 +1024,11 @@ export interface components {
          * @enum {string}
          */
         DeploymentTarget: "production" | "preview";
+        /**
+         * @description An RFC 9745 `Deprecation` field: when the operation was deprecated, as `@<unix seconds>`.
+         * @example @1795353390
+         */
+        DeprecationField: string;
         /**
          * @description `live` keys reach real data; `test` keys reach the workspace's isolated sandbox.
          * @enum {string}
@@ -1347,6 +1367,11 @@ export interface components {
          */
         RateLimitUsed: number;
         /**
+         * @description Where a redirect sends the browser: a URL, or a path on this origin.
+         * @example https://integrations.acme.example/oauth/callback?code=pbo_ac_5Tg8Yh2Uj6Ik9Ol3&state=Zq3xV8nK2pL7wR4t
+         */
+        RedirectLocation: string;
+        /**
          * @description Identifier of a request, as in the `X-Request-Id` header: `req_` and 8–64 letters and digits.
          * @example req_7Hq2mK9vXc4LpR8t
          */
@@ -1364,6 +1389,16 @@ export interface components {
          * @enum {string}
          */
         Scope: "projects:read" | "projects:write" | "deployments:read" | "deployments:write" | "agents:run" | "files:read" | "files:write" | "billing:read" | "webhooks:read" | "webhooks:write" | "*";
+        /**
+         * @description A strong entity tag: the content's SHA-256 in hex, in quotes.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         */
+        Sha256EntityTag: string;
+        /**
+         * @description An RFC 8594 `Sunset` field: an HTTP date.
+         * @example Wed, 31 Mar 2027 00:00:00 GMT
+         */
+        SunsetField: string;
         /**
          * @description A starting template: `blank`, or a known skeleton the agent starts from.
          * @enum {string}
@@ -1667,8 +1702,11 @@ export type SchemaAgentRunTrigger = components['schemas']['AgentRunTrigger'];
 export type SchemaAgentUsage = components['schemas']['AgentUsage'];
 export type SchemaApiKey = components['schemas']['ApiKey'];
 export type SchemaApiKeyId = components['schemas']['ApiKeyId'];
+export type SchemaApiPath = components['schemas']['ApiPath'];
 export type SchemaAppUrl = components['schemas']['AppUrl'];
+export type SchemaAttachmentDisposition = components['schemas']['AttachmentDisposition'];
 export type SchemaAuthorizationServerMetadata = components['schemas']['AuthorizationServerMetadata'];
+export type SchemaBasicChallenge = components['schemas']['BasicChallenge'];
 export type SchemaContentLengthBytes = components['schemas']['ContentLengthBytes'];
 export type SchemaContentRangeField = components['schemas']['ContentRangeField'];
 export type SchemaCreateDeploymentRequest = components['schemas']['CreateDeploymentRequest'];
@@ -1680,6 +1718,7 @@ export type SchemaDeploymentEvent = components['schemas']['DeploymentEvent'];
 export type SchemaDeploymentId = components['schemas']['DeploymentId'];
 export type SchemaDeploymentStatus = components['schemas']['DeploymentStatus'];
 export type SchemaDeploymentTarget = components['schemas']['DeploymentTarget'];
+export type SchemaDeprecationField = components['schemas']['DeprecationField'];
 export type SchemaEnvironment = components['schemas']['Environment'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaErrorCode = components['schemas']['ErrorCode'];
@@ -1721,9 +1760,12 @@ export type SchemaRateLimitLimit = components['schemas']['RateLimitLimit'];
 export type SchemaRateLimitPolicyField = components['schemas']['RateLimitPolicyField'];
 export type SchemaRateLimitRemaining = components['schemas']['RateLimitRemaining'];
 export type SchemaRateLimitUsed = components['schemas']['RateLimitUsed'];
+export type SchemaRedirectLocation = components['schemas']['RedirectLocation'];
 export type SchemaRequestId = components['schemas']['RequestId'];
 export type SchemaRetryAfterSeconds = components['schemas']['RetryAfterSeconds'];
 export type SchemaScope = components['schemas']['Scope'];
+export type SchemaSha256EntityTag = components['schemas']['Sha256EntityTag'];
+export type SchemaSunsetField = components['schemas']['SunsetField'];
 export type SchemaTemplate = components['schemas']['Template'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaTriggerAgentRunRequest = components['schemas']['TriggerAgentRunRequest'];
@@ -1850,7 +1892,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description Where the browser goes next. */
-                    Location: string;
+                    Location: components["schemas"]["RedirectLocation"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1915,7 +1957,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The scheme to authenticate the client with, e.g. `Basic realm="oauth"`. */
-                    "WWW-Authenticate": string;
+                    "WWW-Authenticate": components["schemas"]["BasicChallenge"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,7 +2018,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The scheme to authenticate the client with, e.g. `Basic realm="oauth"`. */
-                    "WWW-Authenticate": string;
+                    "WWW-Authenticate": components["schemas"]["BasicChallenge"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2028,9 +2070,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2159,9 +2201,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2293,9 +2335,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2445,9 +2487,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2575,9 +2617,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,9 +2760,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,9 +2896,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2992,12 +3034,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The created resource's path. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,9 +3231,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3335,9 +3377,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3483,9 +3525,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,9 +3712,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,12 +3869,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The path of the resource that tracks the work. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,9 +4084,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,12 +4235,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The path of the resource that tracks the work. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4379,9 +4421,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,12 +4578,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The created resource's path. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4751,9 +4793,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4899,9 +4941,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5062,13 +5104,13 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     /** @description `attachment` with the file's name. */
-                    "Content-Disposition": string;
+                    "Content-Disposition": components["schemas"]["AttachmentDisposition"];
                     /** @description The content's SHA-256 in quotes. */
-                    ETag: string;
+                    ETag: components["schemas"]["Sha256EntityTag"];
                     /** @description Always `bytes`: the download accepts a `Range` of bytes. */
                     "Accept-Ranges": "bytes";
                     /** @description The body's length in bytes. */
@@ -5096,13 +5138,13 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     /** @description `attachment` with the file's name. */
-                    "Content-Disposition": string;
+                    "Content-Disposition": components["schemas"]["AttachmentDisposition"];
                     /** @description The content's SHA-256 in quotes. */
-                    ETag: string;
+                    ETag: components["schemas"]["Sha256EntityTag"];
                     /** @description Always `bytes`: the download accepts a `Range` of bytes. */
                     "Accept-Ranges": "bytes";
                     /** @description The body's length in bytes. */
@@ -5132,11 +5174,11 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     /** @description The content's SHA-256 in quotes. */
-                    ETag: string;
+                    ETag: components["schemas"]["Sha256EntityTag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5303,9 +5345,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5460,12 +5502,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The path of the resource that tracks the work. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,9 +5717,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5823,9 +5865,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5987,9 +6029,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6125,12 +6167,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The created resource's path. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6322,9 +6364,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6468,9 +6510,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6616,9 +6658,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6801,9 +6843,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6953,9 +6995,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7104,12 +7146,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The path of the resource that tracks the work. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7288,9 +7330,9 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7469,12 +7511,12 @@ export interface operations {
                     /** @description When the minute's window resets, in Unix seconds. */
                     "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
                     /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
-                    Deprecation?: string;
+                    Deprecation?: components["schemas"]["DeprecationField"];
                     /** @description RFC 8594: the HTTP date after which the operation stops working. */
-                    Sunset?: string;
+                    Sunset?: components["schemas"]["SunsetField"];
                     "Idempotent-Replayed"?: "true";
                     /** @description The path of the resource that tracks the work. */
-                    Location: string;
+                    Location: components["schemas"]["ApiPath"];
                     [name: string]: unknown;
                 };
                 content: {

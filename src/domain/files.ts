@@ -31,7 +31,8 @@ export const CHUNK_BYTES = 256 * 1024;
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
 /** The contract's ProjectFilePath (spec/common/ids.tsp). */
-const FILE_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+export const FILE_PATH =
+  /^(\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\.\.\.[A-Za-z0-9._-]*)(\/(\.{0,2}[A-Za-z0-9_-][A-Za-z0-9._-]*|\.\.\.[A-Za-z0-9._-]*))*$/;
 const FILE_PATH_MAX = 512;
 /** The contract's ProjectFile.content_type. */
 const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
