@@ -18,7 +18,7 @@ import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { projectStatusOf, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
 import { applyFileChanges, type FileWrite } from "./files.ts";
-import { findProject, touchedAt } from "./projects.ts";
+import { findProject, touchedAt, withProjectLocked } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
@@ -32,8 +32,7 @@ export async function triggerAgentRun(
   projectId: string,
   input: SchemaTriggerAgentRunRequest,
 ): Promise<SchemaAgentRun> {
-  return db.transaction(async (tx) => {
-    const project = await findProject(tx, partition, projectId, { lock: true });
+  return withProjectLocked(db, partition, projectId, async (tx, project) => {
     const [active] = await tx
       .select({ id: agentRuns.id })
       .from(agentRuns)
@@ -86,8 +85,7 @@ export async function listAgentRuns(
 
 /** Cancels a queued or running run; cancelling a canceled run is a no-op; a finished run is a conflict. */
 export async function cancelAgentRun(db: Database, partition: Partition, projectId: string, runId: string): Promise<SchemaAgentRun> {
-  return db.transaction(async (tx) => {
-    const project = await findProject(tx, partition, projectId, { lock: true });
+  return withProjectLocked(db, partition, projectId, async (tx, project) => {
     const [row] = await tx.select().from(agentRuns).where(and(eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
     if (!row) throw new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
     if (row.status === "canceled") return toAgentRun(row);

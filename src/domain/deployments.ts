@@ -18,7 +18,7 @@ import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { findProject, foundInProject, touchedAt } from "./projects.ts";
+import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import { contractFields, errorOf } from "./contract-fields.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 import type { WorkQueue } from "./work-queue.ts";
@@ -103,8 +103,7 @@ export async function createDeployment(
   projectId: string,
   input: SchemaCreateDeploymentRequest | undefined,
 ): Promise<SchemaDeployment> {
-  return db.transaction(async (tx) => {
-    const project = await findProject(tx, partition, projectId, { lock: true });
+  return withProjectLocked(db, partition, projectId, async (tx, project) => {
     let runId: string;
     if (input?.run_id !== undefined) {
       const [run] = await tx
@@ -176,8 +175,7 @@ export async function rollbackDeployment(
   projectId: string,
   deploymentId: string,
 ): Promise<SchemaDeployment> {
-  return db.transaction(async (tx) => {
-    const project = await findProject(tx, partition, projectId, { lock: true });
+  return withProjectLocked(db, partition, projectId, async (tx, project) => {
     const earlier = await findDeployment(tx, partition, projectId, deploymentId);
     if (!servedStatuses.includes(earlier.status)) {
       throw new ConflictError(

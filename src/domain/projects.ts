@@ -1,14 +1,8 @@
 // Projects: an app built from a prompt. Creating one queues its initial agent run in the same
 // transaction and returns at once; the project's status mirrors its most recent run.
 import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
-import type {
-  SchemaCreateProjectRequest,
-  SchemaProject,
-  SchemaProjectStatus,
-  SchemaUpdateProjectRequest,
-  SchemaVisibility,
-} from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import type { SchemaCreateProjectRequest, SchemaProject, SchemaProjectStatus, SchemaUpdateProjectRequest, SchemaVisibility } from "../../generated/schema.d.ts";
+import type { Database, Queryable, Transaction } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
@@ -139,6 +133,19 @@ export async function findProject(db: Queryable, partition: Partition, id: strin
     : await projectById(db).execute({ id });
   if (!row || row.workspaceId !== partition.workspaceId || row.environment !== partition.environment) throw projectNotFound(id);
   return row;
+}
+
+/**
+ * Runs `work` in a transaction holding the project's row lock: what changes a project's runs and
+ * deployments (a trigger, a cancel, a deploy, a rollback) happens one request at a time.
+ */
+export function withProjectLocked<T>(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  work: (tx: Transaction, project: ProjectRow) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => work(tx, await findProject(tx, partition, projectId, { lock: true })));
 }
 
 /**
