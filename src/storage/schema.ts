@@ -103,6 +103,14 @@ function newestFirst(t: { createdAt: ExtraConfigColumn; id: ExtraConfigColumn })
   return [t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
 }
 
+/**
+ * What a partitioned table (columns `partitioned()`) has beside its columns: the check on its
+ * environment, and the index its list pages read (the partition's rows, newest first).
+ */
+function partitionPages(table: string, t: { workspaceId: ExtraConfigColumn; environment: ExtraConfigColumn; createdAt: ExtraConfigColumn; id: ExtraConfigColumn }) {
+  return [oneOf(table, "environment", environments), index(`${table}_page_idx`).on(t.workspaceId, t.environment, ...newestFirst(t))] as const;
+}
+
 // Millisecond precision, as JavaScript dates have: a keyset cursor carries the creation time of the
 // last row it returned, and a row stored with microseconds would not equal the time read back.
 const createdAt = () => timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
@@ -132,6 +140,8 @@ export const workspaces = pgTable(
 );
 
 const workspaceId = () => refersTo("workspace_id", () => workspaces.id);
+/** The columns that put a row in one workspace's live or test data (src/domain/partition.ts). */
+const partitioned = () => ({ workspaceId: workspaceId(), environment: environment() });
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -235,8 +245,7 @@ export const projects = pgTable(
   "projects",
   {
     id: text("id").primaryKey(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     name: text("name").notNull(),
     prompt: text("prompt").notNull(),
     agent: text("agent", { enum: agents }).notNull(),
@@ -249,12 +258,11 @@ export const projects = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    oneOf("projects", "environment", environments),
+    ...partitionPages("projects", t),
     oneOf("projects", "agent", agents),
     oneOf("projects", "visibility", visibilities),
     oneOf("projects", "template", templates),
     oneOf("projects", "status", projectStatuses),
-    index("projects_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 
@@ -265,8 +273,7 @@ export const agentRuns = pgTable(
   {
     id: text("id").primaryKey(),
     projectId: projectId(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     agent: text("agent", { enum: agents }).notNull(),
     prompt: text("prompt").notNull(),
     trigger: text("trigger", { enum: runTriggers }).notNull(),
@@ -282,11 +289,10 @@ export const agentRuns = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    oneOf("agent_runs", "environment", environments),
+    ...partitionPages("agent_runs", t),
     oneOf("agent_runs", "agent", agents),
     oneOf("agent_runs", "trigger", runTriggers),
     oneOf("agent_runs", "status", runStatuses),
-    index("agent_runs_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
     index("agent_runs_project_idx").on(t.projectId, ...newestFirst(t)),
     // Usage: the credits a partition's runs were charged in a billing period (by finishing time),
     // and what its running runs hold in reserve.
@@ -302,8 +308,7 @@ export const deployments = pgTable(
   {
     id: text("id").primaryKey(),
     projectId: projectId(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     runId: belongsTo("run_id", () => agentRuns.id),
     target: text("target", { enum: deploymentTargets }).notNull(),
     status: text("status", { enum: deploymentStatuses }).notNull().default("queued"),
@@ -319,10 +324,9 @@ export const deployments = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    oneOf("deployments", "environment", environments),
+    ...partitionPages("deployments", t),
     oneOf("deployments", "target", deploymentTargets),
     oneOf("deployments", "status", deploymentStatuses),
-    index("deployments_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
     index("deployments_project_idx").on(t.projectId, ...newestFirst(t)),
   ],
 );
@@ -333,8 +337,7 @@ export const files = pgTable(
   {
     id: text("id").primaryKey(),
     projectId: projectId(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     path: text("path").notNull(),
     contentType: text("content_type").notNull(),
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
@@ -342,9 +345,8 @@ export const files = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    oneOf("files", "environment", environments),
+    ...partitionPages("files", t),
     unique("files_project_path_unique").on(t.projectId, t.path),
-    index("files_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
     index("files_project_idx").on(t.projectId, ...newestFirst(t)),
   ],
 );
@@ -418,8 +420,7 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     url: text("url").notNull(),
     description: text("description"),
     enabledEvents: text("enabled_events").array().notNull(),
@@ -437,9 +438,8 @@ export const webhookEndpoints = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    oneOf("webhook_endpoints", "environment", environments),
+    ...partitionPages("webhook_endpoints", t),
     oneOf("webhook_endpoints", "status", webhookEndpointStatuses),
-    index("webhook_endpoints_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 
@@ -447,15 +447,13 @@ export const events = pgTable(
   "events",
   {
     id: text("id").primaryKey(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     type: text("type").notNull(),
     data: jsonb("data").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
-    oneOf("events", "environment", environments),
-    index("events_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
+    ...partitionPages("events", t),
     index("events_created_at_idx").on(t.createdAt),
   ],
 );
@@ -466,8 +464,7 @@ export const webhookDeliveries = pgTable(
     id: text("id").primaryKey(),
     webhookEndpointId: belongsTo("webhook_endpoint_id", () => webhookEndpoints.id),
     eventId: belongsTo("event_id", () => events.id),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     status: text("status", { enum: deliveryStatuses }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: optionalTime("next_attempt_at"),
@@ -481,9 +478,8 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    oneOf("webhook_deliveries", "environment", environments),
+    ...partitionPages("webhook_deliveries", t),
     oneOf("webhook_deliveries", "status", deliveryStatuses),
-    index("webhook_deliveries_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
     index("webhook_deliveries_endpoint_idx").on(t.webhookEndpointId, ...newestFirst(t)),
     // The delivery worker's question: which pending deliveries are due?
     index("webhook_deliveries_due_idx")
@@ -516,8 +512,7 @@ export const invoices = pgTable(
   "invoices",
   {
     id: text("id").primaryKey(),
-    workspaceId: workspaceId(),
-    environment: environment(),
+    ...partitioned(),
     number: text("number").notNull(),
     status: text("status", { enum: invoiceStatuses }).notNull(),
     currency: text("currency").notNull(),
@@ -529,10 +524,9 @@ export const invoices = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    oneOf("invoices", "environment", environments),
+    ...partitionPages("invoices", t),
     oneOf("invoices", "status", invoiceStatuses),
     unique("invoices_number_unique").on(t.workspaceId, t.number),
-    index("invoices_page_idx").on(t.workspaceId, t.environment, ...newestFirst(t)),
   ],
 );
 
