@@ -18,7 +18,7 @@ import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { projectStatusOf, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
 import { applyFileChanges, type FileWrite } from "./files.ts";
-import { findProject, touchedAt, withProjectLocked } from "./projects.ts";
+import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
 
@@ -67,8 +67,7 @@ export async function getAgentRun(db: Database, partition: Partition, projectId:
     .select()
     .from(agentRuns)
     .where(and(inPartition(agentRuns, partition), eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
-  if (!row) throw new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
-  return toAgentRun(row);
+  return toAgentRun(await foundInProject(db, partition, projectId, row, () => new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id")));
 }
 
 export async function listAgentRuns(
