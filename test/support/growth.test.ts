@@ -14,7 +14,7 @@ describe("expectLinear", () => {
   });
 
   it("fails quadratic work, by a wide margin", async () => {
-    expect(await growthRatio(500, (n) => "ab".repeat(n), equalPairs)).toBeGreaterThan(12);
-    await expect(expectLinear(500, (n) => "ab".repeat(n), equalPairs)).rejects.toThrow(/4 times the input multiplied the time by/);
+    expect(await growthRatio(500, (n) => "ab".repeat(n), equalPairs)).toBeGreaterThan(40);
+    await expect(expectLinear(500, (n) => "ab".repeat(n), equalPairs)).rejects.toThrow(/8 times the input multiplied the time by .* in 3 attempts/);
   });
 });

@@ -1,8 +1,11 @@
 // Proving that work grows linearly with its input, without a wall-clock threshold: the time of size
-// 4n over the time of size n is about 4 for linear work and 16 for quadratic work, on any machine.
-// The bound between them is their geometric mean, 8: a linear pass may take twice its share (a
-// garbage collection in a worker whose heap earlier files have grown, measured at 1.5 times with
-// inputs only twice as large) and still pass, and quadratic work fails by as wide a margin.
+// 8n over the time of size n is about 8 for linear work and 64 for quadratic work, on any machine.
+// The bound between them is their geometric mean, 8^1.5 ≈ 22.6: a linear pass may take 2.8 times
+// its share and still pass, and quadratic work fails by as wide a margin. Measured with two
+// busy-loops and an allocating process beside the test on this 2-core machine, linear passes took
+// up to 2.7 times their share (the larger input's working set does not fit the cache a busy sibling
+// hyperthread leaves it), which the earlier 4n ÷ n against 8 could not absorb (8.5 to 10.9 in a
+// loaded CI run); quadratic work measured 53 to 58.
 // The time is this thread's CPU time, not the wall clock's: on a loaded machine (other test files in
 // parallel, other processes) the wall clock also counts the time other work had the core, which
 // made a linear pass look quadratic now and then.
@@ -17,10 +20,10 @@ const cpuMs = () => {
 /** Each size is run until it has used this much CPU, so a fast linear pass is timed as steadily as a slow one. */
 const BATCH_MS = 40;
 /** Batches per size, alternating sizes; the fastest counts (the others met a GC or a busy core). */
-const BATCHES = 3;
+const BATCHES = 5;
 
 /** How much larger the large input is than the small one. */
-const GROWTH = 4;
+const GROWTH = 8;
 
 /**
  * How many times longer `run(input(GROWTH × n))` takes than `run(input(n))`. Inputs are made outside
@@ -47,8 +50,20 @@ export async function growthRatio<T>(n: number, input: (size: number) => T, run:
   return best[1]! / best[0]!;
 }
 
-/** Four times the input takes about four times the time, not sixteen (quadratic work). */
+/** Measurements at the most; the first under the bound passes. */
+const ATTEMPTS = 3;
+
+/**
+ * Eight times the input takes about eight times the time, not 64 (quadratic work). Interference
+ * comes and goes (a garbage collection, a busy sibling core), so a linear pass over the bound is
+ * measured again; quadratic work is over it in every attempt, so the best of a few still fails it.
+ */
 export async function expectLinear<T>(n: number, input: (size: number) => T, run: (input: T) => unknown): Promise<void> {
-  const ratio = await growthRatio(n, input, run);
-  expect(ratio, `${GROWTH} times the input multiplied the time by ${ratio.toFixed(2)}`).toBeLessThan(GROWTH ** 1.5);
+  const ratios: number[] = [];
+  while (ratios.length < ATTEMPTS) {
+    ratios.push(await growthRatio(n, input, run));
+    if (ratios.at(-1)! < GROWTH ** 1.5) return;
+  }
+  const measured = ratios.map((ratio) => ratio.toFixed(2)).join(", ");
+  expect(Math.min(...ratios), `${GROWTH} times the input multiplied the time by ${measured} in ${ATTEMPTS} attempts`).toBeLessThan(GROWTH ** 1.5);
 }
