@@ -4,8 +4,12 @@
 import type { SchemaAgentRun, SchemaAgentRunStatus, SchemaProjectStatus } from "../../generated/schema.d.ts";
 import type { agentRuns } from "../storage/schema.ts";
 import { contractFields, errorOf } from "./contract-fields.ts";
+import { NotFoundError } from "./errors.ts";
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
+
+/** The project has no run with this id. */
+export const runNotFound = (projectId: string, runId: string) => new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
 
 /** The project status that mirrors a run's status. */
 export const projectStatusOf: Record<SchemaAgentRunStatus, SchemaProjectStatus> = {

@@ -14,9 +14,9 @@ import { newId } from "../storage/ids.ts";
 import { agentRuns, projects, workspaces } from "../storage/schema.ts";
 import { creditsLeft } from "./billing.ts";
 import { snapshotRun } from "./builds.ts";
-import { ConflictError, NotFoundError } from "./errors.ts";
+import { ConflictError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { projectStatusOf, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
+import { projectStatusOf, runNotFound, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
 import { applyFileChanges, type FileWrite } from "./files.ts";
 import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
@@ -67,7 +67,7 @@ export async function getAgentRun(db: Database, partition: Partition, projectId:
     .select()
     .from(agentRuns)
     .where(and(inPartition(agentRuns, partition), eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
-  return toAgentRun(await foundInProject(db, partition, projectId, row, () => new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id")));
+  return toAgentRun(await foundInProject(db, partition, projectId, row, () => runNotFound(projectId, runId)));
 }
 
 export async function listAgentRuns(
@@ -86,7 +86,7 @@ export async function listAgentRuns(
 export async function cancelAgentRun(db: Database, partition: Partition, projectId: string, runId: string): Promise<SchemaAgentRun> {
   return withProjectLocked(db, partition, projectId, async (tx, project) => {
     const [row] = await tx.select().from(agentRuns).where(and(eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
-    if (!row) throw new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
+    if (!row) throw runNotFound(projectId, runId);
     if (row.status === "canceled") return toAgentRun(row);
     if (!activeStatuses.includes(row.status)) throw new ConflictError(`Agent run ${runId} already ${row.status}; only queued or running runs can be canceled.`);
     const now = new Date();

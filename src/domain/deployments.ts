@@ -18,6 +18,7 @@ import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
+import { runNotFound } from "./agent-run-shape.ts";
 import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import { contractFields, errorOf } from "./contract-fields.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
@@ -110,7 +111,7 @@ export async function createDeployment(
         .select({ id: agentRuns.id, status: agentRuns.status })
         .from(agentRuns)
         .where(and(inPartition(agentRuns, partition), eq(agentRuns.projectId, projectId), eq(agentRuns.id, input.run_id)));
-      if (!run) throw new NotFoundError(`No agent run ${input.run_id} in project ${projectId}.`, "run_id");
+      if (!run) throw runNotFound(projectId, input.run_id);
       if (run.status !== "succeeded") {
         throw new ConflictError(`Agent run ${run.id} is ${run.status}; only a succeeded run can be deployed.`, "run_id");
       }

@@ -1,10 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { document } from "../../test/support/contract.ts";
 import { FILE_PATH } from "./files.ts";
-
-const contract = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as {
-  components: { schemas: Record<string, { pattern?: string }> };
-};
 
 /** The rule in words: segments of letters, digits, `.`, `_` and `-`, none empty, `.` or `..`. */
 function isProjectPath(path: string): boolean {
@@ -22,7 +18,7 @@ function* strings(alphabet: string, length: number): Generator<string> {
 
 describe("FILE_PATH", () => {
   it("is the contract's ProjectFilePath pattern", () => {
-    expect(FILE_PATH.source).toBe(new RegExp(contract.components.schemas.ProjectFilePath!.pattern!).source);
+    expect(FILE_PATH.source).toBe(new RegExp((document.components!.schemas!.ProjectFilePath as { pattern: string }).pattern).source);
   });
 
   it("accepts exactly the paths the rule allows, every string of up to 7 characters over a . / _ ~", () => {
