@@ -1,6 +1,6 @@
 // `npm run check`: the static checks CI runs besides the tests. generated/ (and the client's
 // idempotent-route table) must equal a fresh build of spec/ (drift), the packages must be at the
-// contract's version, both documents must lint clean, everything must type-check, and the contract
+// contract's version, every file must be formatted as Prettier writes it, both documents must lint clean, everything must type-check, and the contract
 // must not break the last released one.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -24,11 +24,16 @@ try {
   const drifted: string[] = generatedFiles.filter(
     (file) => readFileSync(join(fresh, file), "utf8") !== readFileSync(join(root, "generated", file), "utf8"),
   );
-  if (renderIdempotentRoutes(readFileSync(join(fresh, "openapi.yaml"), "utf8")) !== readFileSync(idempotentRoutesFile, "utf8")) {
+  if (
+    renderIdempotentRoutes(readFileSync(join(fresh, "openapi.yaml"), "utf8")) !==
+    readFileSync(idempotentRoutesFile, "utf8")
+  ) {
     drifted.push("packages/client/src/idempotent-routes.ts");
   }
   if (drifted.length > 0) {
-    console.error(`generated files differ from spec/: ${drifted.join(", ")}. Run \`npm run build\` and commit the result.`);
+    console.error(
+      `generated files differ from spec/: ${drifted.join(", ")}. Run \`npm run build\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log("drift: generated/ matches spec/");
@@ -41,6 +46,8 @@ if (outOfStep.length > 0) {
   process.exit(1);
 }
 console.log("versions: the packages are at the contract's version");
+run(join(root, "node_modules/.bin/prettier"), ["--check", "--log-level", "warn", "."]);
+console.log("format: every file is as Prettier writes it");
 run(process.execPath, [join(root, "scripts/lint.ts")]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 run(process.execPath, [join(root, "scripts/check-breaking.ts")]);
