@@ -41,13 +41,15 @@ export interface EventStreamOptions {
   createsPerSecond?: number;
 }
 
-const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function benchEventStream(options: EventStreamOptions): Promise<EventStreamResult> {
   const streamCount = options.streams ?? 100;
   const createsPerSecond = options.createsPerSecond ?? 10;
-  if (options.keys.length < streamCount) throw new Error(`the event stream part needs ${streamCount} keys, got ${options.keys.length}`);
+  if (options.keys.length < streamCount)
+    throw new Error(`the event stream part needs ${streamCount} keys, got ${options.keys.length}`);
 
   const stop = new AbortController();
   const latencies: number[] = [];
@@ -76,11 +78,16 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
     const key = options.keys[n % options.keys.length]!;
     const response = await fetch(`${options.base}/v1/projects`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "idempotency-key": crypto.randomUUID(),
+      },
       body: JSON.stringify({ name: `Stream bench ${n}`, prompt: "A benchmark project." }),
     });
     const body = (await response.json()) as { id?: string };
-    if (response.status !== 201 || !body.id) throw new Error(`create for the event stream part: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status !== 201 || !body.id)
+      throw new Error(`create for the event stream part: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
     return body.id;
   };
 
@@ -88,7 +95,10 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
   const everyStreamSaw = async (projectId: string, ms: number) => {
     const deadline = Date.now() + ms;
     while (!createdSeen.every((seen) => seen.has(projectId))) {
-      if (failure) throw failure instanceof ApiError && failure.status === 404 ? new Error("GET /v1/events/stream answered 404: this server has no event stream (run with --no-events)") : failure;
+      if (failure)
+        throw failure instanceof ApiError && failure.status === 404
+          ? new Error("GET /v1/events/stream answered 404: this server has no event stream (run with --no-events)")
+          : failure;
       if (Date.now() > deadline) return false;
       await sleep(20);
     }
@@ -99,7 +109,8 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
     // Connected: the streams open on their first read; a first project's event reaching all of them
     // proves every one is following.
     const warmUp = await create();
-    if (!(await everyStreamSaw(warmUp, 30_000))) throw new Error(`not every one of ${streamCount} streams received the warm-up event within 30 s`);
+    if (!(await everyStreamSaw(warmUp, 30_000)))
+      throw new Error(`not every one of ${streamCount} streams received the warm-up event within 30 s`);
 
     measuring = true;
     const created: string[] = [];

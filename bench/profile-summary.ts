@@ -17,7 +17,11 @@ interface Profile {
 /** The package (`pg`, `@scope/name`), our directory (`src/http`), `node:…` module, or V8 bucket of a frame. */
 function ownerOf({ url, functionName }: ProfileNode["callFrame"]): string {
   const inModules = url.split("node_modules/")[1];
-  if (inModules) return inModules.split("/").slice(0, inModules.startsWith("@") ? 2 : 1).join("/");
+  if (inModules)
+    return inModules
+      .split("/")
+      .slice(0, inModules.startsWith("@") ? 2 : 1)
+      .join("/");
   const ours = /\/(src|bench)\/(.*)$/.exec(url);
   if (ours) return `${ours[1]}/${ours[2]!.split("/").slice(0, -1).join("/") || ours[2]}`;
   if (url.startsWith("node:")) return `node:${url.slice(5).split("/")[0]}`;
@@ -46,7 +50,9 @@ export function summarizeProfile(path: string, top = 15): string[] {
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     let ours: ProfileNode | undefined = node;
     while (ours && !/\/src\//.test(ours.callFrame.url)) ours = parentOf.get(ours.id);
-    const caller = ours ? `${ours.callFrame.functionName || "(anonymous)"} — ${ours.callFrame.url.split("/src/")[1]}:${ours.callFrame.lineNumber + 1}` : "(none of ours: event loop, sockets, timers)";
+    const caller = ours
+      ? `${ours.callFrame.functionName || "(anonymous)"} — ${ours.callFrame.url.split("/src/")[1]}:${ours.callFrame.lineNumber + 1}`
+      : "(none of ours: event loop, sockets, timers)";
     byOurCaller.set(caller, (byOurCaller.get(caller) ?? 0) + us);
   }
   const table = (title: string, entries: Map<string, number>) => [
@@ -58,7 +64,11 @@ export function summarizeProfile(path: string, top = 15): string[] {
       .map(([name, us]) => `| \`${name}\` | ${((100 * us) / total).toFixed(1)}% |`),
     "",
   ];
-  return [...table("package / directory", byOwner), ...table("function", byFunction), ...table("innermost function of ours (src/) on the stack", byOurCaller)];
+  return [
+    ...table("package / directory", byOwner),
+    ...table("function", byFunction),
+    ...table("innermost function of ours (src/) on the stack", byOurCaller),
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -19,7 +19,6 @@ export interface Round {
   readonly databaseCpuMsPerRequest: number;
 }
 
-
 export interface Row {
   driver: Driver;
   scenario: ScenarioName;

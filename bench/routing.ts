@@ -22,7 +22,11 @@ function doubled(document: Document): Document {
 
 const sample = (template: string) => template.replace(/\{\w+\}/g, "abc_123XYZ");
 
-function nsPerMatch(match: (method: string, path: string) => unknown, requests: ReadonlyArray<readonly [string, string]>, iterations: number): number {
+function nsPerMatch(
+  match: (method: string, path: string) => unknown,
+  requests: ReadonlyArray<readonly [string, string]>,
+  iterations: number,
+): number {
   for (const [method, path] of requests) match(method, path); // warm
   const started = process.hrtime.bigint();
   for (let i = 0; i < iterations; i++) {
@@ -34,7 +38,10 @@ function nsPerMatch(match: (method: string, path: string) => unknown, requests: 
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function benchRouting(rounds = 5, iterations = 200_000): Promise<{ contract: RoutingResult; doubled: RoutingResult }> {
+export async function benchRouting(
+  rounds = 5,
+  iterations = 200_000,
+): Promise<{ contract: RoutingResult; doubled: RoutingResult }> {
   const document = pipelineOperations(JSON.parse(readFileSync(contractJsonPath, "utf8")) as Document);
   const variants = { contract: document, doubled: doubled(document) };
   const prepared = await Promise.all(
@@ -47,7 +54,7 @@ export async function benchRouting(rounds = 5, iterations = 200_000): Promise<{ 
     }),
   );
   // The same requests for both: the contract's own paths (the doubled contract has them too).
-  const requests = [...document.paths ? Object.entries(document.paths) : []].flatMap(([path, item]) =>
+  const requests = [...(document.paths ? Object.entries(document.paths) : [])].flatMap(([path, item]) =>
     Object.keys(item ?? {})
       .filter((method) => ["get", "post", "patch", "put", "delete"].includes(method))
       .map((method) => [method, sample(path)] as const),
@@ -57,8 +64,20 @@ export async function benchRouting(rounds = 5, iterations = 200_000): Promise<{ 
   for (let round = 0; round < rounds; round++) {
     for (const variant of prepared) {
       const entry = (times[variant.name] ??= { router: [], oab: [] });
-      entry.router.push(nsPerMatch((method, path) => variant.routes.matching(path).find((operation) => operation.method === method), requests, iterations));
-      entry.oab.push(nsPerMatch((method, path) => variant.api.matchOperation({ method, path, headers: {} }), requests, iterations / 20));
+      entry.router.push(
+        nsPerMatch(
+          (method, path) => variant.routes.matching(path).find((operation) => operation.method === method),
+          requests,
+          iterations,
+        ),
+      );
+      entry.oab.push(
+        nsPerMatch(
+          (method, path) => variant.api.matchOperation({ method, path, headers: {} }),
+          requests,
+          iterations / 20,
+        ),
+      );
     }
   }
   const result = (name: "contract" | "doubled"): RoutingResult => ({

@@ -40,7 +40,33 @@ import { openPostgresStorage } from "../src/storage/postgres.ts";
 import { benchEventStream } from "./event-stream.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { benchRouting } from "./routing.ts";
-import { flags, CENSUS_REQUESTS, CONNECTIONS, CURSOR_PAGES, DB_PROXY, DRIVERS, DURATION, type Driver, EVENTS, FILE, KEY_COUNT, LIST_COPIES, MCP, PG_URL, PROFILE, PROFILED_SCENARIOS, REDIS_URL, ROUNDS, ROUTING, SCALE, SCENARIOS, type ScenarioName, TARGETS, type TargetName, root } from "./settings.ts";
+import {
+  flags,
+  CENSUS_REQUESTS,
+  CONNECTIONS,
+  CURSOR_PAGES,
+  DB_PROXY,
+  DRIVERS,
+  DURATION,
+  type Driver,
+  EVENTS,
+  FILE,
+  KEY_COUNT,
+  LIST_COPIES,
+  MCP,
+  PG_URL,
+  PROFILE,
+  PROFILED_SCENARIOS,
+  REDIS_URL,
+  ROUNDS,
+  ROUTING,
+  SCALE,
+  SCENARIOS,
+  type ScenarioName,
+  TARGETS,
+  type TargetName,
+  root,
+} from "./settings.ts";
 import { type DriverInfo, type ProfiledLoad, type Round, type Row, median } from "./results.ts";
 import { report, writeReadmeTable } from "./report.ts";
 
@@ -75,7 +101,11 @@ interface Child {
 }
 
 function start(args: string[], env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const handle: Child = { process: child, pid: child.pid!, log: "" };
   const keep = (chunk: Buffer) => {
     handle.log = (handle.log + chunk.toString()).slice(-4000);
@@ -139,7 +169,8 @@ function postgresCpuMs(): Map<number, number> {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") byPid.set(Number(entry), cpuMs(Number(entry)));
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres")
+        byPid.set(Number(entry), cpuMs(Number(entry)));
     } catch {
       // gone meanwhile
     }
@@ -164,14 +195,22 @@ async function statementCounts(port: number): Promise<Record<string, number>> {
 }
 
 /** Statements per request of a short run of its own: the request path's, and the background's meanwhile. */
-async function statementCensus(server: Server, spec: RequestSpec, keys: string[], amount: number): Promise<{ requestPath: number; background: number }> {
+async function statementCensus(
+  server: Server,
+  spec: RequestSpec,
+  keys: string[],
+  amount: number,
+): Promise<{ requestPath: number; background: number }> {
   // A request per key first: a key's principal is looked up again once a minute, and in a census
   // this short those lookups would count as a large share of the warm path's statements.
   // (At least one per connection: autocannon refuses fewer, as for the one unknown key of a 401.)
   await load(server.base, spec, keys, { amount: Math.max(keys.length, CONNECTIONS) });
   await fetch(`http://127.0.0.1:${server.counterPort}/census/start`);
   const round = await load(server.base, spec, keys, { amount });
-  const counted = (await (await fetch(`http://127.0.0.1:${server.counterPort}/census/stop`)).json()) as { requestPath: number; background: number };
+  const counted = (await (await fetch(`http://127.0.0.1:${server.counterPort}/census/stop`)).json()) as {
+    requestPath: number;
+    background: number;
+  };
   const requests = Math.max(round.requests, 1);
   return { requestPath: counted.requestPath / requests, background: counted.background / requests };
 }
@@ -187,7 +226,10 @@ interface Server {
   readonly base: string;
 }
 
-async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<{ server: Server; startupMs: number }> {
+async function startServer(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ server: Server; startupMs: number }> {
   const port = await freePort();
   const counterPort = await freePort();
   // The 401 scenario measures a refusal's own cost: from one address its flood would otherwise be
@@ -222,7 +264,9 @@ interface RequestSpec {
 // decoding binary bytes as UTF-8 costs it ~130 µs per 16 KB (gzip, a download) against ~4 µs for
 // ASCII, so on these two shared cores the load generator, not the server, set the pace of the
 // scenarios with binary answers (the MCP tool list comes gzipped). Bodies are counted, not kept.
-const pipelinedRequests = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as { prototype: { addBody(data: Buffer): void } };
+const pipelinedRequests = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
+  prototype: { addBody(data: Buffer): void };
+};
 pipelinedRequests.prototype.addBody = () => {};
 
 /** One autocannon run; with several specs, each connection sends them in turn. */
@@ -280,7 +324,10 @@ function multipart(path: string): { body: Buffer; headers: Record<string, string
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.txt"\r\nContent-Type: text/plain\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { body: Buffer.concat([head, FILE, tail]), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+  return {
+    body: Buffer.concat([head, FILE, tail]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -308,18 +355,38 @@ async function closePbsStorage(url: string | undefined): Promise<void> {
   await (await storage)?.close();
 }
 
-async function api(server: Server, key: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) {
+async function api(
+  server: Server,
+  key: string,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${server.base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(typeof body === "string" ? { "content-type": "application/json" } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(typeof body === "string" ? { "content-type": "application/json" } : {}),
+      ...headers,
+    },
     ...(body ? { body } : {}),
   });
   const bytes = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, headers: Object.fromEntries(response.headers), bytes, json: () => JSON.parse(bytes.toString("utf8")) };
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    bytes,
+    json: () => JSON.parse(bytes.toString("utf8")),
+  };
 }
 
 /** SQL copying project $1 `count` times (ids `prj_<tag>000…n`), each a second older than the last. */
-const insertCopies = (count: number, tag: string, offset = 0) => `insert into projects (id, workspace_id, environment, name, prompt, agent, visibility, template, status, created_at, updated_at)
+const insertCopies = (
+  count: number,
+  tag: string,
+  offset = 0,
+) => `insert into projects (id, workspace_id, environment, name, prompt, agent, visibility, template, status, created_at, updated_at)
   select 'prj_${tag}' || lpad(g::text, 23, '0'), workspace_id, environment, name || ' ' || g, prompt, agent, visibility, template, status,
          created_at - g * interval '1 second', updated_at
   from projects, generate_series(${offset + 1}, ${offset + count}) g where id = $1`;
@@ -328,14 +395,20 @@ const INSERT_COPIES = insertCopies(LIST_COPIES, "B");
 /** Audit rows for the scale phase (a 10-million-row table on PostgreSQL; PGlite seeds 1 million in about a minute). */
 const SCALE_AUDIT_ROWS: Record<"pglite" | "postgres", number> = { pglite: 1_000_000, postgres: 10_000_000 };
 const SCALE_PROJECTS = 100_000;
-const insertAuditRows = (count: number) => `insert into audit_log (occurred_at, workspace_id, method, route, path, status, ip, request_id, latency_ms)
+const insertAuditRows = (
+  count: number,
+) => `insert into audit_log (occurred_at, workspace_id, method, route, path, status, ip, request_id, latency_ms)
   select now() - g * interval '10 ms', 'ws_scale' || (g % 100), 'GET', '/v1/projects/{project_id}', '/v1/projects/prj_x', 200, '127.0.0.1', 'req_scale' || g, 1
   from generate_series(1, ${count}) g`;
 
 // ------------------------------------------------------------------------------------------------
 // One driver: seed, then every scenario against every target in interleaved rounds
 
-async function benchDriver(driver: Driver, prismBase: string, prismChild: Child): Promise<{ rows: Row[]; info: DriverInfo }> {
+async function benchDriver(
+  driver: Driver,
+  prismBase: string,
+  prismChild: Child,
+): Promise<{ rows: Row[]; info: DriverInfo }> {
   const tag = `bench_${process.pid}_${driver.replace("+", "_")}`;
   const dataDir = mkdtempSync(join(tmpdir(), `${tag}-`));
   const env: Record<string, string> = {};
@@ -366,17 +439,41 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
     await pbs(driver, server, ["workspaces", "create", "--slug", "bench", "--plan", "enterprise", "--json"]);
     const keys: string[] = [];
     for (let i = 0; i < KEY_COUNT; i++) {
-      keys.push((await pbs(driver, server, ["keys", "create", "--workspace", "bench", "--name", `bench ${i}`, "--json"])).secret as string);
+      keys.push(
+        (await pbs(driver, server, ["keys", "create", "--workspace", "bench", "--name", `bench ${i}`, "--json"]))
+          .secret as string,
+      );
     }
-    const limitedKey = (await pbs(driver, server, ["keys", "create", "--workspace", "bench", "--name", "bench 429", "--json"])).secret as string;
+    const limitedKey = (
+      await pbs(driver, server, ["keys", "create", "--workspace", "bench", "--name", "bench 429", "--json"])
+    ).secret as string;
     const unknownKey = `${keys[0].slice(0, -6)}zzzzzz`;
-    const created = await api(server, keys[0], "POST", "/v1/projects", JSON.stringify({ name: "Bench", prompt: "A benchmark project." }));
+    const created = await api(
+      server,
+      keys[0],
+      "POST",
+      "/v1/projects",
+      JSON.stringify({ name: "Bench", prompt: "A benchmark project." }),
+    );
     if (created.status !== 201) throw new Error(`create project: ${created.status} ${created.bytes}`);
     const projectId = created.json().id as string;
-    const fileProject = await api(server, keys[0], "POST", "/v1/projects", JSON.stringify({ name: "Bench files", prompt: "Files." }));
+    const fileProject = await api(
+      server,
+      keys[0],
+      "POST",
+      "/v1/projects",
+      JSON.stringify({ name: "Bench files", prompt: "Files." }),
+    );
     const fileProjectId = fileProject.json().id as string;
     const upload = multipart("seed/file.txt");
-    const uploaded = await api(server, keys[0], "POST", `/v1/projects/${fileProjectId}/files`, upload.body, upload.headers);
+    const uploaded = await api(
+      server,
+      keys[0],
+      "POST",
+      `/v1/projects/${fileProjectId}/files`,
+      upload.body,
+      upload.headers,
+    );
     if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.bytes}`);
     const fileId = uploaded.json().id as string;
     // Let the agent runs queued by the two creates finish before the server is stopped.
@@ -412,9 +509,17 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
     let cursor = "";
     let position: { created_at: string; id: string } | undefined;
     for (let page = 0; page < CURSOR_PAGES; page++) {
-      const answer = await api(server, keys[page % keys.length], "GET", `/v1/projects?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const answer = await api(
+        server,
+        keys[page % keys.length],
+        "GET",
+        `/v1/projects?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       if (answer.status !== 200) throw new Error(`page ${page}: ${answer.status} ${answer.bytes}`);
-      const { data, next_cursor } = answer.json() as { data: Array<{ created_at: string; id: string }>; next_cursor: string | null };
+      const { data, next_cursor } = answer.json() as {
+        data: Array<{ created_at: string; id: string }>;
+        next_cursor: string | null;
+      };
       if (!next_cursor) throw new Error(`the list ended after ${page + 1} pages`);
       cursor = next_cursor;
       position = { created_at: data.at(-1)!.created_at, id: data.at(-1)!.id };
@@ -422,34 +527,73 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
 
     const ceilingPort = await freePort();
     const ceilingStarted = performance.now();
-    const ceiling = start(["bench/ceilings/openapi-backend.ts", String(ceilingPort), driver === "pglite" ? ceilingDir : env.DATABASE_URL, projectId, JSON.stringify(position)]);
+    const ceiling = start([
+      "bench/ceilings/openapi-backend.ts",
+      String(ceilingPort),
+      driver === "pglite" ? ceilingDir : env.DATABASE_URL,
+      projectId,
+      JSON.stringify(position),
+    ]);
     children.push(ceiling);
     const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
     await waitForAnswer(`${ceilingBase}/healthz`, ceiling);
     // The floor of a start-up on this storage: openapi-backend loading the contract and opening the
     // same database (on PGlite, a copy of the same data directory) before its first answer.
-    info.startup[`openapi-backend ceiling, ${driver === "pglite" ? "existing data dir" : "existing database"}`] = performance.now() - ceilingStarted;
+    info.startup[`openapi-backend ceiling, ${driver === "pglite" ? "existing data dir" : "existing database"}`] =
+      performance.now() - ceilingStarted;
     await new Promise((done) => setTimeout(done, 1000));
     info.rss["openapi-backend ceiling idle"] = rssMb(ceiling.pid);
 
     let uploads = 0;
-    const specs: Record<ScenarioName, { spec: RequestSpec; expect: number; keys: string[]; prismHeaders?: Record<string, string> }> = {
+    const specs: Record<
+      ScenarioName,
+      { spec: RequestSpec; expect: number; keys: string[]; prismHeaders?: Record<string, string> }
+    > = {
       get: { spec: { method: "GET", path: `/v1/projects/${projectId}` }, expect: 200, keys },
       list: { spec: { method: "GET", path: "/v1/projects?limit=20" }, expect: 200, keys },
-      "401": { spec: { method: "GET", path: `/v1/projects/${projectId}` }, expect: 401, keys: [unknownKey], prismHeaders: { prefer: "code=401" } },
-      "429": { spec: { method: "GET", path: `/v1/projects/${projectId}` }, expect: 429, keys: [limitedKey], prismHeaders: { prefer: "code=429" } },
+      "401": {
+        spec: { method: "GET", path: `/v1/projects/${projectId}` },
+        expect: 401,
+        keys: [unknownKey],
+        prismHeaders: { prefer: "code=401" },
+      },
+      "429": {
+        spec: { method: "GET", path: `/v1/projects/${projectId}` },
+        expect: 429,
+        keys: [limitedKey],
+        prismHeaders: { prefer: "code=429" },
+      },
       create: {
         spec: {
           method: "POST",
           path: "/v1/projects",
-          fresh: () => ({ body: JSON.stringify({ name: "Bench create", prompt: "A benchmark project." }), headers: { "content-type": "application/json", "idempotency-key": randomUUID() } }),
+          fresh: () => ({
+            body: JSON.stringify({ name: "Bench create", prompt: "A benchmark project." }),
+            headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
+          }),
         },
         expect: 201,
         keys,
       },
-      cursor500: { spec: { method: "GET", path: `/v1/projects?limit=20&cursor=${encodeURIComponent(cursor)}` }, expect: 200, keys },
-      upload: { spec: { method: "POST", path: `/v1/projects/${fileProjectId}/files`, fresh: () => multipart(`up/${process.pid}-${uploads++}.txt`) }, expect: 201, keys },
-      download: { spec: { method: "GET", path: `/v1/projects/${fileProjectId}/files/${fileId}/content` }, expect: 200, keys },
+      cursor500: {
+        spec: { method: "GET", path: `/v1/projects?limit=20&cursor=${encodeURIComponent(cursor)}` },
+        expect: 200,
+        keys,
+      },
+      upload: {
+        spec: {
+          method: "POST",
+          path: `/v1/projects/${fileProjectId}/files`,
+          fresh: () => multipart(`up/${process.pid}-${uploads++}.txt`),
+        },
+        expect: 201,
+        keys,
+      },
+      download: {
+        spec: { method: "GET", path: `/v1/projects/${fileProjectId}/files/${fileId}/content` },
+        expect: 200,
+        keys,
+      },
     };
 
     const rows: Row[] = [];
@@ -460,11 +604,17 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       let sample: Awaited<ReturnType<typeof api>>;
       for (let attempt = 0; ; attempt++) {
         const sampleRequest = spec.fresh?.();
-        sample = await api(server, scenarioKeys[0], spec.method, spec.path, sampleRequest?.body, { ...spec.headers, ...sampleRequest?.headers });
+        sample = await api(server, scenarioKeys[0], spec.method, spec.path, sampleRequest?.body, {
+          ...spec.headers,
+          ...sampleRequest?.headers,
+        });
         if (sample.status === expect || attempt >= 300) break;
       }
       const captureFile = join(dataDir, `capture-${scenario}.json`);
-      writeFileSync(captureFile, JSON.stringify({ status: sample.status, headers: sample.headers, body: sample.bytes.toString("base64") }));
+      writeFileSync(
+        captureFile,
+        JSON.stringify({ status: sample.status, headers: sample.headers, body: sample.bytes.toString("base64") }),
+      );
       const barePort = await freePort();
       const bare = start(["bench/ceilings/bare-node.ts", String(barePort), captureFile]);
       const bareBase = `http://127.0.0.1:${barePort}`;
@@ -474,7 +624,11 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
         server: { base: server.base, pid: server.child.pid, spec },
         "bare-node": { base: bareBase, pid: bare.pid, spec },
         "openapi-backend": { base: ceilingBase, pid: ceiling.pid, spec },
-        prism: { base: prismBase, pid: prismChild.pid, spec: { ...spec, headers: { ...spec.headers, ...prismHeaders } } },
+        prism: {
+          base: prismBase,
+          pid: prismChild.pid,
+          spec: { ...spec, headers: { ...spec.headers, ...prismHeaders } },
+        },
       };
       const row: Row = { driver, scenario, expect, targets: {}, statements: {}, statementsPerRequest: 0 };
       // Warm-up of every target (not counted), then the rounds.
@@ -484,7 +638,11 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       for (let round = 0; round < ROUNDS; round++) {
         for (const target of TARGETS) {
           const { base, pid, spec: targetSpec } = bases[target];
-          const result = await load(base, targetSpec, scenarioKeys, { duration: DURATION, pid, postgres: driver !== "pglite" && target !== "prism" && target !== "bare-node" });
+          const result = await load(base, targetSpec, scenarioKeys, {
+            duration: DURATION,
+            pid,
+            postgres: driver !== "pglite" && target !== "prism" && target !== "bare-node",
+          });
           (row.targets[target] ??= []).push(result);
           if (target === "server") serverRequests += result.requests;
           console.log(
@@ -500,15 +658,27 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       row.statementsPerRequest = Object.values(row.statements).reduce((a, b) => a + b, 0);
       // About two seconds' worth of the scenario (an upload is slow), at most CENSUS_REQUESTS.
       const serverRps = median((row.targets.server ?? []).map((round) => round.rps));
-      row.census = await statementCensus(server, spec, scenarioKeys, Math.max(20, Math.min(CENSUS_REQUESTS, Math.round(serverRps * 2))));
+      row.census = await statementCensus(
+        server,
+        spec,
+        scenarioKeys,
+        Math.max(20, Math.min(CENSUS_REQUESTS, Math.round(serverRps * 2))),
+      );
       rows.push(row);
       await stop(bare);
     }
     if (MCP) info.mcp = await benchMcp(server, keys, projectId, driver);
     if (EVENTS && driver !== "pglite") {
-      info.eventStream = await benchEventStream({ base: server.base, keys, streams: 100, durationS: DURATION * ROUNDS });
+      info.eventStream = await benchEventStream({
+        base: server.base,
+        keys,
+        streams: 100,
+        durationS: DURATION * ROUNDS,
+      });
       const e = info.eventStream;
-      console.log(`[${driver}] event stream: ${e.streams} streams, ${e.projectsCreated} projects, ${e.received} events received, ${e.missing} missing; p50 ${e.p50} p99 ${e.p99} max ${e.max} ms`);
+      console.log(
+        `[${driver}] event stream: ${e.streams} streams, ${e.projectsCreated} projects, ${e.received} events received, ${e.missing} missing; p50 ${e.p50} p99 ${e.p99} max ${e.max} ms`,
+      );
     }
     info.rss["server after load"] = rssMb(server.child.pid);
     info.rss["openapi-backend ceiling after load"] = rssMb(ceiling.pid);
@@ -546,12 +716,24 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       // 100 projects: a workspace of their own, with as many keys of its own (none may reach its limit).
       await pbs(driver, server, ["workspaces", "create", "--slug", "small", "--plan", "enterprise", "--json"]);
       const smallKeys: string[] = [];
-      for (let i = 0; i < KEY_COUNT; i++) smallKeys.push((await pbs(driver, server, ["keys", "create", "--workspace", "small", "--name", `small ${i}`, "--json"])).secret as string);
-      const small = await api(server, smallKeys[0], "POST", "/v1/projects", JSON.stringify({ name: "Small", prompt: "One of a hundred." }));
+      for (let i = 0; i < KEY_COUNT; i++)
+        smallKeys.push(
+          (await pbs(driver, server, ["keys", "create", "--workspace", "small", "--name", `small ${i}`, "--json"]))
+            .secret as string,
+        );
+      const small = await api(
+        server,
+        smallKeys[0],
+        "POST",
+        "/v1/projects",
+        JSON.stringify({ name: "Small", prompt: "One of a hundred." }),
+      );
       const smallId = small.json().id as string;
       await new Promise((done) => setTimeout(done, 2000));
       await stop(server.child);
-      console.log(`[${driver}] scale: seeding ${SCALE_PROJECTS} projects and ${SCALE_AUDIT_ROWS[sqlDriver]} audit rows`);
+      console.log(
+        `[${driver}] scale: seeding ${SCALE_PROJECTS} projects and ${SCALE_AUDIT_ROWS[sqlDriver]} audit rows`,
+      );
       const seeded = performance.now();
       const statements = [
         [insertCopies(99, "S"), [smallId]],
@@ -574,8 +756,18 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
       ({ server } = await startServer(env));
       children.push(server.child);
       const cases: Array<{ size: string; scenario: string; spec: RequestSpec; keys: string[] }> = [
-        { size: "100 projects", scenario: "get", spec: { method: "GET", path: `/v1/projects/${smallId}` }, keys: smallKeys },
-        { size: "100 projects", scenario: "list", spec: { method: "GET", path: "/v1/projects?limit=20" }, keys: smallKeys },
+        {
+          size: "100 projects",
+          scenario: "get",
+          spec: { method: "GET", path: `/v1/projects/${smallId}` },
+          keys: smallKeys,
+        },
+        {
+          size: "100 projects",
+          scenario: "list",
+          spec: { method: "GET", path: "/v1/projects?limit=20" },
+          keys: smallKeys,
+        },
         { size: "100,000 projects", scenario: "get", spec: specs.get.spec, keys },
         { size: "100,000 projects", scenario: "list", spec: specs.list.spec, keys },
         { size: "100,000 projects", scenario: "cursor500", spec: specs.cursor500.spec, keys },
@@ -586,7 +778,9 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
         for (const [i, c] of cases.entries()) {
           const result = await load(server.base, c.spec, c.keys, { duration: DURATION, pid: server.child.pid });
           info.scale[i]!.rounds.push(result);
-          console.log(`[${driver}] scale ${c.size} ${c.scenario} round ${round + 1}: ${Math.round(result.rps)} req/s p99 ${result.p99} ${JSON.stringify(result.statuses)}`);
+          console.log(
+            `[${driver}] scale ${c.size} ${c.scenario} round ${round + 1}: ${Math.round(result.rps)} req/s p99 ${result.p99} ${JSON.stringify(result.statuses)}`,
+          );
         }
       }
     }
@@ -605,11 +799,25 @@ async function benchDriver(driver: Driver, prismBase: string, prismChild: Child)
 
 /** An agent's tools/list and one tools/call of getProject, as the SDK's client sends them (its fetch asks for gzip, which the tool list then comes in). */
 function mcpPair(projectId: string): RequestSpec[] {
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "accept-encoding": "gzip, deflate", "mcp-protocol-version": "2025-06-18" };
-  const message = (body: object): RequestSpec => ({ method: "POST", path: "/mcp", fresh: () => ({ body: JSON.stringify(body), headers }) });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "accept-encoding": "gzip, deflate",
+    "mcp-protocol-version": "2025-06-18",
+  };
+  const message = (body: object): RequestSpec => ({
+    method: "POST",
+    path: "/mcp",
+    fresh: () => ({ body: JSON.stringify(body), headers }),
+  });
   return [
     message({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    message({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getProject", arguments: { project_id: projectId } } }),
+    message({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "getProject", arguments: { project_id: projectId } },
+    }),
   ];
 }
 
@@ -617,14 +825,25 @@ function mcpPair(projectId: string): RequestSpec[] {
  * The MCP server beside REST on one server: an agent's tools/list and one tools/call of getProject,
  * each connection sending the two in turn, against the same GET over REST, in interleaved rounds.
  */
-async function benchMcp(server: Server, keys: string[], projectId: string, driver: Driver): Promise<NonNullable<DriverInfo["mcp"]>> {
+async function benchMcp(
+  server: Server,
+  keys: string[],
+  projectId: string,
+  driver: Driver,
+): Promise<NonNullable<DriverInfo["mcp"]>> {
   const pair = mcpPair(projectId);
   const rest: RequestSpec = { method: "GET", path: `/v1/projects/${projectId}` };
   for (const spec of pair) {
     const { body, headers } = spec.fresh!();
     const sample = await api(server, keys[0], "POST", "/mcp", body, headers);
-    const answer = sample.json() as { result?: { tools?: unknown[]; isError?: boolean; structuredContent?: { id?: string } } };
-    if (sample.status !== 200 || answer.result?.isError || !(answer.result?.tools?.length || answer.result?.structuredContent?.id === projectId)) {
+    const answer = sample.json() as {
+      result?: { tools?: unknown[]; isError?: boolean; structuredContent?: { id?: string } };
+    };
+    if (
+      sample.status !== 200 ||
+      answer.result?.isError ||
+      !(answer.result?.tools?.length || answer.result?.structuredContent?.id === projectId)
+    ) {
       throw new Error(`MCP sample: ${sample.status} ${sample.bytes.toString("utf8").slice(0, 300)}`);
     }
   }
@@ -635,8 +854,12 @@ async function benchMcp(server: Server, keys: string[], projectId: string, drive
     rounds.get.push(await load(server.base, rest, keys, { duration: DURATION, pid: server.child.pid }));
     rounds.mcp.push(await load(server.base, pair, keys, { duration: DURATION, pid: server.child.pid }));
     // Each message of the pair alone, for what each costs (shorter: the pair is the measure).
-    rounds.list.push(await load(server.base, pair[0]!, keys, { duration: Math.max(1, DURATION / 2), pid: server.child.pid }));
-    rounds.call.push(await load(server.base, pair[1]!, keys, { duration: Math.max(1, DURATION / 2), pid: server.child.pid }));
+    rounds.list.push(
+      await load(server.base, pair[0]!, keys, { duration: Math.max(1, DURATION / 2), pid: server.child.pid }),
+    );
+    rounds.call.push(
+      await load(server.base, pair[1]!, keys, { duration: Math.max(1, DURATION / 2), pid: server.child.pid }),
+    );
     const [get, mcp, list, call] = [rounds.get.at(-1)!, rounds.mcp.at(-1)!, rounds.list.at(-1)!, rounds.call.at(-1)!];
     console.log(
       `[${driver}] mcp round ${round + 1}: GET ${Math.round(get.rps)} req/s; MCP ${Math.round(mcp.rps)} messages/s (${Math.round(mcp.rps / 2)} pairs/s) p99 ${mcp.p99} ${JSON.stringify(mcp.statuses)}; alone: tools/list ${Math.round(list.rps)}/s, tools/call ${Math.round(call.rps)}/s`,
@@ -651,19 +874,38 @@ async function benchMcp(server: Server, keys: string[], projectId: string, drive
 const startedAt = new Date();
 // Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results and the
 // README's table; any other run writes its report beside them (git-ignored) unless --out says where.
-const complete = !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP && EVENTS;
+const complete =
+  !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP && EVENTS;
 const resultsPath = resolve(flags.out ?? join(root, "bench", complete ? "RESULTS.md" : "RESULTS.partial.md"));
 const prismPort = await freePort();
-const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
-const prism = start([prismCli, "mock", join(root, "generated", "openapi.yaml"), "--errors", "--port", String(prismPort), "--host", "127.0.0.1"]);
+const prismCli = join(
+  dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")),
+  "dist",
+  "index.js",
+);
+const prism = start([
+  prismCli,
+  "mock",
+  join(root, "generated", "openapi.yaml"),
+  "--errors",
+  "--port",
+  String(prismPort),
+  "--host",
+  "127.0.0.1",
+]);
 const prismBase = `http://127.0.0.1:${prismPort}`;
 const rows: Row[] = [];
 const infos: DriverInfo[] = [];
 let prismRss = NaN;
 const routing = ROUTING ? await benchRouting() : undefined;
-if (routing) console.log(`routing: ${Math.round(routing.contract.routerNs)} ns/match with ${routing.contract.operations} operations, ${Math.round(routing.doubled.routerNs)} with ${routing.doubled.operations}`);
+if (routing)
+  console.log(
+    `routing: ${Math.round(routing.contract.routerNs)} ns/match with ${routing.contract.operations} operations, ${Math.round(routing.doubled.routerNs)} with ${routing.doubled.operations}`,
+  );
 try {
-  await waitForAnswer(`${prismBase}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, prism, { headers: { authorization: "Bearer x" } });
+  await waitForAnswer(`${prismBase}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, prism, {
+    headers: { authorization: "Bearer x" },
+  });
   for (const driver of DRIVERS) {
     const { rows: driverRows, info } = await benchDriver(driver, prismBase, prism);
     rows.push(...driverRows);

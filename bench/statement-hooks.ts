@@ -18,7 +18,8 @@ export function hookStatements(onStatement: OnStatement): () => void {
   const sending = (original: Method): Method =>
     function (this: unknown, ...args: unknown[]) {
       const statement = args[0] as { text?: unknown; name?: unknown } | string | null | undefined;
-      const text = typeof statement === "string" ? statement : typeof statement?.text === "string" ? statement.text : "?";
+      const text =
+        typeof statement === "string" ? statement : typeof statement?.text === "string" ? statement.text : "?";
       onStatement(text, typeof statement !== "string" && typeof statement?.name === "string");
       return original.apply(this, args);
     };

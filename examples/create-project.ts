@@ -19,6 +19,8 @@ try {
   }
 } catch (error) {
   if (!(error instanceof ApiError)) throw error; // ApiConnectionError: no answer after retries
-  console.error(`${error.status} ${error.code}: ${error.message} (param: ${error.param}, request: ${error.request_id})`);
+  console.error(
+    `${error.status} ${error.code}: ${error.message} (param: ${error.param}, request: ${error.request_id})`,
+  );
   process.exitCode = 1;
 }

@@ -66,14 +66,20 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
  * Component changes that matter reach the operations using them, where they
  * are classified with the right direction.
  */
-export function compareContracts(released: unknown, current: unknown, reviewed: readonly ReviewedChange[] = []): Change[] {
+export function compareContracts(
+  released: unknown,
+  current: unknown,
+  reviewed: readonly ReviewedChange[] = [],
+): Change[] {
   const { diffs } = apiCompare(released, current);
   return diffs
     .filter((diff) => diff.path[0] !== "components")
     .map((diff) => {
       const where = formatPath(diff.path);
       const description = describe(diff);
-      const compatible = addsResponseEnumValue(diff) || reviewed.some((entry) => entry.where === where && entry.description === description);
+      const compatible =
+        addsResponseEnumValue(diff) ||
+        reviewed.some((entry) => entry.where === where && entry.description === description);
       return { type: compatible ? "non-breaking" : diff.type, action: diff.action, where, description };
     });
 }
@@ -131,13 +137,17 @@ function main(): number {
   if (values.release) {
     mkdirSync(dirname(released), { recursive: true });
     copyFileSync(current, released);
-    console.log(`check:breaking: recorded ${show(current)} as the released contract in ${show(released)}; commit it with the release.`);
+    console.log(
+      `check:breaking: recorded ${show(current)} as the released contract in ${show(released)}; commit it with the release.`,
+    );
     return 0;
   }
 
   if (!existsSync(released)) {
     console.log(`check:breaking: no released contract at ${show(released)} yet, nothing to compare with.`);
-    console.log("check:breaking: note: the release process records one with `npm run check:breaking -- --release`. Passing.");
+    console.log(
+      "check:breaking: note: the release process records one with `npm run check:breaking -- --release`. Passing.",
+    );
     return 0;
   }
 

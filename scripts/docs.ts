@@ -38,7 +38,9 @@ const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch"
 const REDOC_REMOTE_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 const INLINE_LOGO =
   "data:image/svg+xml," +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="6" fill="#8a8a8a"/></svg>');
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="6" fill="#8a8a8a"/></svg>',
+  );
 
 const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 const MONO_FONTS = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
@@ -67,7 +69,9 @@ function redocBundle(): string {
   const logoUses = code.split(REDOC_REMOTE_LOGO).length - 1;
   if (logoUses !== 1) {
     // A new Redoc moved things around: look again rather than ship a page that calls out.
-    throw new Error(`docs: expected Redoc to reference ${REDOC_REMOTE_LOGO} once, found ${logoUses}; check the bundle for remote loads.`);
+    throw new Error(
+      `docs: expected Redoc to reference ${REDOC_REMOTE_LOGO} once, found ${logoUses}; check the bundle for remote loads.`,
+    );
   }
   code = code.replace(REDOC_REMOTE_LOGO, INLINE_LOGO);
   // The source map is not published; drop the reference so nothing looks for it.
@@ -100,7 +104,10 @@ function escapeHtml(text: string): string {
 
 /** JSON that can sit inside a <script> element. */
 function inlineJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function page(contract: Doc, downloadUrls: Array<{ title: string; url: string }>): string {
@@ -150,7 +157,8 @@ function page(contract: Doc, downloadUrls: Array<{ title: string; url: string }>
 /** Builds the site into outDir; returns the files written. */
 export function buildDocs(outDir: string = join(root, "site")): string[] {
   for (const file of published) {
-    if (!existsSync(join(root, file.from))) throw new Error(`docs: ${file.from} is missing. Run \`npm run build\` first.`);
+    if (!existsSync(join(root, file.from)))
+      throw new Error(`docs: ${file.from} is missing. Run \`npm run build\` first.`);
   }
   mkdirSync(outDir, { recursive: true });
   for (const file of published) copyFileSync(join(root, file.from), join(outDir, file.to));

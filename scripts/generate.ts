@@ -10,7 +10,14 @@ import { renderHandlers } from "./handlers-template.ts";
 import { renderMcpTools } from "./mcp-tools-template.ts";
 
 export const root = resolve(import.meta.dirname, "..");
-export const generatedFiles = ["openapi.yaml", "openapi.json", "openapi.3.1.yaml", "schema.d.ts", "handlers.ts", "mcp-tools.ts"] as const;
+export const generatedFiles = [
+  "openapi.yaml",
+  "openapi.json",
+  "openapi.3.1.yaml",
+  "schema.d.ts",
+  "handlers.ts",
+  "mcp-tools.ts",
+] as const;
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 

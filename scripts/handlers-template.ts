@@ -37,7 +37,9 @@ export function servedByPipeline(op: { operationId: string; "x-served-by"?: unkn
   const servedBy = op["x-served-by"];
   if (servedBy === undefined) return true;
   if (typeof servedBy === "string" && servedElsewhere.has(servedBy)) return false;
-  throw new Error(`${op.operationId}: unknown x-served-by ${JSON.stringify(servedBy)} (known: ${[...servedElsewhere].join(", ")})`);
+  throw new Error(
+    `${op.operationId}: unknown x-served-by ${JSON.stringify(servedBy)} (known: ${[...servedElsewhere].join(", ")})`,
+  );
 }
 
 interface Parameter {
@@ -114,7 +116,10 @@ function renderResult(op: Operation): string {
 }
 
 interface Document {
-  paths: Record<string, Partial<Record<(typeof methods)[number], Omit<Operation, "parameters"> & { parameters?: unknown[] }>>>;
+  paths: Record<
+    string,
+    Partial<Record<(typeof methods)[number], Omit<Operation, "parameters"> & { parameters?: unknown[] }>>
+  >;
   components?: { parameters?: Record<string, Parameter> };
 }
 
@@ -134,7 +139,12 @@ export function renderHandlers(openapiYaml: string): string {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const op = item[method];
-      if (op && servedByPipeline(op)) operations.push({ method, path, op: { ...op, parameters: (op.parameters ?? []).map((p) => resolveParameter(document, p)) } });
+      if (op && servedByPipeline(op))
+        operations.push({
+          method,
+          path,
+          op: { ...op, parameters: (op.parameters ?? []).map((p) => resolveParameter(document, p)) },
+        });
     }
   }
 

@@ -26,10 +26,17 @@ export interface Finding {
 }
 
 // The CLI's entry point, run with this same Node (no reliance on PATH).
-const spectralCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/spectral-cli/package.json")), "dist", "index.js");
+const spectralCli = join(
+  dirname(createRequire(import.meta.url).resolve("@stoplight/spectral-cli/package.json")),
+  "dist",
+  "index.js",
+);
 
 /** Runs the Spectral CLI with our ruleset; resolves with its exit code and output. */
-function spectral(args: string[], stdio: "inherit" | "pipe"): Promise<{ code: number; stdout: string; stderr: string }> {
+function spectral(
+  args: string[],
+  stdio: "inherit" | "pipe",
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [spectralCli, "lint", "--ruleset", ruleset, ...args], {
       cwd: root,
@@ -46,7 +53,10 @@ function spectral(args: string[], stdio: "inherit" | "pipe"): Promise<{ code: nu
 
 /** Lints the given files and returns every finding (all severities). */
 export async function runSpectral(files: string[]): Promise<Finding[]> {
-  const { stdout, stderr } = await spectral(["--format", "json", "--quiet", "--fail-severity", "hint", ...files], "pipe");
+  const { stdout, stderr } = await spectral(
+    ["--format", "json", "--quiet", "--fail-severity", "hint", ...files],
+    "pipe",
+  );
   try {
     return JSON.parse(stdout) as Finding[];
   } catch {

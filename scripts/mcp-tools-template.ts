@@ -67,9 +67,23 @@ const filePart = (description: string | undefined): Schema => ({
   description: `${description ? `${description} ` : ""}Give its content as \`text\` (UTF-8) or as \`content_base64\`, one of the two.`,
   properties: {
     text: { type: "string", description: "The content, as UTF-8 text." },
-    content_base64: { type: "string", contentEncoding: "base64", description: "The content, base64-encoded (for binary files)." },
-    filename: { type: "string", minLength: 1, maxLength: 255, description: "The part's filename (default: the last segment of `path`, or `file`)." },
-    content_type: { type: "string", minLength: 1, maxLength: 255, description: "The part's media type (default: application/octet-stream)." },
+    content_base64: {
+      type: "string",
+      contentEncoding: "base64",
+      description: "The content, base64-encoded (for binary files).",
+    },
+    filename: {
+      type: "string",
+      minLength: 1,
+      maxLength: 255,
+      description: "The part's filename (default: the last segment of `path`, or `file`).",
+    },
+    content_type: {
+      type: "string",
+      minLength: 1,
+      maxLength: 255,
+      description: "The part's media type (default: application/octet-stream).",
+    },
   },
   oneOf: [{ required: ["text"] }, { required: ["content_base64"] }],
   additionalProperties: false,
@@ -77,7 +91,14 @@ const filePart = (description: string | undefined): Schema => ({
 
 /** A multipart part that carries a file: one with no type of its own, or a binary string. */
 function isFilePart(schema: Schema): boolean {
-  return (schema.type === undefined && schema.$ref === undefined && schema.allOf === undefined && schema.anyOf === undefined) || schema.format === "binary" || "contentMediaType" in schema;
+  return (
+    (schema.type === undefined &&
+      schema.$ref === undefined &&
+      schema.allOf === undefined &&
+      schema.anyOf === undefined) ||
+    schema.format === "binary" ||
+    "contentMediaType" in schema
+  );
 }
 
 export function renderMcpTools(openapi31Yaml: string): string {
@@ -90,7 +111,8 @@ export function renderMcpTools(openapi31Yaml: string): string {
     if (!resolved) throw new Error(`unresolved parameter ${ref}`);
     return resolved;
   };
-  const resolveSchema = (schema: Schema): Schema => (typeof schema.$ref === "string" ? resolveSchema(schemas[schema.$ref.slice(SCHEMA_REF.length)]!) : schema);
+  const resolveSchema = (schema: Schema): Schema =>
+    typeof schema.$ref === "string" ? resolveSchema(schemas[schema.$ref.slice(SCHEMA_REF.length)]!) : schema;
 
   const tools: string[] = [];
   const leftOut: Record<string, string> = {};
@@ -115,7 +137,10 @@ export function renderMcpTools(openapi31Yaml: string): string {
         if (isRequired) required.push(name);
       };
       for (const parameter of parameters) {
-        const described = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
+        const described = {
+          ...parameter.schema,
+          ...(parameter.description ? { description: parameter.description } : {}),
+        };
         if (parameter.in === "path") {
           add(parameter.name, described, true);
           call.path.push(parameter.name);
@@ -138,7 +163,11 @@ export function renderMcpTools(openapi31Yaml: string): string {
         const [mediaType] = Object.keys(op.requestBody.content);
         const schema = op.requestBody.content[mediaType!]!.schema ?? {};
         if (mediaType === "application/json") {
-          add("body", { ...schema, description: "The request body, as the API takes it (JSON)." }, op.requestBody.required ?? false);
+          add(
+            "body",
+            { ...schema, description: "The request body, as the API takes it (JSON)." },
+            op.requestBody.required ?? false,
+          );
           call.body = "json";
         } else if (mediaType === "multipart/form-data") {
           const parts = resolveSchema(schema);
@@ -149,7 +178,12 @@ export function renderMcpTools(openapi31Yaml: string): string {
             {
               type: "object",
               description: "The request's multipart parts, by name; the server makes the multipart body of them.",
-              properties: Object.fromEntries(Object.entries(partSchemas).map(([name, part]) => [name, call.files!.includes(name) ? filePart(part.description as string | undefined) : part])),
+              properties: Object.fromEntries(
+                Object.entries(partSchemas).map(([name, part]) => [
+                  name,
+                  call.files!.includes(name) ? filePart(part.description as string | undefined) : part,
+                ]),
+              ),
               ...(parts.required ? { required: parts.required } : {}),
               additionalProperties: false,
             },
@@ -161,23 +195,49 @@ export function renderMcpTools(openapi31Yaml: string): string {
         }
       }
 
-      const jsonAnswers = [...new Set(answers.flatMap(([, response]) => (response.content?.["application/json"]?.schema ? [JSON.stringify(response.content["application/json"].schema)] : [])))];
+      const jsonAnswers = [
+        ...new Set(
+          answers.flatMap(([, response]) =>
+            response.content?.["application/json"]?.schema
+              ? [JSON.stringify(response.content["application/json"].schema)]
+              : [],
+          ),
+        ),
+      ];
       if (jsonAnswers.length > 0) call.answer = "json";
       else if (answerTypes.size > 0) call.answer = "binary";
-      const errorSchema = Object.entries(op.responses).find(([status]) => !status.startsWith("2") && op.responses[status]!.content?.["application/json"])?.[1].content!["application/json"]!.schema;
-      const inputSchema: Schema = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+      const errorSchema = Object.entries(op.responses).find(
+        ([status]) => !status.startsWith("2") && op.responses[status]!.content?.["application/json"],
+      )?.[1].content!["application/json"]!.schema;
+      const inputSchema: Schema = {
+        type: "object",
+        properties,
+        ...(required.length ? { required } : {}),
+        additionalProperties: false,
+      };
       const outputSchema: Schema | undefined =
-        call.answer === "json" ? { type: "object", anyOf: [...jsonAnswers.map((text) => JSON.parse(text) as Schema), ...(errorSchema ? [errorSchema] : [])] } : undefined;
+        call.answer === "json"
+          ? {
+              type: "object",
+              anyOf: [...jsonAnswers.map((text) => JSON.parse(text) as Schema), ...(errorSchema ? [errorSchema] : [])],
+            }
+          : undefined;
 
       const scopes = op["x-required-scopes"] ?? [];
-      const httpOnly = parameters.filter((parameter) => parameter.in === "header" && parameter.name !== "Idempotency-Key").map((parameter) => `\`${parameter.name}\``);
+      const httpOnly = parameters
+        .filter((parameter) => parameter.in === "header" && parameter.name !== "Idempotency-Key")
+        .map((parameter) => `\`${parameter.name}\``);
       const description = [
         `${op.summary ?? id}.`,
         op.description,
-        call.answer === "binary" ? "As a tool, it answers the whole file as an embedded resource: UTF-8 text, or a base64 blob." : undefined,
+        call.answer === "binary"
+          ? "As a tool, it answers the whole file as an embedded resource: UTF-8 text, or a base64 blob."
+          : undefined,
         httpOnly.length ? `The headers ${httpOnly.join(", ")} are not tool inputs: they are for HTTP.` : undefined,
         `Requires ${scopes.length ? `the scope${scopes.length > 1 ? "s" : ""} ${scopes.join(", ")}` : "any valid key"}. (${method.toUpperCase()} ${path})`,
-      ].filter(Boolean).join("\n\n");
+      ]
+        .filter(Boolean)
+        .join("\n\n");
       const tool = {
         name: id,
         title: op.summary ?? id,
@@ -187,7 +247,11 @@ export function renderMcpTools(openapi31Yaml: string): string {
         annotations:
           method === "get"
             ? { readOnlyHint: true }
-            : { readOnlyHint: false, destructiveHint: method === "delete", idempotentHint: method === "delete" || method === "patch" || method === "put" },
+            : {
+                readOnlyHint: false,
+                destructiveHint: method === "delete",
+                idempotentHint: method === "delete" || method === "patch" || method === "put",
+              },
       };
       tools.push(`  {\n    tool: ${indent(JSON.stringify(tool, null, 2))},\n    call: ${JSON.stringify(call)},\n  },`);
     }

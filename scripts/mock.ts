@@ -32,7 +32,11 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const document = join(root, "generated", "openapi.yaml");
-const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
+const prismCli = join(
+  dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")),
+  "dist",
+  "index.js",
+);
 
 if (!existsSync(document)) {
   console.error("mock: generated/openapi.yaml is missing. Run `npm run build` first.");
@@ -42,7 +46,8 @@ if (!existsSync(document)) {
 const extra = process.argv.slice(2);
 // Prism turns a repeated option into an array, so only add our host/port when
 // the caller did not pass their own.
-const has = (...names: string[]): boolean => extra.some((arg) => names.some((name) => arg === name || arg.startsWith(`${name}=`)));
+const has = (...names: string[]): boolean =>
+  extra.some((arg) => names.some((name) => arg === name || arg.startsWith(`${name}=`)));
 const args = [prismCli, "mock", document, "--errors"];
 if (!has("--port", "-p")) args.push("--port", process.env.PORT || "4010");
 if (!has("--host", "-h")) args.push("--host", process.env.HOST || "127.0.0.1");

@@ -13,7 +13,16 @@
 // `npm publish` always pack a fresh build). Only files whose content changed are written, each
 // atomically, so a test reading dist/ never sees one half written while another test packs.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parse } from "yaml";
@@ -53,10 +62,14 @@ export function renderIdempotentRoutes(openapiYaml: string): string {
     components?: { parameters?: Record<string, Parameter> };
   };
   const resolve = (parameter: Parameter) =>
-    parameter.$ref ? document.components?.parameters?.[decodeURIComponent(parameter.$ref.replace("#/components/parameters/", ""))] : parameter;
+    parameter.$ref
+      ? document.components?.parameters?.[decodeURIComponent(parameter.$ref.replace("#/components/parameters/", ""))]
+      : parameter;
   const routes = Object.entries(document.paths).flatMap(([path, item]) =>
     methods
-      .filter((method) => item[method]?.parameters?.some((p) => resolve(p)?.in === "header" && resolve(p)?.name === "Idempotency-Key"))
+      .filter((method) =>
+        item[method]?.parameters?.some((p) => resolve(p)?.in === "header" && resolve(p)?.name === "Idempotency-Key"),
+      )
       .map((method) => `${method.toUpperCase()} ${path}`),
   );
   return `// Generated from the contract (openapi.yaml) by scripts/packages.ts. Do not edit: change spec/ and run \`npm run build\`.
@@ -70,7 +83,8 @@ ${routes.map((route) => `  ${JSON.stringify(route)},`).join("\n")}
 
 /** Copies the contract's files into packages/contract. */
 function buildContract(): void {
-  for (const [file, source] of Object.entries(contractFiles)) writeIfChanged(join(packagesDir, "contract", file), readFileSync(join(root, source)));
+  for (const [file, source] of Object.entries(contractFiles))
+    writeIfChanged(join(packagesDir, "contract", file), readFileSync(join(root, source)));
 }
 
 /**
@@ -88,7 +102,10 @@ function compile(name: PackageName): void {
   const out = mkdtempSync(join(tmpdir(), `pb-${name}-`));
   try {
     try {
-      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json"), "--outDir", out], { cwd: dir, stdio: "pipe" });
+      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json"), "--outDir", out], {
+        cwd: dir,
+        stdio: "pipe",
+      });
     } catch (error) {
       const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
       process.stderr.write(`${stdout ?? ""}${stderr ?? ""}`);
@@ -128,11 +145,13 @@ interface Manifest {
   dependencies?: Record<string, string>;
 }
 
-export const readManifest = (name: PackageName): Manifest => JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) as Manifest;
+export const readManifest = (name: PackageName): Manifest =>
+  JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) as Manifest;
 
 /** The contract's version: `info.version` of generated/openapi.yaml (spec/main.tsp). */
 export function contractVersion(): string {
-  return (parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as { info: { version: string } }).info.version;
+  return (parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as { info: { version: string } }).info
+    .version;
 }
 
 /** What keeps the packages out of step with the contract and the changelog; empty when in step. */
@@ -143,10 +162,12 @@ export function versionProblems(): string[] {
     const manifest = readManifest(name);
     if (manifest.version !== version) problems.push(`${manifest.name} is ${manifest.version}, the contract ${version}`);
     const contract = manifest.dependencies?.["@project-builder/contract"];
-    if (name !== "contract" && contract !== version) problems.push(`${manifest.name} depends on @project-builder/contract ${contract}, not ${version}`);
+    if (name !== "contract" && contract !== version)
+      problems.push(`${manifest.name} depends on @project-builder/contract ${contract}, not ${version}`);
   }
   const changelog = readFileSync(join(root, "CHANGELOG.md"), "utf8");
-  if (!new RegExp(`^## ${version.replaceAll(".", "\\.")}\\b`, "m").test(changelog)) problems.push(`CHANGELOG.md has no "## ${version}" section`);
+  if (!new RegExp(`^## ${version.replaceAll(".", "\\.")}\\b`, "m").test(changelog))
+    problems.push(`CHANGELOG.md has no "## ${version}" section`);
   return problems;
 }
 

@@ -9,5 +9,7 @@ try {
   await migratedTemplate();
   console.log(`prepare: the embedded database's template is ready (${await templatePath()})`);
 } catch (error) {
-  console.warn(`prepare: no template for the embedded database (${(error as Error).message}); new data directories will take a few seconds more`);
+  console.warn(
+    `prepare: no template for the embedded database (${(error as Error).message}); new data directories will take a few seconds more`,
+  );
 }

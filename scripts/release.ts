@@ -16,7 +16,14 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { compareContracts, CURRENT, RELEASED, REVIEWED, type Change, type ReviewedChange } from "./check-breaking.ts";
 import { generate, root } from "./generate.ts";
-import { buildPackages, contractVersion, idempotentRoutesFile, packageNames, packagesDir, renderIdempotentRoutes } from "./packages.ts";
+import {
+  buildPackages,
+  contractVersion,
+  idempotentRoutesFile,
+  packageNames,
+  packagesDir,
+  renderIdempotentRoutes,
+} from "./packages.ts";
 
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
 
@@ -34,13 +41,19 @@ export function nextVersion(current: string, bump: string): string {
   if (bump === "patch") return `${major}.${minor}.${patch + 1}`;
   const next = parts(bump);
   const higher = next.findIndex((part, i) => part !== [major, minor, patch][i]);
-  if (higher < 0 || next[higher]! < [major, minor, patch][higher]!) throw new Error(`${bump} is not higher than ${current}`);
+  if (higher < 0 || next[higher]! < [major, minor, patch][higher]!)
+    throw new Error(`${bump} is not higher than ${current}`);
   return bump;
 }
 
 /** Why `next` cannot be released over the last released contract, or undefined when it can. */
-export function releaseRefusal(breaking: readonly Change[], releasedVersion: string | undefined, next: string): string | undefined {
-  if (breaking.length === 0 || releasedVersion === undefined || parts(next)[0] > parts(releasedVersion)[0]) return undefined;
+export function releaseRefusal(
+  breaking: readonly Change[],
+  releasedVersion: string | undefined,
+  next: string,
+): string | undefined {
+  if (breaking.length === 0 || releasedVersion === undefined || parts(next)[0] > parts(releasedVersion)[0])
+    return undefined;
   const list = breaking.map((change) => `  ${change.description}\n      at ${change.where}`).join("\n");
   return `the contract breaks ${releasedVersion} (${breaking.length} breaking change(s)), so it needs a new major version, not ${next}:\n${list}`;
 }
@@ -65,8 +78,12 @@ function main(): void {
 
   const load = (file: string) => parse(readFileSync(file, "utf8")) as { info: { version: string } };
   const released = existsSync(RELEASED) ? load(RELEASED) : undefined;
-  const reviewed = existsSync(REVIEWED) ? ((parse(readFileSync(REVIEWED, "utf8")) as ReviewedChange[] | null) ?? []) : [];
-  const breaking = released ? compareContracts(released, load(CURRENT), reviewed).filter((change) => change.type === "breaking") : [];
+  const reviewed = existsSync(REVIEWED)
+    ? ((parse(readFileSync(REVIEWED, "utf8")) as ReviewedChange[] | null) ?? [])
+    : [];
+  const breaking = released
+    ? compareContracts(released, load(CURRENT), reviewed).filter((change) => change.type === "breaking")
+    : [];
   const refusal = releaseRefusal(breaking, released?.info.version, next);
   if (refusal) throw new Error(refusal);
 
@@ -78,7 +95,10 @@ function main(): void {
 
   for (const name of packageNames) {
     const file = join(packagesDir, name, "package.json");
-    const manifest = JSON.parse(readFileSync(file, "utf8")) as { version: string; dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as {
+      version: string;
+      dependencies?: Record<string, string>;
+    };
     manifest.version = next;
     if (manifest.dependencies?.["@project-builder/contract"]) manifest.dependencies["@project-builder/contract"] = next;
     writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -87,11 +107,19 @@ function main(): void {
   const readme = join(root, "README.md");
   writeFileSync(readme, readFileSync(readme, "utf8").replaceAll(`-${current}.tgz`, `-${next}.tgz`));
   const changelog = join(root, "CHANGELOG.md");
-  writeFileSync(changelog, releasedChangelog(readFileSync(changelog, "utf8"), next, new Date().toISOString().slice(0, 10)));
+  writeFileSync(
+    changelog,
+    releasedChangelog(readFileSync(changelog, "utf8"), next, new Date().toISOString().slice(0, 10)),
+  );
   copyFileSync(CURRENT, RELEASED);
-  execFileSync("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  execFileSync("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   buildPackages();
-  console.log(`release: ${current} -> ${next}. Run \`npm run check\`, commit, then \`npm publish -w packages/contract -w packages/client -w packages/mock\`.`);
+  console.log(
+    `release: ${current} -> ${next}. Run \`npm run check\`, commit, then \`npm publish -w packages/contract -w packages/client -w packages/mock\`.`,
+  );
 }
 
 if (import.meta.main) {

@@ -124,7 +124,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const audit = createAuditWriter(db, logger);
   const principals = createPrincipalCache({
     // An OAuth access token is used exactly like an API key; its prefix says which it is.
-    authenticate: (secret) => (secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
+    authenticate: (secret) =>
+      secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret),
     changes: storage.changes,
   });
   const clientAddress = clientAddressResolver(options.trustProxy ?? false);
@@ -160,7 +161,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     idempotencyDb: db,
     answerSeals,
-    ...(options.idempotencyLockTimeoutMs ? { idempotencyOptions: { lockTimeoutMs: options.idempotencyLockTimeoutMs } } : {}),
+    ...(options.idempotencyLockTimeoutMs
+      ? { idempotencyOptions: { lockTimeoutMs: options.idempotencyLockTimeoutMs } }
+      : {}),
     audit,
     logger,
   });
@@ -180,16 +183,22 @@ export async function createApp(options: AppOptions): Promise<App> {
   let oauthLoaded: Promise<PageHandler> | undefined;
   let mcpLoaded: Promise<PageHandler> | undefined;
   const settings: PageHandler = async (request, response) => {
-    consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) => createConsole({ pages, db, logger, webhookTargets: options.webhookTargets, cursors }));
+    consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) =>
+      createConsole({ pages, db, logger, webhookTargets: options.webhookTargets, cursors }),
+    );
     return (await consoleLoaded)(request, response);
   };
   const oauth: PageHandler = async (request, response) => {
-    oauthLoaded ??= import("./oauth/index.ts").then(({ createOAuthServer }) => createOAuthServer({ pages, db, logger, issuer: pages.origin }));
+    oauthLoaded ??= import("./oauth/index.ts").then(({ createOAuthServer }) =>
+      createOAuthServer({ pages, db, logger, issuer: pages.origin }),
+    );
     return (await oauthLoaded)(request, response);
   };
   // The MCP server (src/mcp/): tools made of the contract's operations, each call through the pipeline.
   const mcp: PageHandler = async (request, response) => {
-    mcpLoaded ??= import("./mcp/index.ts").then(({ createMcpServer }) => createMcpServer({ pipeline, origin: pages.origin, clientAddress }));
+    mcpLoaded ??= import("./mcp/index.ts").then(({ createMcpServer }) =>
+      createMcpServer({ pipeline, origin: pages.origin, clientAddress }),
+    );
     return (await mcpLoaded)(request, response);
   };
   const pageFailed = (response: ServerResponse) => (error: unknown) => {
@@ -198,7 +207,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     else logger.error({ err: error }, "page failed");
     if (response.headersSent) return void response.destroy();
     if (unavailable) {
-      response.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+      response.writeHead(503, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+      });
       return void response.end("The service cannot reach its database right now; try again in a few seconds.");
     }
     response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
@@ -223,16 +235,23 @@ export async function createApp(options: AppOptions): Promise<App> {
     const path = request.url?.split("?")[0] ?? "";
     // The pages' static files and the authorization server's metadata cost no database work: they
     // are served whatever the address's count.
-    const admitted = (kind: PageKind) => pageLimit.admit(request, response, kind, pages.cookies.read(request, SESSION_COOKIE));
-    const isPage = path === "/settings" || path.startsWith("/settings/") || path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server";
+    const admitted = (kind: PageKind) =>
+      pageLimit.admit(request, response, kind, pages.cookies.read(request, SESSION_COOKIE));
+    const isPage =
+      path === "/settings" ||
+      path.startsWith("/settings/") ||
+      path.startsWith("/oauth/") ||
+      path === "/.well-known/oauth-authorization-server";
     // The pipeline logs each request it serves; these it does not serve are logged alike.
     if (isPage) logPageRequest(logger, request, response, pageRoute(path));
     if (path === "/settings" || path.startsWith("/settings/")) {
       if (serveAsset(request, response, path) || !admitted("page")) return;
       return void settings(request, response).catch(pageFailed(response));
     }
-    if (path === "/.well-known/oauth-authorization-server") return void oauth(request, response).catch(pageFailed(response));
-    if (path === "/mcp" || path === "/.well-known/oauth-protected-resource/mcp") return void mcp(request, response).catch(pageFailed(response));
+    if (path === "/.well-known/oauth-authorization-server")
+      return void oauth(request, response).catch(pageFailed(response));
+    if (path === "/mcp" || path === "/.well-known/oauth-protected-resource/mcp")
+      return void mcp(request, response).catch(pageFailed(response));
     if (path.startsWith("/oauth/")) {
       if (!admitted(path === "/oauth/token" || path === "/oauth/revoke" ? "oauth" : "page")) return;
       return void oauth(request, response).catch(pageFailed(response));

@@ -43,17 +43,27 @@ describe("loadConfig", () => {
   });
 
   it("reads EVENT_STREAMS_PER_KEY and EVENT_STREAM_HEARTBEAT", () => {
-    expect(loadConfig({ EVENT_STREAMS_PER_KEY: "20", EVENT_STREAM_HEARTBEAT: "30s" })).toMatchObject({ eventStreamsPerKey: 20, eventStreamHeartbeatMs: 30_000 });
-    expect(() => loadConfig({ EVENT_STREAMS_PER_KEY: "0" })).toThrow(/EVENT_STREAMS_PER_KEY must be an integer from 1 to 1000/);
+    expect(loadConfig({ EVENT_STREAMS_PER_KEY: "20", EVENT_STREAM_HEARTBEAT: "30s" })).toMatchObject({
+      eventStreamsPerKey: 20,
+      eventStreamHeartbeatMs: 30_000,
+    });
+    expect(() => loadConfig({ EVENT_STREAMS_PER_KEY: "0" })).toThrow(
+      /EVENT_STREAMS_PER_KEY must be an integer from 1 to 1000/,
+    );
     expect(() => loadConfig({ EVENT_STREAM_HEARTBEAT: "soon" })).toThrow(/EVENT_STREAM_HEARTBEAT/);
   });
 
   it("reads MIGRATE_ON_START and AUDIT_RETENTION_DAYS", () => {
-    expect(loadConfig({ MIGRATE_ON_START: "false", AUDIT_RETENTION_DAYS: "30" })).toMatchObject({ migrateOnStart: false, auditRetentionDays: 30 });
+    expect(loadConfig({ MIGRATE_ON_START: "false", AUDIT_RETENTION_DAYS: "30" })).toMatchObject({
+      migrateOnStart: false,
+      auditRetentionDays: 30,
+    });
     expect(loadConfig({ MIGRATE_ON_START: "1" }).migrateOnStart).toBe(true);
     expect(() => loadConfig({ MIGRATE_ON_START: "later" })).toThrow(/MIGRATE_ON_START must be true or false/);
     for (const bad of ["0", "3651", "7d", "-1", "1.5"]) {
-      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: bad })).toThrow(/AUDIT_RETENTION_DAYS must be an integer from 1 to 3650/);
+      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: bad })).toThrow(
+        /AUDIT_RETENTION_DAYS must be an integer from 1 to 3650/,
+      );
     }
   });
 
@@ -77,10 +87,23 @@ describe("loadConfig", () => {
 
   it("reads the HTTP server limits", () => {
     expect(
-      loadConfig({ HEADERS_TIMEOUT: "10s", REQUEST_TIMEOUT: "15m", KEEP_ALIVE_TIMEOUT: "620", MAX_CONNECTIONS: "2000", MAX_HEADER_SIZE: "32768" })
-        .serverLimits,
-    ).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 900_000, keepAliveTimeoutMs: 620_000, maxConnections: 2000, maxHeaderSize: 32_768 });
-    expect(() => loadConfig({ HEADERS_TIMEOUT: "10m", REQUEST_TIMEOUT: "1m" })).toThrow(/HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT/);
+      loadConfig({
+        HEADERS_TIMEOUT: "10s",
+        REQUEST_TIMEOUT: "15m",
+        KEEP_ALIVE_TIMEOUT: "620",
+        MAX_CONNECTIONS: "2000",
+        MAX_HEADER_SIZE: "32768",
+      }).serverLimits,
+    ).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 900_000,
+      keepAliveTimeoutMs: 620_000,
+      maxConnections: 2000,
+      maxHeaderSize: 32_768,
+    });
+    expect(() => loadConfig({ HEADERS_TIMEOUT: "10m", REQUEST_TIMEOUT: "1m" })).toThrow(
+      /HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT/,
+    );
     expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT: "0" })).toThrow(/KEEP_ALIVE_TIMEOUT/);
     expect(() => loadConfig({ MAX_CONNECTIONS: "0" })).toThrow(/MAX_CONNECTIONS/);
     expect(() => loadConfig({ MAX_HEADER_SIZE: "16k" })).toThrow(/MAX_HEADER_SIZE/);
@@ -102,8 +125,16 @@ describe("loadConfig", () => {
 
   it("reads the webhook delivery settings", () => {
     expect(
-      loadConfig({ WEBHOOK_CONCURRENCY: "3", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "500ms, 1s,2m" }),
-    ).toMatchObject({ webhookConcurrency: 3, webhookAllowPrivateNetworks: true, webhookRetrySchedule: [500, 1000, 120_000] });
+      loadConfig({
+        WEBHOOK_CONCURRENCY: "3",
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+        WEBHOOK_RETRY_SCHEDULE: "500ms, 1s,2m",
+      }),
+    ).toMatchObject({
+      webhookConcurrency: 3,
+      webhookAllowPrivateNetworks: true,
+      webhookRetrySchedule: [500, 1000, 120_000],
+    });
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5s,,1m" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
@@ -167,7 +198,10 @@ describe("loadConfig", () => {
   });
 
   it("reads BUILD_WORKERS and BUILD_TIMEOUT (durations as AGENT_RUN_TIMEOUT)", () => {
-    expect(loadConfig({ BUILD_WORKERS: "3", BUILD_TIMEOUT: "2m" })).toMatchObject({ buildWorkers: 3, buildTimeoutMs: 120_000 });
+    expect(loadConfig({ BUILD_WORKERS: "3", BUILD_TIMEOUT: "2m" })).toMatchObject({
+      buildWorkers: 3,
+      buildTimeoutMs: 120_000,
+    });
     expect(loadConfig({ BUILD_TIMEOUT: "90" }).buildTimeoutMs).toBe(90_000);
     expect(loadConfig({ BUILD_TIMEOUT: "1500ms" }).buildTimeoutMs).toBe(1_500);
     for (const bad of ["0", "65", "two", "1.5"]) {
@@ -192,6 +226,8 @@ describe("loadConfig", () => {
   });
 
   it("does not repeat a database URL, which may hold a password, in its error", () => {
-    expect(() => loadConfig({ DATABASE_URL: "postgres://user:hunter2@[bad" })).toThrow(/^DATABASE_URL is not a valid URL$/);
+    expect(() => loadConfig({ DATABASE_URL: "postgres://user:hunter2@[bad" })).toThrow(
+      /^DATABASE_URL is not a valid URL$/,
+    );
   });
 });

@@ -13,7 +13,6 @@ import { logLevels, type LogLevel } from "./logger.ts";
 /** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
 
-
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -117,7 +116,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: origin("PUBLIC_URL", read("PUBLIC_URL")) ?? `http://localhost:${port}`,
     passwordHashCost: scryptCost("PASSWORD_HASH_COST", read("PASSWORD_HASH_COST")),
     migrateOnStart: boolean("MIGRATE_ON_START", read("MIGRATE_ON_START"), true),
-    auditRetentionDays: integer("AUDIT_RETENTION_DAYS", read("AUDIT_RETENTION_DAYS"), DEFAULT_AUDIT_RETENTION_DAYS, 1, 3650),
+    auditRetentionDays: integer(
+      "AUDIT_RETENTION_DAYS",
+      read("AUDIT_RETENTION_DAYS"),
+      DEFAULT_AUDIT_RETENTION_DAYS,
+      1,
+      3650,
+    ),
     serverLimits: serverLimits(read),
     trustProxy: trustProxy("TRUST_PROXY", read("TRUST_PROXY")),
     unauthenticatedRateLimit: integer(
@@ -127,8 +132,20 @@ export function loadConfig(env: Env = process.env): Config {
       0,
       1_000_000,
     ),
-    eventStreamsPerKey: integer("EVENT_STREAMS_PER_KEY", read("EVENT_STREAMS_PER_KEY"), DEFAULT_EVENT_STREAMS_PER_KEY, 1, 1000),
-    eventStreamHeartbeatMs: duration("EVENT_STREAM_HEARTBEAT", read("EVENT_STREAM_HEARTBEAT"), DEFAULT_EVENT_STREAM_SETTINGS.heartbeatMs, 100, 10 * 60_000),
+    eventStreamsPerKey: integer(
+      "EVENT_STREAMS_PER_KEY",
+      read("EVENT_STREAMS_PER_KEY"),
+      DEFAULT_EVENT_STREAMS_PER_KEY,
+      1,
+      1000,
+    ),
+    eventStreamHeartbeatMs: duration(
+      "EVENT_STREAM_HEARTBEAT",
+      read("EVENT_STREAM_HEARTBEAT"),
+      DEFAULT_EVENT_STREAM_SETTINGS.heartbeatMs,
+      100,
+      10 * 60_000,
+    ),
   });
 }
 
@@ -136,22 +153,44 @@ function trustProxy(name: string, raw: string | undefined): TrustProxy {
   try {
     return parseTrustProxy(raw);
   } catch (error) {
-    throw new ConfigError(`${name} must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses and CIDR ranges: ${(error as Error).message}`);
+    throw new ConfigError(
+      `${name} must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses and CIDR ranges: ${(error as Error).message}`,
+    );
   }
 }
 
 function serverLimits(read: (name: string) => string | undefined): ServerLimits {
   const defaults = DEFAULT_SERVER_LIMITS;
   const limits: ServerLimits = {
-    headersTimeoutMs: duration("HEADERS_TIMEOUT", read("HEADERS_TIMEOUT"), defaults.headersTimeoutMs, 1_000, 10 * 60_000),
-    requestTimeoutMs: duration("REQUEST_TIMEOUT", read("REQUEST_TIMEOUT"), defaults.requestTimeoutMs, 1_000, 24 * 60 * 60_000),
-    keepAliveTimeoutMs: duration("KEEP_ALIVE_TIMEOUT", read("KEEP_ALIVE_TIMEOUT"), defaults.keepAliveTimeoutMs, 1_000, 60 * 60_000),
+    headersTimeoutMs: duration(
+      "HEADERS_TIMEOUT",
+      read("HEADERS_TIMEOUT"),
+      defaults.headersTimeoutMs,
+      1_000,
+      10 * 60_000,
+    ),
+    requestTimeoutMs: duration(
+      "REQUEST_TIMEOUT",
+      read("REQUEST_TIMEOUT"),
+      defaults.requestTimeoutMs,
+      1_000,
+      24 * 60 * 60_000,
+    ),
+    keepAliveTimeoutMs: duration(
+      "KEEP_ALIVE_TIMEOUT",
+      read("KEEP_ALIVE_TIMEOUT"),
+      defaults.keepAliveTimeoutMs,
+      1_000,
+      60 * 60_000,
+    ),
     idleTimeoutMs: defaults.idleTimeoutMs,
     maxConnections: integer("MAX_CONNECTIONS", read("MAX_CONNECTIONS"), defaults.maxConnections, 1, 1_000_000),
     maxHeaderSize: integer("MAX_HEADER_SIZE", read("MAX_HEADER_SIZE"), defaults.maxHeaderSize, 1024, 1024 * 1024),
   };
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new ConfigError("HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT (the headers are part of the request)");
+    throw new ConfigError(
+      "HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT (the headers are part of the request)",
+    );
   }
   return limits;
 }
@@ -176,12 +215,14 @@ function agentEndpoint(read: (name: string) => string | undefined): Config["agen
   const baseUrl = url("AGENT_BASE_URL", read("AGENT_BASE_URL"), ["http:", "https:"]);
   if (baseUrl === undefined) {
     for (const name of ["AGENT_API_KEY", "AGENT_MODEL"]) {
-      if (read(name) !== undefined) throw new ConfigError(`${name} is set but AGENT_BASE_URL is not; set AGENT_BASE_URL to use a model`);
+      if (read(name) !== undefined)
+        throw new ConfigError(`${name} is set but AGENT_BASE_URL is not; set AGENT_BASE_URL to use a model`);
     }
     return undefined;
   }
   const model = read("AGENT_MODEL");
-  if (model === undefined) throw new ConfigError("AGENT_MODEL must be set with AGENT_BASE_URL (the model every agent runs on)");
+  if (model === undefined)
+    throw new ConfigError("AGENT_MODEL must be set with AGENT_BASE_URL (the model every agent runs on)");
   return { baseUrl, apiKey: read("AGENT_API_KEY"), model };
 }
 
@@ -192,14 +233,22 @@ function duration(name: string, raw: string | undefined, fallback: number, min: 
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match?.[2] ?? "s") as "ms" | "s" | "m" | "h"];
   const value = match ? Number(match[1]) * unit : Number.NaN;
   if (!(value >= min && value <= max)) {
-    throw new ConfigError(`${name} must be a duration from ${written(min)} to ${written(max)} (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be a duration from ${written(min)} to ${written(max)} (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`,
+    );
   }
   return value;
 }
 
 /** A duration as it is written in a variable, in its largest whole unit: `10m`, not `0.1666h`. */
 function written(ms: number): string {
-  const [unit, size] = ([["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const).find(([, size]) => ms % size === 0) ?? ["ms", 1];
+  const [unit, size] = (
+    [
+      ["h", 3_600_000],
+      ["m", 60_000],
+      ["s", 1000],
+    ] as const
+  ).find(([, size]) => ms % size === 0) ?? ["ms", 1];
   return `${ms / size}${unit}`;
 }
 
@@ -209,7 +258,9 @@ function origin(name: string, raw: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const parsed = new URL(value);
   if (parsed.username || parsed.password || parsed.search || parsed.hash || parsed.pathname !== "/") {
-    throw new ConfigError(`${name} must be an origin such as https://api.example.com (no path), got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be an origin such as https://api.example.com (no path), got ${JSON.stringify(raw)}`,
+    );
   }
   return parsed.origin;
 }
@@ -218,9 +269,12 @@ function origin(name: string, raw: string | undefined): string | undefined {
 function scryptCost(name: string, raw: string | undefined): ScryptCost {
   if (raw === undefined) return DEFAULT_SCRYPT_COST;
   const [N, r, p] = raw.split(",").map((part) => Number(part.trim()));
-  const valid = (value: number | undefined, min: number, max: number) => Number.isInteger(value) && value! >= min && value! <= max;
+  const valid = (value: number | undefined, min: number, max: number) =>
+    Number.isInteger(value) && value! >= min && value! <= max;
   if (!valid(N, 1024, 2 ** 20) || (N! & (N! - 1)) !== 0 || !valid(r, 1, 32) || !valid(p, 1, 16)) {
-    throw new ConfigError(`${name} must be N,r,p with N a power of two from 1024 to 1048576 (e.g. 32768,8,3), got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be N,r,p with N a power of two from 1024 to 1048576 (e.g. 32768,8,3), got ${JSON.stringify(raw)}`,
+    );
   }
   return { N: N!, r: r!, p: p! };
 }
@@ -258,7 +312,12 @@ function url(name: string, raw: string | undefined, protocols: readonly string[]
   return raw;
 }
 
-function oneOf<const T extends readonly string[]>(name: string, raw: string | undefined, allowed: T, fallback: T[number]): T[number] {
+function oneOf<const T extends readonly string[]>(
+  name: string,
+  raw: string | undefined,
+  allowed: T,
+  fallback: T[number],
+): T[number] {
   if (raw === undefined) return fallback;
   const value = raw.toLowerCase();
   if (!allowed.includes(value)) {

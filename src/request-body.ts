@@ -17,7 +17,12 @@ export function mediaTypeOf(request: WithHeaders): string {
  * The body's bytes, refused with `tooLarge()` once it is known to exceed `limit`: from its
  * Content-Length before anything is read, else while it streams (never held whole first).
  */
-export async function readBoundedBody(request: WithHeaders, stream: AsyncIterable<Buffer>, limit: number, tooLarge: () => Error): Promise<Buffer> {
+export async function readBoundedBody(
+  request: WithHeaders,
+  stream: AsyncIterable<Buffer>,
+  limit: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
   if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;

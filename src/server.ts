@@ -24,15 +24,24 @@ const startedAt = new Date();
 const config = loadConfig();
 setPasswordHashCost(config.passwordHashCost);
 const logger = createLogger({ level: config.logLevel });
-const storage = await exitIfSchemaNotCurrent(openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" }));
+const storage = await exitIfSchemaNotCurrent(
+  openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" }),
+);
 const rateLimitStore = await selectRateLimitStore({
   redisUrl: config.redisUrl,
   pgPool: storage.driver === "postgres" ? storage.pool : undefined,
   onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
 });
-const jobs = await exitIfSchemaNotCurrent(openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs, migrate: config.migrateOnStart }), storage);
+const jobs = await exitIfSchemaNotCurrent(
+  openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs, migrate: config.migrateOnStart }),
+  storage,
+);
 const webhookTargets = createWebhookTargets({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
-const apps = createAppAccess({ secret: await sharedSecret(storage.db, "apps"), appsDomain: config.appsDomain, appsPort: config.appsPort });
+const apps = createAppAccess({
+  secret: await sharedSecret(storage.db, "apps"),
+  appsDomain: config.appsDomain,
+  appsPort: config.appsPort,
+});
 const app = await createApp({
   storage,
   logger,
@@ -50,7 +59,10 @@ const app = await createApp({
 });
 const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
 // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
-const admin = storage.driver === "pglite" ? await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger }) : undefined;
+const admin =
+  storage.driver === "pglite"
+    ? await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger })
+    : undefined;
 const url = await app.listen(config.port, config.host);
 const appsUrl = await appsServer.listen(config.appsPort, config.host);
 // Tenants' builds and the built-in agent's edits run in these threads, never on this event loop.

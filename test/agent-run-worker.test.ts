@@ -39,13 +39,23 @@ const untilAborted = (signal: AbortSignal) =>
 forEachDriver("the agent-run worker", (driver) => {
   const storage = useStorage(driver);
 
-  async function newProject(options: { plan?: Plan; environment?: "live" | "test"; agent?: "coding-agent-1" | "coding-agent-3" } = {}) {
-    const { workspace } = await ensureWorkspace(storage().db, { slug: `ws-${Math.random().toString(36).slice(2, 10)}`, plan: options.plan ?? "pro" });
+  async function newProject(
+    options: { plan?: Plan; environment?: "live" | "test"; agent?: "coding-agent-1" | "coding-agent-3" } = {},
+  ) {
+    const { workspace } = await ensureWorkspace(storage().db, {
+      slug: `ws-${Math.random().toString(36).slice(2, 10)}`,
+      plan: options.plan ?? "pro",
+    });
     const partition: Partition = { workspaceId: workspace.id, environment: options.environment ?? "live" };
-    const project = await createProject(storage().db, noQueue, partition, { name: "Case", prompt: "A page", agent: options.agent });
+    const project = await createProject(storage().db, noQueue, partition, {
+      name: "Case",
+      prompt: "A page",
+      agent: options.agent,
+    });
     return { partition, project, runId: project.latest_run_id! };
   }
-  const worker = (agent: Agent, timeoutMs = 60_000) => createAgentRunWorker({ db: storage().db, agent, timeoutMs, logger: silent, cancelCheckMs: 50 });
+  const worker = (agent: Agent, timeoutMs = 60_000) =>
+    createAgentRunWorker({ db: storage().db, agent, timeoutMs, logger: silent, cancelCheckMs: 50 });
   const runEvents = async (partition: Partition, runId: string) =>
     (await listEvents(storage().db, partition, { limit: 100 }, {})).items
       .filter((event) => (event.data.object as { id: string }).id === runId)
@@ -78,7 +88,10 @@ forEachDriver("the agent-run worker", (driver) => {
     expect(run).toMatchObject({
       status: "failed",
       credits_used: 0,
-      error: { code: "agent_error", message: "The built-in agent passed its time limit of 1 ms while editing the project's files." },
+      error: {
+        code: "agent_error",
+        message: "The built-in agent passed its time limit of 1 ms while editing the project's files.",
+      },
     });
     expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
   });
@@ -103,7 +116,11 @@ forEachDriver("the agent-run worker", (driver) => {
   it("lets only one of two runs starting at once spend credits that pay for one", async () => {
     const first = await newProject({ plan: "free", agent: "coding-agent-3" });
     // A second project of the same workspace.
-    const second = await createProject(storage().db, noQueue, first.partition, { name: "Other", prompt: "x", agent: "coding-agent-3" });
+    const second = await createProject(storage().db, noQueue, first.partition, {
+      name: "Other",
+      prompt: "x",
+      agent: "coding-agent-3",
+    });
     const earlier = await newProject({ plan: "free" });
     await storage()
       .db.update(agentRuns)
@@ -166,7 +183,14 @@ forEachDriver("the agent-run worker", (driver) => {
       await untilAborted(input.signal);
     });
     // A poll once a minute: only the notification of `agent_run.canceled` can end the run in time.
-    const carryOut = createAgentRunWorker({ db: storage().db, agent: waiting, timeoutMs: 60_000, logger: silent, changes: storage().changes, cancelCheckMs: 60_000 });
+    const carryOut = createAgentRunWorker({
+      db: storage().db,
+      agent: waiting,
+      timeoutMs: 60_000,
+      logger: silent,
+      changes: storage().changes,
+      cancelCheckMs: 60_000,
+    });
     const carried = carryOut(runId);
     await running;
     const canceledAt = performance.now();
@@ -184,21 +208,29 @@ forEachDriver("the agent-run worker", (driver) => {
     const run = await getAgentRun(storage().db, partition, project.id, runId);
     expect(run).toMatchObject({ status: "succeeded", credits_used: 1 });
     expect(await runEvents(partition, runId)).toEqual(["agent_run.queued", "agent_run.started", "agent_run.succeeded"]);
-    const paths = (await listFiles(storage().db, partition, project.id, { limit: 10 })).items.map((file) => file.path).sort();
+    const paths = (await listFiles(storage().db, partition, project.id, { limit: 10 })).items
+      .map((file) => file.path)
+      .sort();
     expect(paths).toEqual(["app.js", "index.html", "style.css"]);
   });
 
   it("finishes a run left `running` by a worker that died, from the files it started with", async () => {
     const { partition, project, runId } = await newProject();
     // What a dead worker leaves: the run started, its agent's writes lost with the process.
-    await storage().db.update(agentRuns).set({ status: "running", startedAt: new Date() }).where(and(eq(agentRuns.id, runId)));
+    await storage()
+      .db.update(agentRuns)
+      .set({ status: "running", startedAt: new Date() })
+      .where(and(eq(agentRuns.id, runId)));
     await worker(builtinAgent)(runId);
     expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({ status: "succeeded" });
   });
 
   it("ends a run whose job was given up as `internal_error`, once", async () => {
     const { partition, project, runId } = await newProject();
-    expect(await abandonAgentRun(storage().db, runId)).toMatchObject({ status: "failed", error: { code: "internal_error" } });
+    expect(await abandonAgentRun(storage().db, runId)).toMatchObject({
+      status: "failed",
+      error: { code: "internal_error" },
+    });
     expect(await abandonAgentRun(storage().db, runId)).toBeUndefined();
     expect((await getAgentRun(storage().db, partition, project.id, runId)).status).toBe("failed");
     expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued"]);
@@ -213,7 +245,8 @@ forEachDriver("the agent-run worker", (driver) => {
     expect(snapshot.map((file) => file.path)).toEqual(["app.js", "index.html", "style.css"]);
     // Same name, prompt and template: the same bytes, stored once for both runs.
     expect(await runTree(storage().db, second.latest_run_id!)).toEqual(snapshot);
-    const stored = async () => (await storage().db.select({ sha256: blobs.sha256 }).from(blobs)).map((row) => row.sha256).sort();
+    const stored = async () =>
+      (await storage().db.select({ sha256: blobs.sha256 }).from(blobs)).map((row) => row.sha256).sort();
     expect(await stored()).toEqual(snapshot.map((file) => file.sha256).sort());
 
     await deleteProject(storage().db, first.partition, first.project.id);
@@ -225,22 +258,38 @@ forEachDriver("the agent-run worker", (driver) => {
 
   describe("test data", () => {
     it("is never charged", async () => {
-      const { partition, project, runId } = await newProject({ environment: "test", plan: "free", agent: "coding-agent-3" });
+      const { partition, project, runId } = await newProject({
+        environment: "test",
+        plan: "free",
+        agent: "coding-agent-3",
+      });
       await worker(builtinAgent)(runId);
-      expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({ status: "succeeded", credits_used: 0 });
+      expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({
+        status: "succeeded",
+        credits_used: 0,
+      });
     });
   });
 
   it("turns an unexpected agent failure into `agent_error` without its details", async () => {
     const { partition, project, runId } = await newProject();
-    await worker(agentDoing(async () => {
-      throw new TypeError("secret internals at /srv/app.js:12");
-    }))(runId);
+    await worker(
+      agentDoing(async () => {
+        throw new TypeError("secret internals at /srv/app.js:12");
+      }),
+    )(runId);
     const run = await getAgentRun(storage().db, partition, project.id, runId);
-    expect(run).toMatchObject({ status: "failed", error: { code: "agent_error", message: "The agent failed unexpectedly." } });
-    await worker(agentDoing(async () => {
-      throw new AgentError("agent_error", "never reached");
-    }))(runId);
-    expect((await getAgentRun(storage().db, partition, project.id, runId)).error!.message).toBe("The agent failed unexpectedly.");
+    expect(run).toMatchObject({
+      status: "failed",
+      error: { code: "agent_error", message: "The agent failed unexpectedly." },
+    });
+    await worker(
+      agentDoing(async () => {
+        throw new AgentError("agent_error", "never reached");
+      }),
+    )(runId);
+    expect((await getAgentRun(storage().db, partition, project.id, runId)).error!.message).toBe(
+      "The agent failed unexpectedly.",
+    );
   });
 });

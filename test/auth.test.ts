@@ -16,7 +16,15 @@ type AuthCode = "missing_api_key" | "invalid_api_key" | "expired_api_key";
 function expectRefused(response: ApiResponse, code: AuthCode): void {
   expectApiError(response, 401, code, "Authorization");
   // No key was identified, so no quota was charged and none is reported.
-  for (const header of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "retry-after"]) {
+  for (const header of [
+    "ratelimit",
+    "ratelimit-policy",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-used",
+    "x-ratelimit-reset",
+    "retry-after",
+  ]) {
     expect(response.headers.get(header), header).toBeNull();
   }
 }
@@ -35,7 +43,6 @@ forEachDriver("authentication", (driver) => {
     return { id: created.key.id, secret: created.secret };
   }
 
-
   describe("missing_api_key", () => {
     it("answers a request without Authorization, on reads and writes alike", async () => {
       const anonymous = server.as(null);
@@ -47,7 +54,10 @@ forEachDriver("authentication", (driver) => {
     it("comes before body checks: a bad body or content type without a key is still 401", async () => {
       const anonymous = server.as(null);
       expectRefused(await anonymous.post("/v1/projects", { name: "no prompt" }), "missing_api_key");
-      const textBody = await anonymous.request("POST", "/v1/projects", { raw: "hello", headers: { "Content-Type": "text/plain" } });
+      const textBody = await anonymous.request("POST", "/v1/projects", {
+        raw: "hello",
+        headers: { "Content-Type": "text/plain" },
+      });
       expectRefused(textBody, "missing_api_key");
     });
   });
@@ -64,7 +74,14 @@ forEachDriver("authentication", (driver) => {
     it("refuses a scheme other than Bearer, even around a valid secret", async () => {
       const { secret } = await newKey();
       const basic = Buffer.from(`user:${secret}`).toString("base64");
-      for (const authorization of [`Basic ${basic}`, `Basic ${secret}`, `Token ${secret}`, secret, "Bearer", `Bearer ${secret} extra`]) {
+      for (const authorization of [
+        `Basic ${basic}`,
+        `Basic ${secret}`,
+        `Token ${secret}`,
+        secret,
+        "Bearer",
+        `Bearer ${secret} extra`,
+      ]) {
         const response = await server.as(null).get("/v1/key", { headers: { Authorization: authorization } });
         expectRefused(response, "invalid_api_key");
       }
@@ -99,12 +116,18 @@ forEachDriver("authentication", (driver) => {
       const ok = await server.as(secret).get("/v1/key");
       expect(ok.status).toBe(200);
       expect(Date.parse(ok.body.expires_at)).toBeGreaterThan(Date.now());
-      await server.storage.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(apiKeys.id, id));
+      await server.storage.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1) })
+        .where(eq(apiKeys.id, id));
       expectRefused(await server.as(secret).get("/v1/key"), "expired_api_key");
     });
 
     it("says revoked rather than expired for a key that is both", async () => {
-      const { id, secret } = await newKey({ createdAt: new Date(Date.now() - 3600_000), expiresAt: new Date(Date.now() - 1000) });
+      const { id, secret } = await newKey({
+        createdAt: new Date(Date.now() - 3600_000),
+        expiresAt: new Date(Date.now() - 1000),
+      });
       await revokeApiKey(server.storage.db, id);
       expectRefused(await server.as(secret).get("/v1/key"), "invalid_api_key");
     });
@@ -127,7 +150,9 @@ forEachDriver("authentication", (driver) => {
 
   describe("audit log", () => {
     it("records a refused request: no workspace or key, the route, status 401, IP, user agent, request id, latency", async () => {
-      const response = await server.as("garbage").post("/v1/projects", { name: "x", prompt: "y" }, { headers: { "User-Agent": "auth-test/1.0" } });
+      const response = await server
+        .as("garbage")
+        .post("/v1/projects", { name: "x", prompt: "y" }, { headers: { "User-Agent": "auth-test/1.0" } });
       expectRefused(response, "invalid_api_key");
       const row = await server.auditRow(response.headers.get("x-request-id")!);
       expect(row).toMatchObject({
@@ -145,7 +170,10 @@ forEachDriver("authentication", (driver) => {
     });
 
     it("records each kind of refusal", async () => {
-      const expired = await newKey({ createdAt: new Date(Date.now() - 3600_000), expiresAt: new Date(Date.now() - 1000) });
+      const expired = await newKey({
+        createdAt: new Date(Date.now() - 3600_000),
+        expiresAt: new Date(Date.now() - 1000),
+      });
       const revoked = await newKey();
       await revokeApiKey(server.storage.db, revoked.id);
       const responses = [
@@ -154,7 +182,9 @@ forEachDriver("authentication", (driver) => {
         await server.as(revoked.secret).get("/v1/projects"),
         await server.as(null).get("/v1/key", { headers: { Authorization: "Basic dXNlcjpwYXNz" } }),
       ];
-      const rows = await Promise.all(responses.map((response) => server.auditRow(response.headers.get("x-request-id")!)));
+      const rows = await Promise.all(
+        responses.map((response) => server.auditRow(response.headers.get("x-request-id")!)),
+      );
       expect(rows.map((row) => [row.status, row.route, row.path])).toEqual([
         [401, "/v1/projects/{project_id}", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ"],
         [401, "/v1/projects", "/v1/projects"],

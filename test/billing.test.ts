@@ -30,7 +30,12 @@ forEachDriver("billing", (driver) => {
     // The project's initial run is the one that used the credits.
     await server.storage.db
       .update(agentRuns)
-      .set({ creditsUsed: credits, status: "succeeded", finishedAt: at ?? new Date(), ...(at ? { createdAt: at, startedAt: at } : {}) })
+      .set({
+        creditsUsed: credits,
+        status: "succeeded",
+        finishedAt: at ?? new Date(),
+        ...(at ? { createdAt: at, startedAt: at } : {}),
+      })
       .where(eq(agentRuns.id, project.latest_run_id));
   }
 
@@ -62,7 +67,10 @@ forEachDriver("billing", (driver) => {
       const usage = (await client.get("/v1/billing/usage")).body;
       expect(usage.plan).toBe(plan);
       expect(usage.credits).toEqual({ included: PLAN_CREDITS[plan], used: 0, remaining: PLAN_CREDITS[plan] });
-      expect(usage.rate_limit).toEqual({ requests_per_minute: PLAN_LIMITS[plan].perMinute, burst_per_second: PLAN_LIMITS[plan].burst });
+      expect(usage.rate_limit).toEqual({
+        requests_per_minute: PLAN_LIMITS[plan].perMinute,
+        burst_per_second: PLAN_LIMITS[plan].burst,
+      });
     }
   });
 
@@ -182,7 +190,11 @@ forEachDriver("billing", (driver) => {
       period_start: period.start.toISOString(),
       period_end: period.end.toISOString(),
     });
-    expect((await free.client.get("/v1/billing/invoices")).body.data[0]).toMatchObject({ number, status: "paid", amount_due: 0 });
+    expect((await free.client.get("/v1/billing/invoices")).body.data[0]).toMatchObject({
+      number,
+      status: "paid",
+      amount_due: 0,
+    });
     expect((await sandbox.client.get("/v1/billing/invoices")).body.data).toEqual([]);
     // A period that has not ended is not invoiced.
     expect(await closeBillingPeriod(server.storage.db, now)).toBe(0);

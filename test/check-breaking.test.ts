@@ -22,7 +22,9 @@ describe("compareContracts", () => {
   });
 
   it("reports a newly required request field as breaking", () => {
-    const change = changes.find((c) => c.where.startsWith('paths["/v1/projects"].post.requestBody') && c.description.includes("`prompt`"));
+    const change = changes.find(
+      (c) => c.where.startsWith('paths["/v1/projects"].post.requestBody') && c.description.includes("`prompt`"),
+    );
     expect(change).toMatchObject({ type: "breaking", action: "add" });
   });
 
@@ -37,7 +39,9 @@ describe("compareContracts", () => {
     const withReview = compareContracts(load("released.yaml"), load("current.yaml"), reviewed);
     expect(withReview.find((c) => c.where === removed.where)).toMatchObject({ type: "non-breaking" });
     const elsewhere = [{ where: removed.where, description: "another change", reason: "test" }];
-    expect(compareContracts(load("released.yaml"), load("current.yaml"), elsewhere).find((c) => c.where === removed.where)).toMatchObject({
+    expect(
+      compareContracts(load("released.yaml"), load("current.yaml"), elsewhere).find((c) => c.where === removed.where),
+    ).toMatchObject({
       type: "breaking",
     });
   });
@@ -51,9 +55,13 @@ describe("scripts/check-breaking.ts", () => {
   const script = join(root, "scripts/check-breaking.ts");
 
   it("exits 1 and prints each breaking change with its path", () => {
-    const run = spawnSync(process.execPath, [script, "--released", fixture("released.yaml"), "--current", fixture("current.yaml")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [script, "--released", fixture("released.yaml"), "--current", fixture("current.yaml")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("2 breaking, 1 non-breaking");
     expect(run.stdout).toContain("[Removed] operation GET /v1/projects/{project_id}");
@@ -62,9 +70,13 @@ describe("scripts/check-breaking.ts", () => {
   });
 
   it("passes with a note when there is no released document yet", () => {
-    const out = execFileSync(process.execPath, [script, "--released", fixture("does-not-exist.yaml"), "--current", fixture("current.yaml")], {
-      encoding: "utf8",
-    });
+    const out = execFileSync(
+      process.execPath,
+      [script, "--released", fixture("does-not-exist.yaml"), "--current", fixture("current.yaml")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(out).toContain("no released contract");
   });
 });

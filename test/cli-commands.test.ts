@@ -1,7 +1,14 @@
 // The `pbs` commands in process: parsing and execution, on both drivers. (The executable, its exit
 // codes and the admin socket are exercised end to end in cli.test.ts.)
 import { describe, expect, it } from "vitest";
-import { CommandError, executeCommand, parseCommand, UsageError, type Command, type CommandOutput } from "../src/cli/commands.ts";
+import {
+  CommandError,
+  executeCommand,
+  parseCommand,
+  UsageError,
+  type Command,
+  type CommandOutput,
+} from "../src/cli/commands.ts";
 import { authenticate } from "../src/domain/keys.ts";
 import { signIn } from "../src/domain/sessions.ts";
 import { apiKeys, auditLog, oauthClients, users } from "../src/storage/schema.ts";
@@ -9,7 +16,23 @@ import { forEachDriver, useStorage } from "./support/database.ts";
 
 describe("parseCommand", () => {
   it("reads the fixed forms operators script", () => {
-    expect(parseCommand(["keys", "create", "--workspace", "acme", "--name", "ci", "--scopes", "projects:read,agents:run", "--env", "test", "--expires", "1y", "--json"])).toEqual({
+    expect(
+      parseCommand([
+        "keys",
+        "create",
+        "--workspace",
+        "acme",
+        "--name",
+        "ci",
+        "--scopes",
+        "projects:read,agents:run",
+        "--env",
+        "test",
+        "--expires",
+        "1y",
+        "--json",
+      ]),
+    ).toEqual({
       name: "keys.create",
       workspace: "acme",
       keyName: "ci",
@@ -18,16 +41,40 @@ describe("parseCommand", () => {
       expires: "1y",
       json: true,
     });
-    expect(parseCommand(["keys", "create", "--workspace", "acme", "--name", "ci", "--expires-at", "2027-01-31T00:00:00+01:00"])).toMatchObject({
+    expect(
+      parseCommand([
+        "keys",
+        "create",
+        "--workspace",
+        "acme",
+        "--name",
+        "ci",
+        "--expires-at",
+        "2027-01-31T00:00:00+01:00",
+      ]),
+    ).toMatchObject({
       scopes: ["*"],
       environment: "live",
       expires: { at: "2027-01-31T00:00:00+01:00" },
       json: false,
     });
     expect(parseCommand(["keys", "create", "--workspace", "acme", "--name", "ci"])).toMatchObject({ expires: "none" });
-    expect(parseCommand(["keys", "revoke", "key_abcdefgh12345678"])).toEqual({ name: "keys.revoke", keyId: "key_abcdefgh12345678", json: false });
-    expect(parseCommand(["keys", "list", "--workspace", "acme", "--json"])).toEqual({ name: "keys.list", workspace: "acme", json: true });
-    expect(parseCommand(["audit", "--workspace", "acme", "--limit", "5"])).toEqual({ name: "audit", workspace: "acme", limit: 5, json: false });
+    expect(parseCommand(["keys", "revoke", "key_abcdefgh12345678"])).toEqual({
+      name: "keys.revoke",
+      keyId: "key_abcdefgh12345678",
+      json: false,
+    });
+    expect(parseCommand(["keys", "list", "--workspace", "acme", "--json"])).toEqual({
+      name: "keys.list",
+      workspace: "acme",
+      json: true,
+    });
+    expect(parseCommand(["audit", "--workspace", "acme", "--limit", "5"])).toEqual({
+      name: "audit",
+      workspace: "acme",
+      limit: 5,
+      json: false,
+    });
     expect(parseCommand(["audit", "--workspace", "acme"])).toMatchObject({ limit: 50 });
     expect(parseCommand(["workspaces", "create", "--slug", "acme", "--name", "Acme", "--plan", "pro"])).toEqual({
       name: "workspaces.create",
@@ -38,20 +85,49 @@ describe("parseCommand", () => {
     });
   });
 
-  it.each([[[]], [["--help"]], [["-h"]], [["help"]], [["keys", "create", "--help"]], [["audit", "-h"]]])("%j asks for help", (argv) => {
-    expect(parseCommand(argv)).toEqual({ name: "help" });
-  });
+  it.each([[[]], [["--help"]], [["-h"]], [["help"]], [["keys", "create", "--help"]], [["audit", "-h"]]])(
+    "%j asks for help",
+    (argv) => {
+      expect(parseCommand(argv)).toEqual({ name: "help" });
+    },
+  );
 
   it.each([
     [["keys", "create", "--workspace", "acme"], /--name is required/],
     [["keys", "create", "--name", "x"], /--workspace is required/],
-    [["keys", "create", "--workspace", "acme", "--name", "x", "--scopes", "projects:admin"], /unknown scope projects:admin/],
+    [
+      ["keys", "create", "--workspace", "acme", "--name", "x", "--scopes", "projects:admin"],
+      /unknown scope projects:admin/,
+    ],
     [["keys", "create", "--workspace", "acme", "--name", "x", "--scopes", ","], /at least one scope/],
     [["keys", "create", "--workspace", "acme", "--name", "x", "--env", "prod"], /--env must be one of live, test/],
-    [["keys", "create", "--workspace", "acme", "--name", "x", "--expires", "2w"], /--expires must be one of 30d, 90d, 1y, none/],
-    [["keys", "create", "--workspace", "acme", "--name", "x", "--expires-at", "tomorrow"], /--expires-at must be an ISO time/],
-    [["keys", "create", "--workspace", "acme", "--name", "x", "--expires-at", "2027-01-31"], /--expires-at must be an ISO time/],
-    [["keys", "create", "--workspace", "acme", "--name", "x", "--expires", "30d", "--expires-at", "2030-01-01T00:00:00Z"], /not both/],
+    [
+      ["keys", "create", "--workspace", "acme", "--name", "x", "--expires", "2w"],
+      /--expires must be one of 30d, 90d, 1y, none/,
+    ],
+    [
+      ["keys", "create", "--workspace", "acme", "--name", "x", "--expires-at", "tomorrow"],
+      /--expires-at must be an ISO time/,
+    ],
+    [
+      ["keys", "create", "--workspace", "acme", "--name", "x", "--expires-at", "2027-01-31"],
+      /--expires-at must be an ISO time/,
+    ],
+    [
+      [
+        "keys",
+        "create",
+        "--workspace",
+        "acme",
+        "--name",
+        "x",
+        "--expires",
+        "30d",
+        "--expires-at",
+        "2030-01-01T00:00:00Z",
+      ],
+      /not both/,
+    ],
     [["keys", "create", "--workspace"], /argument missing/],
     [["keys", "revoke"], /exactly one key id/],
     [["keys", "revoke", "key_abcdefgh", "key_ijklmnop"], /exactly one key id/],
@@ -74,7 +150,8 @@ describe("parseCommand", () => {
 forEachDriver("pbs commands", (driver) => {
   const storage = useStorage(driver);
 
-  const run = (...argv: string[]): Promise<CommandOutput> => executeCommand(storage().db, parseCommand(argv) as Command);
+  const run = (...argv: string[]): Promise<CommandOutput> =>
+    executeCommand(storage().db, parseCommand(argv) as Command);
   const refusal = async (...argv: string[]): Promise<CommandError> => {
     try {
       await run(...argv);
@@ -92,7 +169,18 @@ forEachDriver("pbs commands", (driver) => {
     expect(lines.at(-1)).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
     expect(first.json).toMatchObject({ secret: lines.at(-1), workspace: "acme", workspace_created: true });
 
-    const second = await run("keys", "create", "--workspace", "acme", "--name", "two", "--env", "test", "--expires", "30d");
+    const second = await run(
+      "keys",
+      "create",
+      "--workspace",
+      "acme",
+      "--name",
+      "two",
+      "--env",
+      "test",
+      "--expires",
+      "30d",
+    );
     expect(second.text).not.toContain("Created workspace");
     const json = second.json as { id: string; secret: string; expires_at: string; created_at: string };
     expect(json.id).toMatch(/^key_/);
@@ -102,20 +190,48 @@ forEachDriver("pbs commands", (driver) => {
   });
 
   it("keys create refuses an explicit expiry in the past with exit 2", async () => {
-    const error = await refusal("keys", "create", "--workspace", "acme", "--name", "x", "--expires-at", "2001-01-01T00:00:00Z");
+    const error = await refusal(
+      "keys",
+      "create",
+      "--workspace",
+      "acme",
+      "--name",
+      "x",
+      "--expires-at",
+      "2001-01-01T00:00:00Z",
+    );
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(/in the future/);
   });
 
   it("keys list shows every key's state without its secret", async () => {
-    const live = (await run("keys", "create", "--workspace", "acme", "--name", "live key", "--json")).json as { id: string; secret: string };
-    const gone = (await run("keys", "create", "--workspace", "acme", "--name", "gone", "--scopes", "files:read,files:write", "--json")).json as { id: string; secret: string };
+    const live = (await run("keys", "create", "--workspace", "acme", "--name", "live key", "--json")).json as {
+      id: string;
+      secret: string;
+    };
+    const gone = (
+      await run(
+        "keys",
+        "create",
+        "--workspace",
+        "acme",
+        "--name",
+        "gone",
+        "--scopes",
+        "files:read,files:write",
+        "--json",
+      )
+    ).json as { id: string; secret: string };
     await run("keys", "revoke", gone.id);
 
     const listed = await run("keys", "list", "--workspace", "acme");
     const [header, ...rows] = listed.text.split("\n");
     expect(header).toMatch(/^ID\s+NAME\s+ENV\s+KEY\s+SCOPES\s+STATUS\s+CREATED\s+EXPIRES\s+LAST USED$/);
-    expect(rows[0]).toMatch(new RegExp(`^${gone.id}\\s+gone\\s+live\\s+svc_live_\\w{4}…${gone.secret.slice(-4)}\\s+files:read,files:write\\s+revoked\\s`));
+    expect(rows[0]).toMatch(
+      new RegExp(
+        `^${gone.id}\\s+gone\\s+live\\s+svc_live_\\w{4}…${gone.secret.slice(-4)}\\s+files:read,files:write\\s+revoked\\s`,
+      ),
+    );
     expect(rows[1]).toMatch(new RegExp(`^${live.id}\\s+live key\\s+live\\s+.*\\s+active\\s+\\S+\\s+never\\s+never$`));
     for (const secret of [live.secret, gone.secret]) {
       expect(listed.text).not.toContain(secret);
@@ -128,7 +244,10 @@ forEachDriver("pbs commands", (driver) => {
   });
 
   it("keys revoke: refused at once, idempotent, and exit 1 for an unknown key", async () => {
-    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as { id: string; secret: string };
+    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as {
+      id: string;
+      secret: string;
+    };
     expect((await run("keys", "revoke", key.id)).text).toBe(`Revoked key ${key.id} ("x"); it no longer authenticates.`);
     expect(await authenticate(storage().db, key.secret)).toMatchObject({ refused: "revoked" });
     const again = await run("keys", "revoke", key.id, "--json");
@@ -138,7 +257,10 @@ forEachDriver("pbs commands", (driver) => {
   });
 
   it("audit: the workspace's requests, newest first, up to --limit", async () => {
-    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as { id: string; workspace_id: string };
+    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as {
+      id: string;
+      workspace_id: string;
+    };
     const entry = (second: number, workspaceId: string | null) => ({
       occurredAt: new Date(Date.UTC(2026, 10, 22, 12, 0, second)),
       workspaceId,
@@ -152,11 +274,25 @@ forEachDriver("pbs commands", (driver) => {
       requestId: `req_0000000${second}`,
       latencyMs: second,
     });
-    await storage().db.insert(auditLog).values([entry(1, key.workspace_id), entry(3, key.workspace_id), entry(2, key.workspace_id), entry(4, null)]);
+    await storage()
+      .db.insert(auditLog)
+      .values([entry(1, key.workspace_id), entry(3, key.workspace_id), entry(2, key.workspace_id), entry(4, null)]);
 
     const limited = await run("audit", "--workspace", "acme", "--limit", "3");
-    expect((limited.json as { request_id: string }[]).map((row) => row.request_id)).toEqual([null, "req_00000003", "req_00000002"]);
-    expect((limited.json as object[])[1]).toMatchObject({ key_id: key.id, method: "GET", route: "/v1/projects/{project_id}", status: 203, ip: "127.0.0.1", user_agent: "test", latency_ms: 3 });
+    expect((limited.json as { request_id: string }[]).map((row) => row.request_id)).toEqual([
+      null,
+      "req_00000003",
+      "req_00000002",
+    ]);
+    expect((limited.json as object[])[1]).toMatchObject({
+      key_id: key.id,
+      method: "GET",
+      route: "/v1/projects/{project_id}",
+      status: 203,
+      ip: "127.0.0.1",
+      user_agent: "test",
+      latency_ms: 3,
+    });
 
     const all = await run("audit", "--workspace", "acme");
     const lines = all.text.split("\n");
@@ -165,13 +301,26 @@ forEachDriver("pbs commands", (driver) => {
     expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(/^TIME\s+METHOD\s+PATH\/ACTION\s+STATUS\s+BY\s+IP\s+LATENCY\s+REQUEST$/);
     expect(lines[1]).toMatch(new RegExp(`^\\S+\\s+ACTION\\s+api_key.created ${key.id}\\s+-\\s+pbs\\s+-\\s+-\\s+-$`));
-    expect(lines[2]).toMatch(new RegExp(`^2026-11-22T12:00:03.000Z\\s+GET\\s+/v1/projects/prj_00000003\\s+203\\s+${key.id}\\s+127.0.0.1\\s+3ms\\s+req_00000003$`));
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^2026-11-22T12:00:03.000Z\\s+GET\\s+/v1/projects/prj_00000003\\s+203\\s+${key.id}\\s+127.0.0.1\\s+3ms\\s+req_00000003$`,
+      ),
+    );
 
     // The rows of no workspace are the operator's to read, each with how many requests it stands for.
-    await storage().db.insert(auditLog).values({ ...entry(5, null), status: 429, action: "pages.rate_limited", actor: "anonymous", count: 37 });
+    await storage()
+      .db.insert(auditLog)
+      .values({ ...entry(5, null), status: 429, action: "pages.rate_limited", actor: "anonymous", count: 37 });
     const unattributed = await run("audit", "--unattributed", "--json");
-    expect((unattributed.json as { request_id: string; count: number }[]).map((row) => [row.request_id, row.count])).toEqual([["req_00000005", 37], ["req_00000004", 1]]);
-    expect((await run("audit", "--unattributed")).text.split("\n")[1]).toMatch(/ACTION\s+pages.rate_limited \(×37\)\s+429\s+anonymous/);
+    expect(
+      (unattributed.json as { request_id: string; count: number }[]).map((row) => [row.request_id, row.count]),
+    ).toEqual([
+      ["req_00000005", 37],
+      ["req_00000004", 1],
+    ]);
+    expect((await run("audit", "--unattributed")).text.split("\n")[1]).toMatch(
+      /ACTION\s+pages.rate_limited \(×37\)\s+429\s+anonymous/,
+    );
 
     await run("workspaces", "create", "--slug", "quiet");
     expect((await run("audit", "--workspace", "quiet")).text).toBe("No requests recorded for workspace quiet.");
@@ -179,10 +328,18 @@ forEachDriver("pbs commands", (driver) => {
   });
 
   it("keys create and revoke leave administrative audit rows: who, what, when", async () => {
-    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as { id: string; workspace_id: string };
+    const key = (await run("keys", "create", "--workspace", "acme", "--name", "x", "--json")).json as {
+      id: string;
+      workspace_id: string;
+    };
     await run("keys", "revoke", key.id);
     await run("keys", "revoke", key.id); // already revoked: nothing happens, nothing recorded
-    const rows = (await run("audit", "--workspace", "acme", "--json")).json as { action: string; actor: string; target: string; occurred_at: string }[];
+    const rows = (await run("audit", "--workspace", "acme", "--json")).json as {
+      action: string;
+      actor: string;
+      target: string;
+      occurred_at: string;
+    }[];
     expect(rows.map(({ action, actor, target }) => ({ action, actor, target }))).toEqual([
       { action: "api_key.revoked", actor: "pbs", target: key.id },
       { action: "api_key.created", actor: "pbs", target: key.id },
@@ -194,31 +351,107 @@ forEachDriver("pbs commands", (driver) => {
   it("members add: the password from standard input, the first owner, audited; refusals", async () => {
     await run("workspaces", "create", "--slug", "acme");
     const add = (stdin: string | undefined, ...extra: string[]) =>
-      executeCommand(storage().db, parseCommand(["members", "add", "--workspace", "acme", "--email", "Ana@Example.com", "--role", "owner", "--password-stdin", ...extra]), stdin === undefined ? {} : { stdin });
+      executeCommand(
+        storage().db,
+        parseCommand([
+          "members",
+          "add",
+          "--workspace",
+          "acme",
+          "--email",
+          "Ana@Example.com",
+          "--role",
+          "owner",
+          "--password-stdin",
+          ...extra,
+        ]),
+        stdin === undefined ? {} : { stdin },
+      );
     const added = await add("correct horse battery staple\n", "--json");
-    expect(added.json).toMatchObject({ email: "ana@example.com", role: "owner", workspace: "acme", user_created: true });
+    expect(added.json).toMatchObject({
+      email: "ana@example.com",
+      role: "owner",
+      workspace: "acme",
+      user_created: true,
+    });
     const [user] = await storage().db.select().from(users);
     expect(user!.passwordHash).toMatch(/^scrypt\$/);
     expect(user!.passwordHash).not.toContain("correct horse");
-    expect(await signIn(storage().db, { email: "ana@example.com", password: "correct horse battery staple", ip: null })).toMatchObject({ outcome: "signed_in" });
+    expect(
+      await signIn(storage().db, { email: "ana@example.com", password: "correct horse battery staple", ip: null }),
+    ).toMatchObject({ outcome: "signed_in" });
 
     const again = await add("another long password").catch((error: unknown) => error as CommandError);
     expect(again).toBeInstanceOf(CommandError);
     expect((again as CommandError).message).toMatch(/already a member/);
-    const short = await executeCommand(storage().db, parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin", "--password-stdin"]), { stdin: "short" }).catch((error: unknown) => error as CommandError);
+    const short = await executeCommand(
+      storage().db,
+      parseCommand([
+        "members",
+        "add",
+        "--workspace",
+        "acme",
+        "--email",
+        "bo@example.com",
+        "--role",
+        "admin",
+        "--password-stdin",
+      ]),
+      { stdin: "short" },
+    ).catch((error: unknown) => error as CommandError);
     expect((short as CommandError).exitCode).toBe(2);
     expect((short as CommandError).message).toMatch(/at least 12 characters/);
-    const none = await executeCommand(storage().db, parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin", "--password-stdin"])).catch((error: unknown) => error as CommandError);
+    const none = await executeCommand(
+      storage().db,
+      parseCommand([
+        "members",
+        "add",
+        "--workspace",
+        "acme",
+        "--email",
+        "bo@example.com",
+        "--role",
+        "admin",
+        "--password-stdin",
+      ]),
+    ).catch((error: unknown) => error as CommandError);
     expect((none as CommandError).exitCode).toBe(2);
-    expect(() => parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin"])).toThrow(/--password-stdin is required/);
-    expect(() => parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "boss", "--password-stdin"])).toThrow(/--role must be one of owner, admin, member/);
+    expect(() =>
+      parseCommand(["members", "add", "--workspace", "acme", "--email", "bo@example.com", "--role", "admin"]),
+    ).toThrow(/--password-stdin is required/);
+    expect(() =>
+      parseCommand([
+        "members",
+        "add",
+        "--workspace",
+        "acme",
+        "--email",
+        "bo@example.com",
+        "--role",
+        "boss",
+        "--password-stdin",
+      ]),
+    ).toThrow(/--role must be one of owner, admin, member/);
 
-    const rows = (await run("audit", "--workspace", "acme", "--json")).json as { action: string; actor: string; target: string }[];
+    const rows = (await run("audit", "--workspace", "acme", "--json")).json as {
+      action: string;
+      actor: string;
+      target: string;
+    }[];
     expect(rows).toEqual([expect.objectContaining({ action: "member.added", actor: "pbs", target: user!.id })]);
   });
 
   it("oauth-clients create: a confidential client's secret once, a public client none", async () => {
-    const confidential = await run("oauth-clients", "create", "--name", "Zapier", "--redirect-uri", "https://zapier.example/cb", "--redirect-uri", "http://127.0.0.1:9000/cb");
+    const confidential = await run(
+      "oauth-clients",
+      "create",
+      "--name",
+      "Zapier",
+      "--redirect-uri",
+      "https://zapier.example/cb",
+      "--redirect-uri",
+      "http://127.0.0.1:9000/cb",
+    );
     const lines = confidential.text.split("\n");
     expect(lines.at(-1)).toMatch(/^pbs_cs_[0-9A-Za-z]{40}$/);
     expect(confidential.text).toMatch(/Client id: pbc_\w+/);
@@ -226,7 +459,18 @@ forEachDriver("pbs commands", (driver) => {
     expect(client!.redirectUris).toEqual(["https://zapier.example/cb", "http://127.0.0.1:9000/cb"]);
     expect(client!.secretHash).not.toBe(lines.at(-1));
 
-    const pub = (await run("oauth-clients", "create", "--name", "CLI app", "--redirect-uri", "http://localhost:7777/cb", "--public", "--json")).json;
+    const pub = (
+      await run(
+        "oauth-clients",
+        "create",
+        "--name",
+        "CLI app",
+        "--redirect-uri",
+        "http://localhost:7777/cb",
+        "--public",
+        "--json",
+      )
+    ).json;
     expect(pub).toMatchObject({ public: true, client_id: expect.stringMatching(/^pbc_/) });
     expect(pub).not.toHaveProperty("client_secret");
 
@@ -238,8 +482,12 @@ forEachDriver("pbs commands", (driver) => {
   });
 
   it("workspaces create: defaults, options, and refusals", async () => {
-    expect((await run("workspaces", "create", "--slug", "acme")).text).toMatch(/^Created workspace acme \(ws_\w+\), plan free\.$/);
-    expect((await run("workspaces", "create", "--slug", "beta", "--name", "Beta Inc", "--plan", "team", "--json")).json).toMatchObject({ slug: "beta", name: "Beta Inc", plan: "team" });
+    expect((await run("workspaces", "create", "--slug", "acme")).text).toMatch(
+      /^Created workspace acme \(ws_\w+\), plan free\.$/,
+    );
+    expect(
+      (await run("workspaces", "create", "--slug", "beta", "--name", "Beta Inc", "--plan", "team", "--json")).json,
+    ).toMatchObject({ slug: "beta", name: "Beta Inc", plan: "team" });
     const taken = await refusal("workspaces", "create", "--slug", "acme");
     expect(taken.exitCode).toBe(1);
     expect(taken.message).toMatch(/already exists/);

@@ -40,14 +40,24 @@ let answerDelivery: (delivery: Delivery, n: number) => number | "drop" = () => 2
 
 /** Each delivery verified with `secret` (the one pbs printed): its event, or why it was refused. */
 const verifyAll = (secret: string) =>
-  Promise.all(deliveries.map((delivery) => verifyWebhook(secret, delivery.headers, delivery.body).catch((error: { reason?: string }) => error.reason ?? String(error))));
+  Promise.all(
+    deliveries.map((delivery) =>
+      verifyWebhook(secret, delivery.headers, delivery.body).catch(
+        (error: { reason?: string }) => error.reason ?? String(error),
+      ),
+    ),
+  );
 
 const open = new Set<ServerResponse>();
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   stream = createServer((req, res) => {
-    streamRequests.push({ url: new URL(req.url!, "http://x"), headers: req.headers, closed: new Promise((resolve) => res.on("close", resolve)) });
+    streamRequests.push({
+      url: new URL(req.url!, "http://x"),
+      headers: req.headers,
+      closed: new Promise((resolve) => res.on("close", resolve)),
+    });
     open.add(res);
     res.on("close", () => open.delete(res));
     answerStream(res, streamRequests.length - 1);
@@ -62,7 +72,9 @@ beforeAll(async () => {
     if (status === "drop") req.socket.destroy();
     else res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "receiver error");
   });
-  await Promise.all([stream, receiver].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+  await Promise.all(
+    [stream, receiver].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
+  );
   streamUrl = `http://127.0.0.1:${(stream.address() as AddressInfo).port}`;
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 });
@@ -82,8 +94,18 @@ afterAll(async () => {
 let sequence = 0;
 function event(type: "project.created" | "agent_run.succeeded" | "agent_run.failed"): StreamEvent {
   const id = `evt_listen${String(++sequence).padStart(8, "0")}`;
-  const object = type === "project.created" ? { id: "prj_8kF2mQ9xLp3vR7tZ", name: "Listened" } : { id: "run_2bN7xQ4kLm9PzR3t", status: type.split(".")[1] };
-  return { id, type, created_at: "2026-11-26T12:00:00.000Z", workspace_id: "ws_8Hq2LmP4vR9xT3kN", livemode: false, data: { object: object as never } };
+  const object =
+    type === "project.created"
+      ? { id: "prj_8kF2mQ9xLp3vR7tZ", name: "Listened" }
+      : { id: "run_2bN7xQ4kLm9PzR3t", status: type.split(".")[1] };
+  return {
+    id,
+    type,
+    created_at: "2026-11-26T12:00:00.000Z",
+    workspace_id: "ws_8Hq2LmP4vR9xT3kN",
+    livemode: false,
+    data: { object: object as never },
+  };
 }
 
 const message = (e: StreamEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
@@ -91,7 +113,10 @@ const openStream = (res: ServerResponse) => res.writeHead(200, { "content-type":
 
 /** `pbs listen` with `args`; its output so far, and a wait for a line that matches. */
 function startListen(args: string[], env: Record<string, string> = { PB_API_KEY: "svc_test_listen0000000000000000" }) {
-  const child = spawn(process.execPath, [pbs, "listen", ...args], { env: { PATH: process.env.PATH!, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [pbs, "listen", ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.add(child);
   let stdout = "";
   let stderr = "";
@@ -130,16 +155,35 @@ describe("pbs listen", () => {
       }
     };
     answerDelivery = (delivery) => (delivery.event.type === "agent_run.failed" ? 500 : 200);
-    const listen = startListen(["--forward-to", receiverUrl, "--url", streamUrl, "--events", "project.created,agent_run.succeeded", "--events", "agent_run.failed", "--project", "prj_8kF2mQ9xLp3vR7tZ"]);
+    const listen = startListen([
+      "--forward-to",
+      receiverUrl,
+      "--url",
+      streamUrl,
+      "--events",
+      "project.created,agent_run.succeeded",
+      "--events",
+      "agent_run.failed",
+      "--project",
+      "prj_8kF2mQ9xLp3vR7tZ",
+    ]);
     const secret = (await listen.line(/signing secret is (whsec_[A-Za-z0-9+/=]+)/))[1]!;
     await listen.line(new RegExp(`Forwarding events of ${streamUrl} .* to ${receiverUrl}`));
 
-    const lines = await Promise.all(events.map((e) => listen.line(new RegExp(`^\\S+  ${e.type.replace(".", "\\.")}  ${e.id}  (.*)$`, "m"))));
-    expect(lines.map((line) => line[1])).toEqual([expect.stringMatching(/^-> 200 \(\d+ ms\)$/), expect.stringMatching(/^-> 500 \(\d+ ms\)$/), expect.stringMatching(/^-> 200 \(\d+ ms\)$/)]);
+    const lines = await Promise.all(
+      events.map((e) => listen.line(new RegExp(`^\\S+  ${e.type.replace(".", "\\.")}  ${e.id}  (.*)$`, "m"))),
+    );
+    expect(lines.map((line) => line[1])).toEqual([
+      expect.stringMatching(/^-> 200 \(\d+ ms\)$/),
+      expect.stringMatching(/^-> 500 \(\d+ ms\)$/),
+      expect.stringMatching(/^-> 200 \(\d+ ms\)$/),
+    ]);
 
     // Each event reached the receiver once (the 500 not retried), in order, verified with the printed secret.
     expect(await verifyAll(secret)).toEqual(events);
-    expect(await verifyAll("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).toEqual(events.map(() => "no_matching_signature"));
+    expect(await verifyAll("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).toEqual(
+      events.map(() => "no_matching_signature"),
+    );
     for (const [i, delivery] of deliveries.entries()) {
       expect(JSON.parse(delivery.body)).toEqual(events[i]);
       expect(delivery.headers["webhook-id"]).toBe(events[i]!.id);
@@ -150,7 +194,11 @@ describe("pbs listen", () => {
     // The stream was asked with the filters, and resumed after the last event received.
     expect(streamRequests).toHaveLength(2);
     expect(streamRequests[0]!.url.pathname).toBe("/v1/events/stream");
-    expect(streamRequests[0]!.url.searchParams.getAll("types")).toEqual(["project.created", "agent_run.succeeded", "agent_run.failed"]);
+    expect(streamRequests[0]!.url.searchParams.getAll("types")).toEqual([
+      "project.created",
+      "agent_run.succeeded",
+      "agent_run.failed",
+    ]);
     expect(streamRequests[0]!.url.searchParams.get("project_id")).toBe("prj_8kF2mQ9xLp3vR7tZ");
     expect(streamRequests[0]!.headers.authorization).toBe("Bearer svc_test_listen0000000000000000");
     expect(streamRequests[1]!.headers["last-event-id"]).toBe(events[1]!.id);
@@ -183,9 +231,16 @@ describe("pbs listen", () => {
 
   it("ends with status 1 and the server's error when the stream is refused, without trying again", async () => {
     answerStream = (res) =>
-      res
-        .writeHead(401, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: { code: "invalid_api_key", message: "The API key is not valid.", param: null, request_id: "req_listen0000001" } }));
+      res.writeHead(401, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          error: {
+            code: "invalid_api_key",
+            message: "The API key is not valid.",
+            param: null,
+            request_id: "req_listen0000001",
+          },
+        }),
+      );
     const listen = startListen(["--forward-to", receiverUrl, "--url", streamUrl, "--key", "svc_test_wrong"]);
     expect(await listen.exited).toBe(1);
     expect(listen.stderr()).toContain("401 invalid_api_key: The API key is not valid.");
@@ -198,7 +253,11 @@ describe("pbs listen", () => {
       [["--url", "http://127.0.0.1:1"], { PB_API_KEY: "svc_test_x" }, /--forward-to is required/],
       [["--forward-to", "ftp://example.com/"], { PB_API_KEY: "svc_test_x" }, /not an http\(s\) URL/],
       [["--forward-to", receiverUrl], {}, /--key or PB_API_KEY/],
-      [["--forward-to", receiverUrl, "--secret", "whsec_***"], { PB_API_KEY: "svc_test_x" }, /--secret is `whsec_` and base64/],
+      [
+        ["--forward-to", receiverUrl, "--secret", "whsec_***"],
+        { PB_API_KEY: "svc_test_x" },
+        /--secret is `whsec_` and base64/,
+      ],
     ];
     for (const [args, env, said] of cases) {
       const listen = startListen(args, env);

@@ -65,14 +65,37 @@ forEachDriver("pbs executable", (driver) => {
       await writeFile(join(database.dataDir, "admin.sock"), "");
       await writeFile(join(database.dataDir, "pbs.lock"), "2147483646\n");
     }
-    const created = await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "deploy bot", "--scopes", "projects:read,agents:run", "--expires", "90d");
+    const created = await pbs(
+      database.env,
+      "keys",
+      "create",
+      "--workspace",
+      "acme",
+      "--name",
+      "deploy bot",
+      "--scopes",
+      "projects:read,agents:run",
+      "--expires",
+      "90d",
+    );
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("Created workspace acme");
     const secret = lastLine(created.stdout);
     expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
 
-    const json = await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "ci", "--env", "test", "--json");
+    const json = await pbs(
+      database.env,
+      "keys",
+      "create",
+      "--workspace",
+      "acme",
+      "--name",
+      "ci",
+      "--env",
+      "test",
+      "--json",
+    );
     expect(json.code).toBe(0);
     const second = JSON.parse(json.stdout) as { id: string; secret: string };
     expect(second.id).toMatch(/^key_/);
@@ -80,7 +103,11 @@ forEachDriver("pbs executable", (driver) => {
 
     const first = (await withStorage(database, (storage) => authenticate(storage.db, secret))) as Principal;
     expect(first.workspace.slug).toBe("acme");
-    expect(first.key).toMatchObject({ name: "deploy bot", environment: "live", scopes: ["projects:read", "agents:run"] });
+    expect(first.key).toMatchObject({
+      name: "deploy bot",
+      environment: "live",
+      scopes: ["projects:read", "agents:run"],
+    });
     expect((first.key.expiresAt!.getTime() - first.key.createdAt.getTime()) / 86_400_000).toBeCloseTo(90, 5);
 
     const revoked = await pbs(database.env, "keys", "revoke", first.key.id);
@@ -88,7 +115,9 @@ forEachDriver("pbs executable", (driver) => {
     expect(revoked.stdout).toContain(`Revoked key ${first.key.id}`);
     await withStorage(database, async (storage) => {
       expect(await authenticate(storage.db, secret)).toMatchObject({ refused: "revoked" });
-      expect(await authenticate(storage.db, second.secret)).toMatchObject({ key: { id: second.id, environment: "test" } });
+      expect(await authenticate(storage.db, second.secret)).toMatchObject({
+        key: { id: second.id, environment: "test" },
+      });
     });
   });
 });
@@ -103,23 +132,36 @@ forEachDriver("pbs migrate", (driver) => {
     database = await driver.forProcess({ migrated: false });
     const refused = await pbs(database.env, "keys", "list", "--workspace", "acme");
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("pbs: the database has no schema yet (no migration applied); run `pbs migrate` to create it\n");
+    expect(refused.stderr).toBe(
+      "pbs: the database has no schema yet (no migration applied); run `pbs migrate` to create it\n",
+    );
     // Nothing was created where there was no database.
     if (driver.name === "pglite") await expect(stat(join(database.dataDir, "pgdata"))).rejects.toThrow();
 
     const migrated = await pbs(database.env, "migrate");
     expect(migrated.code).toBe(0);
     if (driver.name === "postgres") {
-      expect(migrated.stdout.trimEnd().split("\n")).toEqual([...tags.map((tag) => expect.stringMatching(new RegExp(`^Applied ${tag} in \\d+ ms\\.$`))), upToDate]);
+      expect(migrated.stdout.trimEnd().split("\n")).toEqual([
+        ...tags.map((tag) => expect.stringMatching(new RegExp(`^Applied ${tag} in \\d+ ms\\.$`))),
+        upToDate,
+      ]);
       expect(migrated.stderr).toBe(tags.map((tag) => `pbs: applying ${tag}\n`).join(""));
     } else {
       // A new embedded database starts from the migrated template when there is one (pglite-template.ts).
-      expect(migrated.stdout.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`${upToDate.replace(/[.()]/g, "\\$&")}$`));
+      expect(migrated.stdout.trimEnd().split("\n").at(-1)).toMatch(
+        new RegExp(`${upToDate.replace(/[.()]/g, "\\$&")}$`),
+      );
     }
 
     // pg-boss's schema too, for servers that only check theirs (MIGRATE_ON_START=false).
     await withStorage(database, async (storage) => {
-      expect((await storage.db.execute<{ installed: string | null }>(sql`select to_regclass('pgboss.version')::text as installed`)).rows).toEqual([{ installed: "pgboss.version" }]);
+      expect(
+        (
+          await storage.db.execute<{ installed: string | null }>(
+            sql`select to_regclass('pgboss.version')::text as installed`,
+          )
+        ).rows,
+      ).toEqual([{ installed: "pgboss.version" }]);
     });
     const again = await pbs(database.env, "migrate", "--json");
     expect(again.code).toBe(0);
@@ -132,15 +174,21 @@ forEachDriver("pbs migrate", (driver) => {
     // As a database of the previous release: the last migration not recorded (what it made is still
     // there and kept: migrations are written to be applied again safely).
     await withStorage(database, (storage) =>
-      storage.db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`),
+      storage.db.execute(
+        sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+      ),
     );
     const refused = await pbs(database.env, "workspaces", "create", "--slug", "acme");
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`pbs: the database schema is behind this release: 1 migration not applied (${tags.at(-1)}); run \`pbs migrate\`\n`);
+    expect(refused.stderr).toBe(
+      `pbs: the database schema is behind this release: 1 migration not applied (${tags.at(-1)}); run \`pbs migrate\`\n`,
+    );
 
     const migrated = await pbs(database.env, "migrate");
     expect(migrated.code).toBe(0);
-    expect(migrated.stdout).toMatch(new RegExp(`^Applied ${tags.at(-1)} in \\d+ ms\\.\n${upToDate.replace(/[.()]/g, "\\$&")}\n$`));
+    expect(migrated.stdout).toMatch(
+      new RegExp(`^Applied ${tags.at(-1)} in \\d+ ms\\.\n${upToDate.replace(/[.()]/g, "\\$&")}\n$`),
+    );
     expect((await pbs(database.env, "workspaces", "create", "--slug", "acme")).code).toBe(0);
   });
 });
@@ -176,15 +224,31 @@ describe("pbs while another process holds the PGlite data directory", () => {
       expect(await authenticate(storage!.db, secret)).toMatchObject({ refused: "revoked" });
 
       // The password travels to the server over the socket, never on a command line.
-      const owner = await pbsWithInput(database.env, "a long enough password\n", "members", "add", "--workspace", "acme", "--email", "ana@example.com", "--role", "owner", "--password-stdin");
+      const owner = await pbsWithInput(
+        database.env,
+        "a long enough password\n",
+        "members",
+        "add",
+        "--workspace",
+        "acme",
+        "--email",
+        "ana@example.com",
+        "--role",
+        "owner",
+        "--password-stdin",
+      );
       expect(owner.stderr).toBe("");
       expect(owner.stdout).toMatch(/^Added ana@example.com \(usr_\w+\) to workspace acme as owner\./);
-      expect(await signIn(storage!.db, { email: "ana@example.com", password: "a long enough password", ip: null })).toMatchObject({ outcome: "signed_in" });
+      expect(
+        await signIn(storage!.db, { email: "ana@example.com", password: "a long enough password", ip: null }),
+      ).toMatchObject({ outcome: "signed_in" });
 
       // The server migrates on pbs's behalf; it did at start, so there is nothing left.
       const migrated = await pbs(database.env, "migrate");
       expect(migrated.stderr).toBe("");
-      expect(migrated.stdout).toBe(`Nothing to apply. The schema is up to date (last migration ${readMigrations().at(-1)!.tag}).\n`);
+      expect(migrated.stdout).toBe(
+        `Nothing to apply. The schema is up to date (last migration ${readMigrations().at(-1)!.tag}).\n`,
+      );
 
       const failed = await pbs(database.env, "keys", "list", "--workspace", "nope");
       expect(failed.code).toBe(1);

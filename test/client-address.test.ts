@@ -23,7 +23,9 @@ describe("the audit log's client address", () => {
   it("is the right-most X-Forwarded-For entry behind one trusted proxy, for refused requests too", async () => {
     const ok = await trusting.client.get("/v1/key", { headers: { "X-Forwarded-For": "198.51.100.1, 203.0.113.9" } });
     expect((await trusting.auditRow(ok.headers.get("x-request-id")!)).ip).toBe("203.0.113.9");
-    const refused = await trusting.as("svc_live_unknown").get("/v1/key", { headers: { "X-Forwarded-For": "203.0.113.10" } });
+    const refused = await trusting
+      .as("svc_live_unknown")
+      .get("/v1/key", { headers: { "X-Forwarded-For": "203.0.113.10" } });
     expect(refused.status).toBe(401);
     expect((await trusting.auditRow(refused.headers.get("x-request-id")!)).ip).toBe("203.0.113.10");
     const direct = await trusting.client.get("/v1/key");

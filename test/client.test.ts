@@ -61,10 +61,13 @@ function recordingFetch(fault?: (request: Request, attempt: number) => Promise<R
 }
 
 const errorResponse = (status: number, code: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ error: { code, message: `simulated ${status}`, param: null, request_id: "req_simulated0001" } }), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": "req_simulated0001", ...headers },
-  });
+  new Response(
+    JSON.stringify({ error: { code, message: `simulated ${status}`, param: null, request_id: "req_simulated0001" } }),
+    {
+      status,
+      headers: { "content-type": "application/json", "x-request-id": "req_simulated0001", ...headers },
+    },
+  );
 
 // Compile-time checks: the calls are typed from the contract (tsc runs over test/).
 export function typeChecks(client: ProjectBuilderClient) {
@@ -81,7 +84,9 @@ export function typeChecks(client: ProjectBuilderClient) {
     client.paginate("/v1/key");
     const project = await client.GET("/v1/projects/{project_id}", { params: { path: { project_id: "prj_x" } } });
     const status: "queued" | "building" | "ready" | "failed" | (string & {}) = project.status;
-    const deleted: undefined = await client.DELETE("/v1/projects/{project_id}", { params: { path: { project_id: "prj_x" } } });
+    const deleted: undefined = await client.DELETE("/v1/projects/{project_id}", {
+      params: { path: { project_id: "prj_x" } },
+    });
     const item: ListItem<"/v1/events"> = (await client.GET("/v1/events")).data[0]!;
     const code: "not_found" | (string & {}) = new ApiError(new Response(null, { status: 404 }), null).code;
     return [status, deleted, item.type, code];
@@ -108,7 +113,8 @@ forEachDriver("client library", (driver) => {
     sent.length = 0;
 
     const seen: ListItem<"/v1/projects">[] = [];
-    for await (const project of client.paginate("/v1/projects", { params: { query: { limit: 7 } } })) seen.push(project);
+    for await (const project of client.paginate("/v1/projects", { params: { query: { limit: 7 } } }))
+      seen.push(project);
     expect(seen.map((project) => project.id)).toEqual(created.toReversed());
     expect(seen[0]).toMatchObject({ name: "P44", status: "queued" });
     // ceil(45 / 7) pages, the first without a cursor, each asking for 7.
@@ -126,12 +132,17 @@ forEachDriver("client library", (driver) => {
     expect(sent).toHaveLength(2);
     const page = await client.GET("/v1/projects", { params: { query: { limit: 40 } } });
     const rest: string[] = [];
-    for await (const project of client.paginate("/v1/projects", { params: { query: { limit: 7, cursor: page.next_cursor! } } })) rest.push(project.id);
+    for await (const project of client.paginate("/v1/projects", {
+      params: { query: { limit: 7, cursor: page.next_cursor! } },
+    }))
+      rest.push(project.id);
     expect(rest).toEqual(created.toReversed().slice(40));
   });
 
   it("gives a creating POST an Idempotency-Key and keeps it when it retries a lost response: one project", async () => {
-    const { sent, transport } = recordingFetch(async (request, attempt) => (request.method === "POST" && attempt === 1 ? "lose" : undefined));
+    const { sent, transport } = recordingFetch(async (request, attempt) =>
+      request.method === "POST" && attempt === 1 ? "lose" : undefined,
+    );
     const client = await clientFor("idempotent", { fetch: transport, backoff: { initialMs: 10 } });
     const { data, response } = await client.raw.POST("/v1/projects", { body: { name: "Once", prompt: "only one" } });
     expect(response.status).toBe(201);
@@ -147,9 +158,18 @@ forEachDriver("client library", (driver) => {
 
     // Each call has a key of its own; a key the caller gives is sent as it is.
     await client.POST("/v1/projects", { body: { name: "Second", prompt: "p" } });
-    await client.POST("/v1/projects", { body: { name: "Third", prompt: "p" }, params: { header: { "Idempotency-Key": "caller-key-1" } } });
-    const again = await client.POST("/v1/projects", { body: { name: "Third", prompt: "p" }, params: { header: { "Idempotency-Key": "caller-key-1" } } });
-    const keys = sent.filter((request) => request.method === "POST").slice(2).map((request) => request.idempotencyKey);
+    await client.POST("/v1/projects", {
+      body: { name: "Third", prompt: "p" },
+      params: { header: { "Idempotency-Key": "caller-key-1" } },
+    });
+    const again = await client.POST("/v1/projects", {
+      body: { name: "Third", prompt: "p" },
+      params: { header: { "Idempotency-Key": "caller-key-1" } },
+    });
+    const keys = sent
+      .filter((request) => request.method === "POST")
+      .slice(2)
+      .map((request) => request.idempotencyKey);
     expect(keys[0]).toMatch(UUID);
     expect(keys[0]).not.toBe(sent[0]!.idempotencyKey);
     expect(keys.slice(1)).toEqual(["caller-key-1", "caller-key-1"]);
@@ -167,7 +187,10 @@ forEachDriver("client library", (driver) => {
     });
     await expect(cancel).rejects.toBeInstanceOf(ApiConnectionError);
     await expect(cancel).rejects.toMatchObject({ attempts: 1, method: "POST", timedOut: false });
-    const rename = client.PATCH("/v1/projects/{project_id}", { params: { path: { project_id: project.id } }, body: { name: "Renamed" } });
+    const rename = client.PATCH("/v1/projects/{project_id}", {
+      params: { path: { project_id: project.id } },
+      body: { name: "Renamed" },
+    });
     await expect(rename).rejects.toMatchObject({ name: "ApiConnectionError", attempts: 1 });
     expect(sent.map(({ method, idempotencyKey }) => [method, idempotencyKey])).toEqual([
       ["POST", null],
@@ -186,30 +209,45 @@ forEachDriver("client library", (driver) => {
     expect(notFound).toMatchObject({ status: 404, code: "not_found", param: "project_id", name: "ApiError" });
     expect(notFound.request_id).toMatch(/^req_[0-9A-Za-z]{8,64}$/);
     expect(notFound.request_id).toBe(notFound.headers.get("x-request-id"));
-    expect(notFound.body).toEqual({ error: { code: "not_found", message: notFound.message, param: "project_id", request_id: notFound.request_id } });
+    expect(notFound.body).toEqual({
+      error: { code: "not_found", message: notFound.message, param: "project_id", request_id: notFound.request_id },
+    });
     expect(notFound.message).toContain("prj_8kF2mQ9xLp3vR7tZ");
 
-    const invalid = await client.POST("/v1/projects", { body: { name: "No prompt" } as never }).catch((error: unknown) => error);
+    const invalid = await client
+      .POST("/v1/projects", { body: { name: "No prompt" } as never })
+      .catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(ApiError);
     expect(invalid).toMatchObject({ status: 400, code: "invalid_request", param: "prompt" });
-    const limit = await client.GET("/v1/projects", { params: { query: { limit: 1000 } } }).catch((error: unknown) => error);
+    const limit = await client
+      .GET("/v1/projects", { params: { query: { limit: 1000 } } })
+      .catch((error: unknown) => error);
     expect(limit).toMatchObject({ status: 400, code: "invalid_request", param: "limit" });
     // A 4xx is not retried: one request each.
     const { sent, transport } = recordingFetch();
     const counted = await clientFor("errors", { fetch: transport });
-    await counted.DELETE("/v1/projects/{project_id}", { params: { path: { project_id: "prj_8kF2mQ9xLp3vR7tZ" } } }).catch(() => {});
+    await counted
+      .DELETE("/v1/projects/{project_id}", { params: { path: { project_id: "prj_8kF2mQ9xLp3vR7tZ" } } })
+      .catch(() => {});
     expect(sent.map((request) => request.status)).toEqual([404]);
   });
 
   it("retries a 503 with backoff: a GET, and a create with the same key, which makes one project", async () => {
-    const { sent, transport } = recordingFetch(async (_request, attempt) => (attempt === 1 || attempt === 3 ? errorResponse(503, "service_unavailable") : undefined));
+    const { sent, transport } = recordingFetch(async (_request, attempt) =>
+      attempt === 1 || attempt === 3 ? errorResponse(503, "service_unavailable") : undefined,
+    );
     const client = await clientFor("flaky", { fetch: transport });
     const started = Date.now();
     const usage = await client.GET("/v1/billing/usage");
     expect(Date.now() - started).toBeGreaterThanOrEqual(250); // the first backoff: 500 ms jittered to 250–500
     expect(usage.plan).toBe("pro");
     const created = await client.POST("/v1/projects", { body: { name: "Flaky", prompt: "p" } });
-    expect(sent.map(({ method, status }) => `${method} ${status}`)).toEqual(["GET 503", "GET 200", "POST 503", "POST 201"]);
+    expect(sent.map(({ method, status }) => `${method} ${status}`)).toEqual([
+      "GET 503",
+      "GET 200",
+      "POST 503",
+      "POST 201",
+    ]);
     expect(sent[3]!.idempotencyKey).toBe(sent[2]!.idempotencyKey);
     expect((await client.GET("/v1/projects")).data.map((project) => project.id)).toEqual([created.id]);
 
@@ -237,7 +275,11 @@ forEachDriver("client library", (driver) => {
       parseAs: "text",
     });
     expect(text).toBe("<h1>Hello</h1>");
-    expect(await client.DELETE("/v1/projects/{project_id}/files/{file_id}", { params: { path: { project_id: project.id, file_id: file.id } } })).toBeUndefined();
+    expect(
+      await client.DELETE("/v1/projects/{project_id}/files/{file_id}", {
+        params: { path: { project_id: project.id, file_id: file.id } },
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -246,13 +288,20 @@ describe("client library under rate limits", () => {
   let server: TestServer;
   beforeAll(async () => {
     const plans = Object.fromEntries(Object.keys(PLAN_LIMITS).map((plan) => [plan, tiny])) as Record<Plan, PlanLimits>;
-    server = await startTestServer(pgliteDriver, { rateLimitPlans: plans, rateLimitWindows: { longSeconds: 60, shortSeconds: 1 } });
+    server = await startTestServer(pgliteDriver, {
+      rateLimitPlans: plans,
+      rateLimitWindows: { longSeconds: 60, shortSeconds: 1 },
+    });
   });
   afterAll(() => server?.stop());
 
   it("waits out a 429's Retry-After and then succeeds", async () => {
     const { sent, transport } = recordingFetch();
-    const client = createClient({ apiKey: await server.createKey({ workspace: "limited" }), baseUrl: server.url, fetch: transport });
+    const client = createClient({
+      apiKey: await server.createKey({ workspace: "limited" }),
+      baseUrl: server.url,
+      fetch: transport,
+    });
     await client.GET("/v1/key");
     await client.GET("/v1/key");
     const started = Date.now();
@@ -264,8 +313,19 @@ describe("client library under rate limits", () => {
     expect(waited).toBeLessThan(5000);
 
     // With retries off, the 429 is the caller's, with its Retry-After.
-    const impatient = createClient({ apiKey: await server.createKey({ workspace: "limited" }), baseUrl: server.url, maxRetries: 0 });
-    const errors = await Promise.all([0, 1, 2].map(() => impatient.GET("/v1/key").then(() => null, (error: unknown) => error)));
+    const impatient = createClient({
+      apiKey: await server.createKey({ workspace: "limited" }),
+      baseUrl: server.url,
+      maxRetries: 0,
+    });
+    const errors = await Promise.all(
+      [0, 1, 2].map(() =>
+        impatient.GET("/v1/key").then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      ),
+    );
     const limited = errors.find((error) => error !== null);
     expect(limited).toBeInstanceOf(ApiError);
     expect(limited).toMatchObject({ status: 429, code: "key_rate_limited", retryAfter: 1 });
@@ -274,7 +334,8 @@ describe("client library under rate limits", () => {
 
 describe("client transport", () => {
   const baseUrl = "https://api.project-builder.test";
-  const ok = () => new Response(JSON.stringify({ data: [], next_cursor: null }), { headers: { "content-type": "application/json" } });
+  const ok = () =>
+    new Response(JSON.stringify({ data: [], next_cursor: null }), { headers: { "content-type": "application/json" } });
   function fake(answers: (() => Response | Promise<Response>)[]) {
     const requests: Request[] = [];
     const transport = async (request: Request) => {
@@ -316,10 +377,22 @@ describe("client transport", () => {
 
   it("retries network errors of a GET at most maxRetries times, then throws ApiConnectionError", async () => {
     const { requests, transport } = fake([fail]);
-    const client = createClient({ apiKey: "svc_test_x", baseUrl, fetch: transport, maxRetries: 2, backoff: { initialMs: 1 } });
+    const client = createClient({
+      apiKey: "svc_test_x",
+      baseUrl,
+      fetch: transport,
+      maxRetries: 2,
+      backoff: { initialMs: 1 },
+    });
     const error = await client.GET("/v1/projects").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
-    expect(error).toMatchObject({ attempts: 3, code: "connection_error", method: "GET", url: `${baseUrl}/v1/projects`, timedOut: false });
+    expect(error).toMatchObject({
+      attempts: 3,
+      code: "connection_error",
+      method: "GET",
+      url: `${baseUrl}/v1/projects`,
+      timedOut: false,
+    });
     expect((error as Error).cause).toBeInstanceOf(TypeError);
     expect(requests).toHaveLength(3);
     expect(requests[0]!.headers.get("authorization")).toBe("Bearer svc_test_x");
@@ -327,7 +400,9 @@ describe("client transport", () => {
 
   it("times out a slow attempt, retries it, and reports the timeout", async () => {
     const hang = (request: Request) =>
-      new Promise<Response>((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }));
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }),
+      );
     const requests: Request[] = [];
     const client = createClient({
       apiKey: "k",
@@ -343,8 +418,19 @@ describe("client transport", () => {
     expect(await client.GET("/v1/projects")).toEqual({ data: [], next_cursor: null });
     expect(requests).toHaveLength(2);
     requests.length = 0;
-    const always = createClient({ apiKey: "k", baseUrl, timeoutMs: 30, maxRetries: 1, backoff: { initialMs: 1 }, fetch: hang });
-    await expect(always.GET("/v1/projects")).rejects.toMatchObject({ name: "ApiConnectionError", timedOut: true, attempts: 2 });
+    const always = createClient({
+      apiKey: "k",
+      baseUrl,
+      timeoutMs: 30,
+      maxRetries: 1,
+      backoff: { initialMs: 1 },
+      fetch: hang,
+    });
+    await expect(always.GET("/v1/projects")).rejects.toMatchObject({
+      name: "ApiConnectionError",
+      timedOut: true,
+      attempts: 2,
+    });
   });
 
   it("stops when the caller aborts, with the caller's reason, even while waiting to retry", async () => {
@@ -362,7 +448,9 @@ describe("client transport", () => {
     const { requests, transport } = fake([() => errorResponse(429, "key_rate_limited", { "retry-after": "3600" }), ok]);
     const client = createClient({ apiKey: "k", baseUrl, fetch: transport, maxRetryAfterSeconds: 0.05 });
     const started = Date.now();
-    await client.POST("/v1/projects/{project_id}/runs/{run_id}/cancel", { params: { path: { project_id: "prj_1", run_id: "run_1" } } });
+    await client.POST("/v1/projects/{project_id}/runs/{run_id}/cancel", {
+      params: { path: { project_id: "prj_1", run_id: "run_1" } },
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(requests.map((request) => request.headers.get("idempotency-key"))).toEqual([null, null]);
@@ -378,15 +466,26 @@ describe("client transport", () => {
 
     const conflict = fake([() => errorResponse(409, "conflict"), ok]);
     const other = createClient({ apiKey: "k", baseUrl, fetch: conflict.transport, backoff: { initialMs: 1 } });
-    await expect(other.POST("/v1/projects", { body: { name: "x", prompt: "y" } })).rejects.toMatchObject({ status: 409, code: "conflict" });
+    await expect(other.POST("/v1/projects", { body: { name: "x", prompt: "y" } })).rejects.toMatchObject({
+      status: 409,
+      code: "conflict",
+    });
     expect(conflict.requests).toHaveLength(1);
   });
 
   it("gives an error body that is not the contract's a code from its status", async () => {
-    const { requests, transport } = fake([() => new Response("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } })]);
+    const { requests, transport } = fake([
+      () => new Response("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
+    ]);
     const client = createClient({ apiKey: "k", baseUrl, fetch: transport, maxRetries: 1, backoff: { initialMs: 1 } });
     const error = await client.GET("/v1/key").catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 502, code: "internal_error", param: null, request_id: null, body: "<html>Bad gateway</html>" });
+    expect(error).toMatchObject({
+      status: 502,
+      code: "internal_error",
+      param: null,
+      request_id: null,
+      body: "<html>Bad gateway</html>",
+    });
     expect(requests).toHaveLength(2); // a 502 is retried, once here
   });
 });

@@ -55,7 +55,9 @@ describeWithBrowser("settings console in a browser", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    server = await startTestServer(pgliteDriver, { webhooks: { deliver: true, allowPrivateNetworks: true, retrySchedule: [200, 200] } });
+    server = await startTestServer(pgliteDriver, {
+      webhooks: { deliver: true, allowPrivateNetworks: true, retrySchedule: [200, 200] },
+    });
     ({ workspace } = await ensureWorkspace(server.storage.db, { slug: "acme", name: "Acme Robotics", plan: "pro" }));
     for (const role of ["owner", "admin", "member"] as const) {
       await addMember(server.storage.db, { workspaceId: workspace.id, email: people[role], role, password: PASSWORD });
@@ -72,7 +74,11 @@ describeWithBrowser("settings console in a browser", () => {
   async function look(page: Page, name: string): Promise<void> {
     // Polled: a click that navigates returns before the next page has loaded, and a probe run in
     // between meets no document (or one torn down under it) on a loaded machine.
-    const probe = () => page.evaluate(A11Y_PROBE).then((problems) => problems as string[], (error: unknown) => [`no page to probe: ${String(error)}`]);
+    const probe = () =>
+      page.evaluate(A11Y_PROBE).then(
+        (problems) => problems as string[],
+        (error: unknown) => [`no page to probe: ${String(error)}`],
+      );
     await expect.poll(probe, { message: `${name}: ${page.url()}` }).toEqual([]);
     await screenshot(page, `console-${name}`);
   }
@@ -113,7 +119,9 @@ describeWithBrowser("settings console in a browser", () => {
     await anonymous.getByLabel("Email address").fill(people.owner);
     await anonymous.getByLabel("Password", { exact: true }).fill("not the password");
     await anonymous.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => anonymous.getByRole("alert").textContent()).toContain("The email address or password is incorrect.");
+    await expect
+      .poll(() => anonymous.getByRole("alert").textContent())
+      .toContain("The email address or password is incorrect.");
     await look(anonymous, "sign-in-failed");
     await anonymous.close();
 
@@ -197,7 +205,10 @@ describeWithBrowser("settings console in a browser", () => {
     expect(await page.locator("article.delivery table").first().textContent()).toContain("200");
     await look(page, "webhook-endpoint");
 
-    await page.getByRole("button", { name: /^Redeliver/ }).first().click();
+    await page
+      .getByRole("button", { name: /^Redeliver/ })
+      .first()
+      .click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("queued again");
     await receiver.waitFor("/hook", 2);
 
@@ -220,7 +231,14 @@ describeWithBrowser("settings console in a browser", () => {
     const text = (await table.textContent()) ?? "";
     expect(text).toContain("GET /v1/key");
     expect(text).toMatch(/Key Browser key/);
-    for (const action of ["api_key.created", "api_key.revoked", "webhook_endpoint.created", "webhook_endpoint.tested", "webhook_delivery.redelivered", "webhook_endpoint.secret_rotated"]) {
+    for (const action of [
+      "api_key.created",
+      "api_key.revoked",
+      "webhook_endpoint.created",
+      "webhook_endpoint.tested",
+      "webhook_delivery.redelivered",
+      "webhook_endpoint.secret_rotated",
+    ]) {
       expect(text).toContain(action);
     }
     expect(text).toContain(people.owner);
@@ -243,9 +261,17 @@ describeWithBrowser("settings console in a browser", () => {
 
   it("shows usage, connected apps (revocable) and members", async () => {
     // An application a member authorized, with a live token.
-    await server.storage.db.insert(oauthClients).values({ id: "pbc_browserTestClient", name: "Deploy Bot <beta>", redirectUris: ["https://bot.example/cb"] });
+    await server.storage.db
+      .insert(oauthClients)
+      .values({ id: "pbc_browserTestClient", name: "Deploy Bot <beta>", redirectUris: ["https://bot.example/cb"] });
     const [member] = await server.storage.db.select().from(users).where(eq(users.email, people.member));
-    await server.storage.db.insert(oauthGrants).values({ id: "grt_browserTestGrant", clientId: "pbc_browserTestClient", workspaceId: workspace.id, userId: member!.id, scopes: ["projects:read", "deployments:read"] });
+    await server.storage.db.insert(oauthGrants).values({
+      id: "grt_browserTestGrant",
+      clientId: "pbc_browserTestClient",
+      workspaceId: workspace.id,
+      userId: member!.id,
+      scopes: ["projects:read", "deployments:read"],
+    });
     await server.storage.db.insert(oauthTokens).values({
       tokenHash: createHash("sha256").update("browser-test-token").digest("hex"),
       grantId: "grt_browserTestGrant",
@@ -281,7 +307,9 @@ describeWithBrowser("settings console in a browser", () => {
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("The member was added.");
     await page.getByLabel(`Role of ${people.owner}`).selectOption("member");
     await page.getByRole("button", { name: `Change role of ${people.owner}` }).click();
-    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("A workspace keeps at least one owner");
+    await expect
+      .poll(() => page.getByRole("alert").first().textContent())
+      .toContain("A workspace keeps at least one owner");
     await look(page, "members-last-owner");
     await context.close();
   });

@@ -11,7 +11,14 @@ import { recordAdminAction } from "../src/domain/audit-log.ts";
 import { createCursorCodec, listBound } from "../src/http/cursor.ts";
 import { addMember } from "../src/domain/members.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
-import { apiKeys, auditLog, memberships, users, webhookDeliveryAttempts, type Workspace } from "../src/storage/schema.ts";
+import {
+  apiKeys,
+  auditLog,
+  memberships,
+  users,
+  webhookDeliveryAttempts,
+  type Workspace,
+} from "../src/storage/schema.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -32,7 +39,11 @@ class Visitor {
     this.base = base;
   }
 
-  async request(method: string, path: string, options: { form?: Record<string, string | string[]> | string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string | string[]> | string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     let body: string | undefined;
@@ -41,7 +52,8 @@ class Visitor {
       if (typeof options.form === "string") body = options.form;
       else {
         const params = new URLSearchParams();
-        for (const [name, value] of Object.entries(options.form)) for (const one of [value].flat()) params.append(name, one);
+        for (const [name, value] of Object.entries(options.form))
+          for (const one of [value].flat()) params.append(name, one);
         body = params.toString();
       }
     }
@@ -53,7 +65,12 @@ class Visitor {
       if (attributes.some((attribute) => attribute.trim().toLowerCase() === "max-age=0")) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get("location") };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      location: response.headers.get("location"),
+    };
   }
   get(path: string) {
     return this.request("GET", path);
@@ -91,7 +108,11 @@ function expectPageHeaders(answer: Answer): void {
 async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
   let statements = 0;
   const patched: Array<[Record<string, unknown>, string, unknown]> = [];
-  for (const [target, name] of [[pg.Client.prototype, "query"], [PGlite.prototype, "query"], [PGlite.prototype, "exec"]] as const) {
+  for (const [target, name] of [
+    [pg.Client.prototype, "query"],
+    [PGlite.prototype, "query"],
+    [PGlite.prototype, "exec"],
+  ] as const) {
     const methods = target as unknown as Record<string, (...args: unknown[]) => unknown>;
     const original = methods[name]!;
     patched.push([methods, name, original]);
@@ -117,7 +138,12 @@ forEachDriver("settings console", (driver) => {
     server = await startTestServer(driver);
     ({ workspace } = await ensureWorkspace(server.storage.db, { slug: "acme", plan: "pro" }));
     for (const role of ["owner", "admin", "member"] as const) {
-      const added = await addMember(server.storage.db, { workspaceId: workspace.id, email: people[role], role, password: PASSWORD });
+      const added = await addMember(server.storage.db, {
+        workspaceId: workspace.id,
+        email: people[role],
+        role,
+        password: PASSWORD,
+      });
       ids[role] = added.user.id;
     }
   });
@@ -125,23 +151,31 @@ forEachDriver("settings console", (driver) => {
 
   async function signedIn(role: keyof typeof people): Promise<Visitor> {
     const visitor = new Visitor(server.url);
-    const answer = await visitor.post("/settings/sign-in", { email: people[role], password: PASSWORD }, "/settings/sign-in");
+    const answer = await visitor.post(
+      "/settings/sign-in",
+      { email: people[role], password: PASSWORD },
+      "/settings/sign-in",
+    );
     expect(answer.status, answer.text).toBe(303);
     return visitor;
   }
 
   const keysOf = () => server.storage.db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspace.id));
-  const actions = (action: string) =>
-    server.storage.db
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.action, action));
+  const actions = (action: string) => server.storage.db.select().from(auditLog).where(eq(auditLog.action, action));
 
   describe("sign-in", () => {
     it("answers wrong credentials with one generic message and 401, for a known and an unknown email alike", async () => {
       const visitor = new Visitor(server.url);
-      const known = await visitor.post("/settings/sign-in", { email: people.owner, password: "not the password at all" }, "/settings/sign-in");
-      const unknown = await visitor.post("/settings/sign-in", { email: "nobody@example.com", password: "not the password at all" }, "/settings/sign-in");
+      const known = await visitor.post(
+        "/settings/sign-in",
+        { email: people.owner, password: "not the password at all" },
+        "/settings/sign-in",
+      );
+      const unknown = await visitor.post(
+        "/settings/sign-in",
+        { email: "nobody@example.com", password: "not the password at all" },
+        "/settings/sign-in",
+      );
       for (const answer of [known, unknown]) {
         expect(answer.status).toBe(401);
         expect(answer.text).toContain("The email address or password is incorrect.");
@@ -151,34 +185,68 @@ forEachDriver("settings console", (driver) => {
 
     it("throttles an account after repeated failures: 429 with Retry-After and the wait in words", async () => {
       // A person of their own, so the other tests' sign-ins are not blocked.
-      await addMember(server.storage.db, { workspaceId: workspace.id, email: "guessed@example.com", role: "member", password: PASSWORD });
+      await addMember(server.storage.db, {
+        workspaceId: workspace.id,
+        email: "guessed@example.com",
+        role: "member",
+        password: PASSWORD,
+      });
       const visitor = new Visitor(server.url);
       const statuses: number[] = [];
       let last: Answer | undefined;
       for (let attempt = 0; attempt < 7; attempt++) {
-        last = await visitor.post("/settings/sign-in", { email: "guessed@example.com", password: `wrong guess ${attempt}` }, "/settings/sign-in");
+        last = await visitor.post(
+          "/settings/sign-in",
+          { email: "guessed@example.com", password: `wrong guess ${attempt}` },
+          "/settings/sign-in",
+        );
         statuses.push(last.status);
       }
       expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
       expect(statuses[6]).toBe(429);
       expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(last!.text).toMatch(/Too many failed sign-ins\. Wait \d+ (second|seconds|minute|minutes), then try again\./);
+      expect(last!.text).toMatch(
+        /Too many failed sign-ins\. Wait \d+ (second|seconds|minute|minutes), then try again\./,
+      );
       // Even the right password waits.
-      const right = await visitor.post("/settings/sign-in", { email: "guessed@example.com", password: PASSWORD }, "/settings/sign-in");
+      const right = await visitor.post(
+        "/settings/sign-in",
+        { email: "guessed@example.com", password: PASSWORD },
+        "/settings/sign-in",
+      );
       expect(right.status).toBe(429);
     });
 
     it("honours `next` only for a path of this console: other sites land on /settings", async () => {
-      const offSite = ["/settings/..//evil.example/x", "/settings/%2e%2e//evil.example/x", "/settings/.%2e//evil.example/x", "/settings/../\t/evil.example"];
-      for (const next of ["//evil.example", "https://evil.example/settings", "/\\evil.example", "/settings\\..\\evil", "javascript:alert(1)", "/v1/projects", ...offSite]) {
+      const offSite = [
+        "/settings/..//evil.example/x",
+        "/settings/%2e%2e//evil.example/x",
+        "/settings/.%2e//evil.example/x",
+        "/settings/../\t/evil.example",
+      ];
+      for (const next of [
+        "//evil.example",
+        "https://evil.example/settings",
+        "/\\evil.example",
+        "/settings\\..\\evil",
+        "javascript:alert(1)",
+        "/v1/projects",
+        ...offSite,
+      ]) {
         const visitor = new Visitor(server.url);
         const signIn = await visitor.get(`/settings/sign-in?next=${encodeURIComponent(next)}`);
-        const answer = await visitor.request("POST", "/settings/sign-in", { form: { csrf_token: csrfOf(signIn.text), email: people.owner, password: PASSWORD, next } });
+        const answer = await visitor.request("POST", "/settings/sign-in", {
+          form: { csrf_token: csrfOf(signIn.text), email: people.owner, password: PASSWORD, next },
+        });
         expect(answer.status, next).toBe(303);
         expect(answer.location, next).toBe("/settings");
       }
       const visitor = new Visitor(server.url);
-      const answer = await visitor.post("/settings/sign-in", { email: people.owner, password: PASSWORD, next: "/settings/w/acme/audit?kind=actions" }, "/settings/sign-in");
+      const answer = await visitor.post(
+        "/settings/sign-in",
+        { email: people.owner, password: PASSWORD, next: "/settings/w/acme/audit?kind=actions" },
+        "/settings/sign-in",
+      );
       expect(answer.location).toBe("/settings/w/acme/audit?kind=actions");
       // Signed in, the sign-in page sends the visitor straight on: to this console only.
       for (const next of offSite) {
@@ -196,7 +264,12 @@ forEachDriver("settings console", (driver) => {
       const form = await visitor.get(page.location!);
       expect(form.text).toContain('name="next" value="/settings/w/acme/members"');
       const answer = await visitor.request("POST", "/settings/sign-in", {
-        form: { csrf_token: csrfOf(form.text), email: people.owner, password: PASSWORD, next: "/settings/w/acme/members" },
+        form: {
+          csrf_token: csrfOf(form.text),
+          email: people.owner,
+          password: PASSWORD,
+          next: "/settings/w/acme/members",
+        },
       });
       expect(answer.location).toBe("/settings/w/acme/members");
       expect((await visitor.get("/settings")).location).toBe("/settings/w/acme/keys"); // one workspace: straight to it
@@ -205,7 +278,11 @@ forEachDriver("settings console", (driver) => {
     it("never keeps a session value the browser brought (no fixation)", async () => {
       const visitor = new Visitor(server.url);
       visitor.cookies.set("pb_session", "planted-by-an-attacker-0123456789abcdefghijklmnop");
-      const answer = await visitor.post("/settings/sign-in", { email: people.owner, password: PASSWORD }, "/settings/sign-in");
+      const answer = await visitor.post(
+        "/settings/sign-in",
+        { email: people.owner, password: PASSWORD },
+        "/settings/sign-in",
+      );
       expect(answer.status).toBe(303);
       const session = visitor.cookies.get("pb_session");
       expect(session).toBeDefined();
@@ -243,8 +320,12 @@ forEachDriver("settings console", (driver) => {
       const visitor = await signedIn("owner");
       const before = (await keysOf()).length;
       const refusedBefore = (await actions("console.refused")).length;
-      const forged = await visitor.request("POST", "/settings/w/acme/keys", { form: { csrf_token: "forged-token", name: "forged", environment: "live", scopes: "*", expires: "none" } });
-      const missing = await visitor.request("POST", "/settings/w/acme/keys", { form: { name: "missing", environment: "live", scopes: "*", expires: "none" } });
+      const forged = await visitor.request("POST", "/settings/w/acme/keys", {
+        form: { csrf_token: "forged-token", name: "forged", environment: "live", scopes: "*", expires: "none" },
+      });
+      const missing = await visitor.request("POST", "/settings/w/acme/keys", {
+        form: { name: "missing", environment: "live", scopes: "*", expires: "none" },
+      });
       for (const answer of [forged, missing]) {
         expect(answer.status).toBe(400);
         expect(answer.text).toContain("Nothing was changed.");
@@ -253,7 +334,14 @@ forEachDriver("settings console", (driver) => {
       expect((await keysOf()).length).toBe(before);
       const refused = await actions("console.refused");
       expect(refused.length).toBe(refusedBefore + 2);
-      expect(refused.at(-1)).toMatchObject({ workspaceId: workspace.id, actor: ids.owner, target: "/settings/w/acme/keys", method: "POST", status: 400, path: "/settings/w/acme/keys" });
+      expect(refused.at(-1)).toMatchObject({
+        workspaceId: workspace.id,
+        actor: ids.owner,
+        target: "/settings/w/acme/keys",
+        method: "POST",
+        status: 400,
+        path: "/settings/w/acme/keys",
+      });
     });
 
     it("refuses a post from another origin even with a valid token", async () => {
@@ -272,10 +360,16 @@ forEachDriver("settings console", (driver) => {
 
     it("refuses the sign-in form without its token, as anonymous", async () => {
       const visitor = new Visitor(server.url);
-      const answer = await visitor.request("POST", "/settings/sign-in", { form: { email: people.owner, password: PASSWORD } });
+      const answer = await visitor.request("POST", "/settings/sign-in", {
+        form: { email: people.owner, password: PASSWORD },
+      });
       expect(answer.status).toBe(400);
       expect(visitor.cookies.has("pb_session")).toBe(false);
-      expect((await actions("console.refused")).at(-1)).toMatchObject({ actor: "anonymous", workspaceId: null, target: "/settings/sign-in" });
+      expect((await actions("console.refused")).at(-1)).toMatchObject({
+        actor: "anonymous",
+        workspaceId: null,
+        target: "/settings/sign-in",
+      });
     });
 
     it("shows a member the keys but no forms, and answers a member posting creation or revocation directly with 403", async () => {
@@ -286,11 +380,15 @@ forEachDriver("settings console", (driver) => {
       expect(page.text).toContain("Only owners and admins of the workspace can create or revoke keys.");
       const before = await keysOf();
       const token = csrfOf(page.text);
-      const create = await member.request("POST", "/settings/w/acme/keys", { form: { csrf_token: token, name: "by a member", environment: "live", scopes: "*", expires: "none" } });
+      const create = await member.request("POST", "/settings/w/acme/keys", {
+        form: { csrf_token: token, name: "by a member", environment: "live", scopes: "*", expires: "none" },
+      });
       expect(create.status).toBe(403);
       expect(create.text).toContain("Only a workspace owner or admin can create API keys.");
       const victim = before.find((key) => !key.revokedAt)!;
-      const revoke = await member.request("POST", `/settings/w/acme/keys/${victim.id}/revoke`, { form: { csrf_token: token } });
+      const revoke = await member.request("POST", `/settings/w/acme/keys/${victim.id}/revoke`, {
+        form: { csrf_token: token },
+      });
       expect(revoke.status).toBe(403);
       const after = await keysOf();
       expect(after.length).toBe(before.length);
@@ -309,7 +407,13 @@ forEachDriver("settings console", (driver) => {
       const page = await visitor.get("/settings/w/acme/keys");
       const before = (await keysOf()).length;
       const field = await visitor.request("POST", "/settings/w/acme/keys", {
-        form: { csrf_token: csrfOf(page.text), name: "x".repeat(5000), environment: "live", scopes: "*", expires: "none" },
+        form: {
+          csrf_token: csrfOf(page.text),
+          name: "x".repeat(5000),
+          environment: "live",
+          scopes: "*",
+          expires: "none",
+        },
       });
       expect(field.status).toBe(413);
       expect(field.text).toContain("longer than 4096 characters");
@@ -318,12 +422,17 @@ forEachDriver("settings console", (driver) => {
       });
       expect(body.status).toBe(413);
       expect((await keysOf()).length).toBe(before);
-      expect((await actions("console.refused")).filter((row) => row.status === 413 && row.actor === ids.owner).length).toBe(2);
+      expect(
+        (await actions("console.refused")).filter((row) => row.status === 413 && row.actor === ids.owner).length,
+      ).toBe(2);
     });
 
     it("refuses a form sent as another media type (415)", async () => {
       const visitor = await signedIn("owner");
-      const answer = await visitor.request("POST", "/settings/w/acme/keys", { form: '{"name":"json"}', headers: { "content-type": "application/json" } });
+      const answer = await visitor.request("POST", "/settings/w/acme/keys", {
+        form: '{"name":"json"}',
+        headers: { "content-type": "application/json" },
+      });
       expect(answer.status).toBe(415);
     });
 
@@ -335,7 +444,11 @@ forEachDriver("settings console", (driver) => {
         expect(answer.status).toBe(404);
         expectPageHeaders(answer);
       }
-      const post = await visitor.post("/settings/w/other/keys", { name: "intruder", environment: "live", scopes: "*", expires: "none" }, "/settings/w/acme/keys");
+      const post = await visitor.post(
+        "/settings/w/other/keys",
+        { name: "intruder", environment: "live", scopes: "*", expires: "none" },
+        "/settings/w/acme/keys",
+      );
       expect(post.status).toBe(404);
     });
   });
@@ -343,7 +456,12 @@ forEachDriver("settings console", (driver) => {
   describe("API keys", () => {
     it("creates a key whose secret is shown once, works against the API, and is revoked at once; both actions audited", async () => {
       const visitor = await signedIn("owner");
-      const created = await visitor.post("/settings/w/acme/keys", { name: "CI deploys", environment: "live", scopes: ["projects:read", "billing:read"], expires: "90d" });
+      const created = await visitor.post("/settings/w/acme/keys", {
+        name: "CI deploys",
+        environment: "live",
+        scopes: ["projects:read", "billing:read"],
+        expires: "90d",
+      });
       expect(created.status).toBe(200);
       expectPageHeaders(created);
       const secret = secretOf(created.text)!;
@@ -353,21 +471,36 @@ forEachDriver("settings console", (driver) => {
       expect(again.text).not.toContain(secret);
       expect(secretOf(again.text)).toBeUndefined();
 
-      const [key] = await server.storage.db.select().from(apiKeys).where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, "CI deploys")));
-      expect(key).toMatchObject({ createdBy: ids.owner, scopes: ["projects:read", "billing:read"], environment: "live" });
+      const [key] = await server.storage.db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, "CI deploys")));
+      expect(key).toMatchObject({
+        createdBy: ids.owner,
+        scopes: ["projects:read", "billing:read"],
+        environment: "live",
+      });
       expect(key!.expiresAt!.getTime() - key!.createdAt.getTime()).toBe(90 * 86_400_000);
       expect((await server.as(secret).get("/v1/key")).status).toBe(200);
       // The list names the creator by email.
       expect(again.text).toMatch(new RegExp(`CI deploys[\\s\\S]*?${people.owner}`));
 
       const [createdRow] = (await actions("api_key.created")).filter((row) => row.target === key!.id);
-      expect(createdRow).toMatchObject({ workspaceId: workspace.id, actor: ids.owner, method: "POST", path: "/settings/w/acme/keys", status: 200 });
+      expect(createdRow).toMatchObject({
+        workspaceId: workspace.id,
+        actor: ids.owner,
+        method: "POST",
+        path: "/settings/w/acme/keys",
+        status: 200,
+      });
       expect(createdRow!.requestId).toMatch(/^req_/);
       expect(createdRow!.ip).toBeTruthy();
 
       const confirm = await visitor.get(`/settings/w/acme/keys/${key!.id}/revoke`);
       expect(confirm.status).toBe(200);
-      const revoked = await visitor.request("POST", `/settings/w/acme/keys/${key!.id}/revoke`, { form: { csrf_token: csrfOf(confirm.text) } });
+      const revoked = await visitor.request("POST", `/settings/w/acme/keys/${key!.id}/revoke`, {
+        form: { csrf_token: csrfOf(confirm.text) },
+      });
       expect(revoked.status).toBe(303);
       expect((await server.as(secret).get("/v1/key")).status).toBe(401);
       const list = await visitor.get(revoked.location!);
@@ -377,25 +510,48 @@ forEachDriver("settings console", (driver) => {
 
     it("lets an admin create a key, and shows the domain's message next to the form for a bad one", async () => {
       const admin = await signedIn("admin");
-      const created = await admin.post("/settings/w/acme/keys", { name: "admin key", environment: "test", scopes: "*", expires: "30d" });
+      const created = await admin.post("/settings/w/acme/keys", {
+        name: "admin key",
+        environment: "test",
+        scopes: "*",
+        expires: "30d",
+      });
       expect(created.status).toBe(200);
       expect(secretOf(created.text)).toMatch(/^svc_test_/);
-      const noScopes = await admin.post("/settings/w/acme/keys", { name: "no scopes", environment: "live", expires: "none" });
+      const noScopes = await admin.post("/settings/w/acme/keys", {
+        name: "no scopes",
+        environment: "live",
+        expires: "none",
+      });
       expect(noScopes.status).toBe(400);
       expect(noScopes.text).toContain("A key needs at least one scope.");
       expect(noScopes.text).toContain('value="no scopes"'); // the form keeps what was typed
-      const badExpiry = await admin.post("/settings/w/acme/keys", { name: "forever", environment: "live", scopes: "*", expires: "10y" });
+      const badExpiry = await admin.post("/settings/w/acme/keys", {
+        name: "forever",
+        environment: "live",
+        scopes: "*",
+        expires: "10y",
+      });
       expect(badExpiry.status).toBe(400);
       expect((await keysOf()).some((key) => key.name === "no scopes" || key.name === "forever")).toBe(false);
     });
 
     it("renders a key name or email holding markup as text", async () => {
       const visitor = await signedIn("owner");
-      const created = await visitor.post("/settings/w/acme/keys", { name: `<script>alert("k")</script>`, environment: "live", scopes: "*", expires: "none" });
+      const created = await visitor.post("/settings/w/acme/keys", {
+        name: `<script>alert("k")</script>`,
+        environment: "live",
+        scopes: "*",
+        expires: "none",
+      });
       expect(created.status).toBe(200);
       expect(created.text).not.toContain(`<script>alert("k")</script>`);
       expect(created.text).toContain("&lt;script&gt;alert(&quot;k&quot;)&lt;/script&gt;");
-      const added = await visitor.post("/settings/w/acme/members", { email: `<script>x</script>@example.com`, role: "member", password: PASSWORD });
+      const added = await visitor.post("/settings/w/acme/members", {
+        email: `<script>x</script>@example.com`,
+        role: "member",
+        password: PASSWORD,
+      });
       expect(added.status).toBe(303);
       const members = await visitor.get("/settings/w/acme/members");
       expect(members.text).not.toContain("<script>x</script>");
@@ -406,15 +562,29 @@ forEachDriver("settings console", (driver) => {
   describe("members", () => {
     it("keeps the domain's rules: an admin makes no owner, the last owner stays; changes are audited", async () => {
       const admin = await signedIn("admin");
-      const makeOwner = await admin.post(`/settings/w/acme/members/${ids.member}/role`, { role: "owner" }, "/settings/w/acme/members");
+      const makeOwner = await admin.post(
+        `/settings/w/acme/members/${ids.member}/role`,
+        { role: "owner" },
+        "/settings/w/acme/members",
+      );
       expect(makeOwner.status).toBe(403);
       expect(makeOwner.text).toContain("Only an owner can make or change an owner.");
-      const addOwner = await admin.post("/settings/w/acme/members", { email: "new-owner@example.com", role: "owner", password: PASSWORD });
+      const addOwner = await admin.post("/settings/w/acme/members", {
+        email: "new-owner@example.com",
+        role: "owner",
+        password: PASSWORD,
+      });
       expect(addOwner.status).toBe(403);
-      expect(await server.storage.db.select().from(users).where(eq(users.email, "new-owner@example.com"))).toHaveLength(0);
+      expect(await server.storage.db.select().from(users).where(eq(users.email, "new-owner@example.com"))).toHaveLength(
+        0,
+      );
 
       const owner = await signedIn("owner");
-      const demoteSelf = await owner.post(`/settings/w/acme/members/${ids.owner}/role`, { role: "admin" }, "/settings/w/acme/members");
+      const demoteSelf = await owner.post(
+        `/settings/w/acme/members/${ids.owner}/role`,
+        { role: "admin" },
+        "/settings/w/acme/members",
+      );
       expect(demoteSelf.status).toBe(409);
       expect(demoteSelf.text).toContain("A workspace keeps at least one owner");
       const [stillOwner] = await server.storage.db.select().from(memberships).where(eq(memberships.userId, ids.owner));
@@ -422,19 +592,38 @@ forEachDriver("settings console", (driver) => {
 
       const existing = await owner.post("/settings/w/acme/members", { email: people.member, role: "member" });
       expect(existing.status).toBe(409);
-      const weak = await owner.post("/settings/w/acme/members", { email: "weak@example.com", role: "member", password: "short" });
+      const weak = await owner.post("/settings/w/acme/members", {
+        email: "weak@example.com",
+        role: "member",
+        password: "short",
+      });
       expect(weak.status).toBe(400);
       expect(weak.text).toContain("The password must be at least 12 characters.");
 
-      const added = await owner.post("/settings/w/acme/members", { email: "temp@example.com", role: "member", password: PASSWORD });
+      const added = await owner.post("/settings/w/acme/members", {
+        email: "temp@example.com",
+        role: "member",
+        password: PASSWORD,
+      });
       expect(added.status).toBe(303);
       const [temp] = await server.storage.db.select().from(users).where(eq(users.email, "temp@example.com"));
-      const promoted = await owner.post(`/settings/w/acme/members/${temp!.id}/role`, { role: "admin" }, "/settings/w/acme/members");
+      const promoted = await owner.post(
+        `/settings/w/acme/members/${temp!.id}/role`,
+        { role: "admin" },
+        "/settings/w/acme/members",
+      );
       expect(promoted.status).toBe(303);
-      const removed = await owner.post(`/settings/w/acme/members/${temp!.id}/remove`, {}, `/settings/w/acme/members/${temp!.id}/remove`);
+      const removed = await owner.post(
+        `/settings/w/acme/members/${temp!.id}/remove`,
+        {},
+        `/settings/w/acme/members/${temp!.id}/remove`,
+      );
       expect(removed.status).toBe(303);
       for (const action of ["member.added", "member.role_changed", "member.removed"]) {
-        expect((await actions(action)).some((row) => row.target === temp!.id && row.actor === ids.owner), action).toBe(true);
+        expect(
+          (await actions(action)).some((row) => row.target === temp!.id && row.actor === ids.owner),
+          action,
+        ).toBe(true);
       }
     });
   });
@@ -443,7 +632,12 @@ forEachDriver("settings console", (driver) => {
     /** Rows of a workspace of their own, at known times. */
     async function seedAudit(): Promise<{ workspace: Workspace; visitor: Visitor }> {
       const { workspace: audited } = await ensureWorkspace(server.storage.db, { slug: "audited", plan: "pro" });
-      await addMember(server.storage.db, { workspaceId: audited.id, email: "auditor@example.com", role: "admin", password: PASSWORD });
+      await addMember(server.storage.db, {
+        workspaceId: audited.id,
+        email: "auditor@example.com",
+        role: "admin",
+        password: PASSWORD,
+      });
       const base = Date.parse("2025-03-01T10:00:00Z");
       const rows = Array.from({ length: 120 }, (_, index) => ({
         occurredAt: new Date(base + index * 60_000),
@@ -458,9 +652,22 @@ forEachDriver("settings console", (driver) => {
         latencyMs: 3,
       }));
       await server.storage.db.insert(auditLog).values(rows);
-      await recordAdminAction(server.storage.db, { workspaceId: audited.id, action: "api_key.revoked", actor: "pbs", target: "+cmd|' /C calc'!A0" });
+      await recordAdminAction(server.storage.db, {
+        workspaceId: audited.id,
+        action: "api_key.revoked",
+        actor: "pbs",
+        target: "+cmd|' /C calc'!A0",
+      });
       const visitor = new Visitor(server.url);
-      expect((await visitor.post("/settings/sign-in", { email: "auditor@example.com", password: PASSWORD }, "/settings/sign-in")).status).toBe(303);
+      expect(
+        (
+          await visitor.post(
+            "/settings/sign-in",
+            { email: "auditor@example.com", password: PASSWORD },
+            "/settings/sign-in",
+          )
+        ).status,
+      ).toBe(303);
       return { workspace: audited, visitor };
     }
 
@@ -469,7 +676,8 @@ forEachDriver("settings console", (driver) => {
       seeded = await seedAudit();
     });
 
-    const pathsOn = (page: string) => [...page.matchAll(/<code>GET (\/v1\/projects\/\d+)<\/code>/g)].map((match) => match[1]);
+    const pathsOn = (page: string) =>
+      [...page.matchAll(/<code>GET (\/v1\/projects\/\d+)<\/code>/g)].map((match) => match[1]);
 
     it("pages newest first with an opaque next link that carries the filters", async () => {
       const first = await seeded.visitor.get("/settings/w/audited/audit?kind=requests");
@@ -482,7 +690,9 @@ forEachDriver("settings console", (driver) => {
       expect(next).not.toMatch(/2025-03-01/); // opaque: not the time in clear
       const second = await seeded.visitor.get(next);
       expect(pathsOn(second.text)[0]).toBe("/v1/projects/69");
-      const third = await seeded.visitor.get(/href="([^"]+)" rel="next"/.exec(second.text)![1]!.replaceAll("&amp;", "&"));
+      const third = await seeded.visitor.get(
+        /href="([^"]+)" rel="next"/.exec(second.text)![1]!.replaceAll("&amp;", "&"),
+      );
       expect(pathsOn(third.text)).toHaveLength(20);
       expect(third.text).not.toContain('rel="next"');
       const seen = [...pathsOn(first.text), ...pathsOn(second.text), ...pathsOn(third.text)];
@@ -502,19 +712,38 @@ forEachDriver("settings console", (driver) => {
       // A position from another workspace's log, or from other filters, does not open this one.
       const owner = await signedIn("owner");
       expect((await owner.get(`/settings/w/acme/audit?after=${encodeURIComponent(after)}`)).status).toBe(400);
-      expect((await seeded.visitor.get(`/settings/w/audited/audit?kind=actions&after=${encodeURIComponent(after)}`)).status).toBe(400);
+      expect(
+        (await seeded.visitor.get(`/settings/w/audited/audit?kind=actions&after=${encodeURIComponent(after)}`)).status,
+      ).toBe(400);
     });
 
     it("signs page links with the cursor secret, not the CSRF secret", async () => {
       const first = await seeded.visitor.get("/settings/w/audited/audit?kind=requests");
-      const after = new URL(/href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll("&amp;", "&"), server.url).searchParams.get("after")!;
-      const bound = listBound({ list: "console:audit", workspaceId: seeded.workspace.id, environment: "", filters: { kind: "requests" } });
+      const after = new URL(
+        /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll("&amp;", "&"),
+        server.url,
+      ).searchParams.get("after")!;
+      const bound = listBound({
+        list: "console:audit",
+        workspaceId: seeded.workspace.id,
+        environment: "",
+        filters: { kind: "requests" },
+      });
       const withCursorSecret = createCursorCodec({ secret: "test-cursor-secret-0123456789" });
       const position = withCursorSecret.decodeOrThrow(after, bound);
       // The same position signed with the CSRF secret is a forgery.
       const forged = createCursorCodec({ secret: "test-csrf-secret-0123456789" }).encode(position, bound);
-      expect((await seeded.visitor.get(`/settings/w/audited/audit?kind=requests&after=${encodeURIComponent(forged)}`)).status).toBe(400);
-      expect((await seeded.visitor.get(`/settings/w/audited/audit?kind=requests&after=${encodeURIComponent(withCursorSecret.encode(position, bound))}`)).status).toBe(200);
+      expect(
+        (await seeded.visitor.get(`/settings/w/audited/audit?kind=requests&after=${encodeURIComponent(forged)}`))
+          .status,
+      ).toBe(400);
+      expect(
+        (
+          await seeded.visitor.get(
+            `/settings/w/audited/audit?kind=requests&after=${encodeURIComponent(withCursorSecret.encode(position, bound))}`,
+          )
+        ).status,
+      ).toBe(200);
     });
 
     it("filters by credential, exact status, status class, kind and period", async () => {
@@ -534,7 +763,20 @@ forEachDriver("settings console", (driver) => {
       expect(await count(`from=2025-03-01T11:00:00&kind=requests`)).toBe(60);
 
       const page = await seeded.visitor.get("/settings/w/audited/audit?status=404&kind=requests");
-      expect(pathsOn(page.text)).toEqual(["/v1/projects/110", "/v1/projects/100", "/v1/projects/90", "/v1/projects/80", "/v1/projects/70", "/v1/projects/60", "/v1/projects/50", "/v1/projects/40", "/v1/projects/30", "/v1/projects/20", "/v1/projects/10", "/v1/projects/0"]);
+      expect(pathsOn(page.text)).toEqual([
+        "/v1/projects/110",
+        "/v1/projects/100",
+        "/v1/projects/90",
+        "/v1/projects/80",
+        "/v1/projects/70",
+        "/v1/projects/60",
+        "/v1/projects/50",
+        "/v1/projects/40",
+        "/v1/projects/30",
+        "/v1/projects/20",
+        "/v1/projects/10",
+        "/v1/projects/0",
+      ]);
       expect(page.text).toContain('value="404"');
     });
 
@@ -547,7 +789,9 @@ forEachDriver("settings console", (driver) => {
         ["from=2025-03-02T00:00&to=2025-03-01T00:00", "The end of the period must be after its start."],
         ["credential=' or 1=1 --", "Choose a key or application from the list."],
       ] as const) {
-        const page = await seeded.visitor.get(`/settings/w/audited/audit?${new URLSearchParams(query.includes("'") ? { credential: "' or 1=1 --" } : Object.fromEntries(new URLSearchParams(query)))}`);
+        const page = await seeded.visitor.get(
+          `/settings/w/audited/audit?${new URLSearchParams(query.includes("'") ? { credential: "' or 1=1 --" } : Object.fromEntries(new URLSearchParams(query)))}`,
+        );
         expect(page.status, query).toBe(400);
         expect(page.text, query).toContain(text);
         expect(page.text).toContain('aria-invalid="true"');
@@ -558,9 +802,13 @@ forEachDriver("settings console", (driver) => {
     it("exports CSV as an attachment, with formula-like cells defused", async () => {
       const answer = await seeded.visitor.get("/settings/w/audited/audit.csv");
       expect(answer.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-      expect(answer.headers.get("content-disposition")).toMatch(/^attachment; filename="audit-audited-\d{4}-\d{2}-\d{2}\.csv"$/);
+      expect(answer.headers.get("content-disposition")).toMatch(
+        /^attachment; filename="audit-audited-\d{4}-\d{2}-\d{2}\.csv"$/,
+      );
       const lines = answer.text.split("\r\n");
-      expect(lines[0]).toBe("occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count,tool");
+      expect(lines[0]).toBe(
+        "occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count,tool",
+      );
       expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2}T[^,]+,action,pbs,api_key\.revoked,'\+cmd\|' \/C calc'!A0,/);
       const injected = lines.find((line) => line.includes(",req_seed7,"))!;
       expect(injected).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
@@ -570,7 +818,12 @@ forEachDriver("settings console", (driver) => {
 
     it("shows who did what: keys by name, members by email, with the request's IP and status", async () => {
       const visitor = await signedIn("owner");
-      const created = await visitor.post("/settings/w/acme/keys", { name: "audited key", environment: "live", scopes: "*", expires: "none" });
+      const created = await visitor.post("/settings/w/acme/keys", {
+        name: "audited key",
+        environment: "live",
+        scopes: "*",
+        expires: "none",
+      });
       const secret = secretOf(created.text)!;
       const call = await server.as(secret).get("/v1/key");
       await server.auditRow(call.headers.get("x-request-id")!);
@@ -585,11 +838,18 @@ forEachDriver("settings console", (driver) => {
   describe("webhook delivery log", () => {
     it("shows a page of deliveries with their attempts in as many statements for six rows as for one (no query per row)", async () => {
       const owner = await signedIn("owner");
-      const { body: endpoint } = await server.client.post<{ id: string }>("/v1/webhooks", { url: "https://example.com/log", enabled_events: ["*"] });
+      const { body: endpoint } = await server.client.post<{ id: string }>("/v1/webhooks", {
+        url: "https://example.com/log",
+        enabled_events: ["*"],
+      });
       const { body: first } = await server.client.post<{ id: string }>(`/v1/webhooks/${endpoint.id}/test`);
-      await server.storage.db
-        .insert(webhookDeliveryAttempts)
-        .values({ deliveryId: first.id, attemptedAt: new Date(), durationMs: 12, responseStatus: 502, responseBody: "bad gateway" });
+      await server.storage.db.insert(webhookDeliveryAttempts).values({
+        deliveryId: first.id,
+        attemptedAt: new Date(),
+        durationMs: 12,
+        responseStatus: 502,
+        responseBody: "bad gateway",
+      });
       const page = `/settings/w/acme/webhooks/${endpoint.id}`;
       await owner.get(page); // the session and membership are warm from here on
 
@@ -674,7 +934,11 @@ forEachDriver("settings console", (driver) => {
 
     it("refuses to register a webhook the rules refuse, with the message next to the URL field", async () => {
       const owner = await signedIn("owner");
-      const answer = await owner.post("/settings/w/acme/webhooks", { environment: "live", url: "http://127.0.0.1:9/hook", enabled_events: "*" });
+      const answer = await owner.post("/settings/w/acme/webhooks", {
+        environment: "live",
+        url: "http://127.0.0.1:9/hook",
+        enabled_events: "*",
+      });
       expect(answer.status).toBe(400);
       expect(answer.text).toContain('id="new-url-error"');
       expect(answer.text).toContain('value="http://127.0.0.1:9/hook"');

@@ -31,16 +31,42 @@ describe("the contract", () => {
     expect(ids).toEqual(Object.keys(operationMeta).sort());
     // Exactly the OAuth operations are served elsewhere, and have no stub.
     expect(oauthOps.map((op) => op.operationId).sort()).toEqual([...oauthOperationIds].sort());
-    expect(allOps.filter((op) => servedBy(op) !== undefined).map((op) => op.operationId).sort()).toEqual([...oauthOperationIds].sort());
+    expect(
+      allOps
+        .filter((op) => servedBy(op) !== undefined)
+        .map((op) => op.operationId)
+        .sort(),
+    ).toEqual([...oauthOperationIds].sort());
     for (const op of oauthOps) expect(servedBy(op), op.operationId).toBe("oauth");
     for (const id of [
-      "createProject", "listProjects", "getProject", "updateProject", "deleteProject",
-      "triggerAgentRun", "listAgentRuns", "getAgentRun", "cancelAgentRun",
-      "createDeployment", "listDeployments", "getDeployment", "rollbackDeployment",
-      "uploadFile", "listFiles", "getFile", "downloadFile", "deleteFile",
-      "getUsage", "listInvoices",
-      "createWebhookEndpoint", "listWebhookEndpoints", "getWebhookEndpoint", "updateWebhookEndpoint",
-      "deleteWebhookEndpoint", "sendTestWebhookEvent", "listWebhookDeliveries", "redeliverWebhookDelivery",
+      "createProject",
+      "listProjects",
+      "getProject",
+      "updateProject",
+      "deleteProject",
+      "triggerAgentRun",
+      "listAgentRuns",
+      "getAgentRun",
+      "cancelAgentRun",
+      "createDeployment",
+      "listDeployments",
+      "getDeployment",
+      "rollbackDeployment",
+      "uploadFile",
+      "listFiles",
+      "getFile",
+      "downloadFile",
+      "deleteFile",
+      "getUsage",
+      "listInvoices",
+      "createWebhookEndpoint",
+      "listWebhookEndpoints",
+      "getWebhookEndpoint",
+      "updateWebhookEndpoint",
+      "deleteWebhookEndpoint",
+      "sendTestWebhookEvent",
+      "listWebhookDeliveries",
+      "redeliverWebhookDelivery",
       "getCurrentApiKey",
     ]) {
       expect(ids).toContain(id);
@@ -48,18 +74,23 @@ describe("the contract", () => {
   });
 
   it("declares production and staging servers and a /v1 path on every operation", () => {
-    expect(document.servers?.map((s) => s.description)).toEqual([expect.stringMatching(/^Production/), expect.stringMatching(/^Staging/)]);
+    expect(document.servers?.map((s) => s.description)).toEqual([
+      expect.stringMatching(/^Production/),
+      expect.stringMatching(/^Staging/),
+    ]);
     for (const op of ops) expect(op.path).toMatch(/^\/v1\//);
   });
 
   it("serves the OAuth endpoints on the API's origin, outside /v1, with the security they take", () => {
     const byId = Object.fromEntries(oauthOps.map((op) => [op.operationId!, op]));
-    expect(Object.fromEntries(oauthOps.map((op) => [op.operationId, `${op.method.toUpperCase()} ${op.path}`]))).toEqual({
-      getAuthorizationServerMetadata: "GET /.well-known/oauth-authorization-server",
-      authorize: "GET /oauth/authorize",
-      requestToken: "POST /oauth/token",
-      revokeToken: "POST /oauth/revoke",
-    });
+    expect(Object.fromEntries(oauthOps.map((op) => [op.operationId, `${op.method.toUpperCase()} ${op.path}`]))).toEqual(
+      {
+        getAuthorizationServerMetadata: "GET /.well-known/oauth-authorization-server",
+        authorize: "GET /oauth/authorize",
+        requestToken: "POST /oauth/token",
+        revokeToken: "POST /oauth/revoke",
+      },
+    );
     // No API key: public (metadata), the browser's session (authorize), or client credentials.
     expect(byId.getAuthorizationServerMetadata.security).toEqual([{}]);
     expect(byId.authorize.security).toEqual([{}]);
@@ -86,14 +117,23 @@ describe("the contract", () => {
     const schemas = document.components?.schemas as any;
     expect(schemas.OAuthError.required).toEqual(["error"]);
     expect(schemas.OAuthErrorCode.enum.sort()).toEqual(
-      ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"].sort(),
+      [
+        "invalid_request",
+        "invalid_client",
+        "invalid_grant",
+        "unauthorized_client",
+        "unsupported_grant_type",
+        "invalid_scope",
+      ].sort(),
     );
     for (const id of ["requestToken", "revokeToken"]) {
       const op = oauthOps.find((o) => o.operationId === id)!;
       const responses = rawResponses(op);
       expect(Object.keys(responses).sort(), id).toEqual(["200", "400", "401", "500"]);
       for (const status of ["400", "401"]) {
-        expect(responses[status].content, `${id} ${status}`).toEqual({ "application/json": expect.objectContaining({ schema: { $ref: "#/components/schemas/OAuthError" } }) });
+        expect(responses[status].content, `${id} ${status}`).toEqual({
+          "application/json": expect.objectContaining({ schema: { $ref: "#/components/schemas/OAuthError" } }),
+        });
       }
       expect(responses["401"].headers?.["WWW-Authenticate"]?.required).toBe(true);
       // Both encodings of the body, one model.
@@ -114,17 +154,21 @@ describe("the contract", () => {
     expect(Object.keys(authorize["400"].content ?? {})).toEqual(["text/html"]);
 
     // A fault is plain text (the server's page-failure answer), at every OAuth endpoint.
-    for (const op of oauthOps) expect(Object.keys(rawResponses(op)["500"]?.content ?? {}), op.operationId).toEqual(["text/plain"]);
+    for (const op of oauthOps)
+      expect(Object.keys(rawResponses(op)["500"]?.content ?? {}), op.operationId).toEqual(["text/plain"]);
   });
 
-  it.each(ops.map((op) => [op.operationId!, op] as const))("%s is secured by bearer key or OAuth2 with its declared scopes", (_, op) => {
-    const required = (op as Record<string, unknown>)["x-required-scopes"] as string[];
-    expect(Array.isArray(required)).toBe(true);
-    for (const scope of required) expect(oauthScopes).toContain(scope);
-    expect(op.security).toEqual([{ BearerAuth: [] }, { OAuth2: required }]);
-    expect(op.tags?.length).toBeGreaterThan(0);
-    expect(op.summary).toBeTruthy();
-  });
+  it.each(ops.map((op) => [op.operationId!, op] as const))(
+    "%s is secured by bearer key or OAuth2 with its declared scopes",
+    (_, op) => {
+      const required = (op as Record<string, unknown>)["x-required-scopes"] as string[];
+      expect(Array.isArray(required)).toBe(true);
+      for (const scope of required) expect(oauthScopes).toContain(scope);
+      expect(op.security).toEqual([{ BearerAuth: [] }, { OAuth2: required }]);
+      expect(op.tags?.length).toBeGreaterThan(0);
+      expect(op.summary).toBeTruthy();
+    },
+  );
 
   it.each(ops.map((op) => [op.operationId!, op] as const))("%s answers every error in the one error shape", (_, op) => {
     const responses = rawResponses(op);
@@ -137,14 +181,25 @@ describe("the contract", () => {
     expect(responses["429"].headers?.["Retry-After"]?.required).toBe(true);
   });
 
-  it.each(ops.map((op) => [op.operationId!, op] as const))("%s carries the rate-limit and request-id headers on success", (_, op) => {
-    for (const [status, response] of Object.entries(rawResponses(op))) {
-      if (!status.startsWith("2")) continue;
-      for (const header of ["X-Request-Id", "RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Used", "X-RateLimit-Reset"]) {
-        expect(response.headers?.[header]?.required, `${status} ${header}`).toBe(true);
+  it.each(ops.map((op) => [op.operationId!, op] as const))(
+    "%s carries the rate-limit and request-id headers on success",
+    (_, op) => {
+      for (const [status, response] of Object.entries(rawResponses(op))) {
+        if (!status.startsWith("2")) continue;
+        for (const header of [
+          "X-Request-Id",
+          "RateLimit",
+          "RateLimit-Policy",
+          "X-RateLimit-Limit",
+          "X-RateLimit-Remaining",
+          "X-RateLimit-Used",
+          "X-RateLimit-Reset",
+        ]) {
+          expect(response.headers?.[header]?.required, `${status} ${header}`).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   const lists = ops.filter((op) => op.operationId!.startsWith("list"));
   it.each(lists.map((op) => [op.operationId!, op] as const))("%s pages like every list", (_, op) => {
@@ -160,11 +215,15 @@ describe("the contract", () => {
   });
 
   it("accepts Idempotency-Key on every creating POST, on rotating a secret, and only there", () => {
-    const creating = ops.filter((op) => op.method === "post" && Object.keys(op.responses ?? {}).some((s) => s === "201" || s === "202"));
+    const creating = ops.filter(
+      (op) => op.method === "post" && Object.keys(op.responses ?? {}).some((s) => s === "201" || s === "202"),
+    );
     // Not creating, but a retry must not rotate twice (the first new secret would be lost).
     const rotating = ops.filter((op) => op.operationId === "rotateWebhookSecret");
     const withKey = allOps.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
-    expect(withKey.map((op) => op.operationId).sort()).toEqual([...creating, ...rotating].map((op) => op.operationId).sort());
+    expect(withKey.map((op) => op.operationId).sort()).toEqual(
+      [...creating, ...rotating].map((op) => op.operationId).sort(),
+    );
     for (const id of ["createProject", "createDeployment", "triggerAgentRun"]) {
       expect(withKey.map((op) => op.operationId)).toContain(id);
     }
@@ -193,9 +252,21 @@ describe("the contract", () => {
   it("lists every error code of the description", () => {
     const codes = (document.components?.schemas as any).ErrorCode.enum;
     for (const code of [
-      "invalid_request", "missing_api_key", "invalid_api_key", "expired_api_key", "insufficient_scope",
-      "key_rate_limited", "not_found", "method_not_allowed", "idempotency_key_in_use", "conflict",
-      "payload_too_large", "unsupported_media_type", "idempotency_key_reused", "internal_error", "service_unavailable",
+      "invalid_request",
+      "missing_api_key",
+      "invalid_api_key",
+      "expired_api_key",
+      "insufficient_scope",
+      "key_rate_limited",
+      "not_found",
+      "method_not_allowed",
+      "idempotency_key_in_use",
+      "conflict",
+      "payload_too_large",
+      "unsupported_media_type",
+      "idempotency_key_reused",
+      "internal_error",
+      "service_unavailable",
     ]) {
       expect(codes).toContain(code);
     }
@@ -211,14 +282,23 @@ describe("the contract", () => {
     for (const op of allOps) {
       const responses = rawResponses(op);
       const examples = Object.entries(responses).flatMap(([status, response]) =>
-        Object.entries(response.content?.["application/json"]?.examples ?? {}).map(([title, example]) => ({ status, title, example })),
+        Object.entries(response.content?.["application/json"]?.examples ?? {}).map(([title, example]) => ({
+          status,
+          title,
+          example,
+        })),
       );
-      const successHasJson = Object.entries(responses).some(([status, r]) => status.startsWith("2") && r.content?.["application/json"]);
+      const successHasJson = Object.entries(responses).some(
+        ([status, r]) => status.startsWith("2") && r.content?.["application/json"],
+      );
       if (!successHasJson) continue; // 204s, the binary download, revokeToken and authorize have no JSON example
       expect(examples.length, op.operationId).toBeGreaterThan(0);
       for (const { status, title, example } of examples) {
         expect(title.length).toBeLessThanOrEqual(24);
-        expect(await responseErrors(op.operationId!, Number(status), example.value), `${op.operationId} ${title}`).toEqual([]);
+        expect(
+          await responseErrors(op.operationId!, Number(status), example.value),
+          `${op.operationId} ${title}`,
+        ).toEqual([]);
       }
     }
   });
@@ -230,11 +310,27 @@ describe("the contract", () => {
       expect(types.some((t) => t.startsWith(prefix))).toBe(true);
     }
     expect(schemas.Event.anyOf ?? schemas.Event.oneOf).toHaveLength(6);
-    for (const name of ["ProjectEvent", "AgentRunEvent", "AgentRunProgressEvent", "DeploymentEvent", "FileEvent", "WebhookTestEvent"]) {
-      expect(schemas[name].required).toEqual(expect.arrayContaining(["id", "type", "created_at", "workspace_id", "livemode", "data"]));
+    for (const name of [
+      "ProjectEvent",
+      "AgentRunEvent",
+      "AgentRunProgressEvent",
+      "DeploymentEvent",
+      "FileEvent",
+      "WebhookTestEvent",
+    ]) {
+      expect(schemas[name].required).toEqual(
+        expect.arrayContaining(["id", "type", "created_at", "workspace_id", "livemode", "data"]),
+      );
     }
     const signature = String(schemas.ProjectEvent.description ?? "") + JSON.stringify(schemas);
-    for (const term of ["webhook-id", "webhook-timestamp", "webhook-signature", "X-Svc-Signature", "whsec_", "5 minutes"]) {
+    for (const term of [
+      "webhook-id",
+      "webhook-timestamp",
+      "webhook-signature",
+      "X-Svc-Signature",
+      "whsec_",
+      "5 minutes",
+    ]) {
       expect(signature).toContain(term);
     }
   });

@@ -25,55 +25,73 @@ forEachDriver("a run whose server was killed mid-run", (driver) => {
   });
   afterAll(() => model?.close());
 
-  it(driver.name === "pglite" ? "finishes once after the server is started again" : "is finished once by another replica", async () => {
-    const env = {
-      ...database().env,
-      PORT: "0",
-      APPS_PORT: "0",
-      HOST: "127.0.0.1",
-      REDIS_URL: "",
-      LOG_LEVEL: "info",
-      AGENT_BASE_URL: model.url,
-      AGENT_MODEL: "fake-1",
-    };
-    const start = () => startServer(env);
-    let server = await start();
-    // A plan whose rate limit the polling below stays well within.
-    await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database().env);
-    const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "t"], database().env)).trimEnd().split("\n").at(-1)!;
-    const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } }).then(
-        (response) => response.json() as Promise<any>,
+  it(
+    driver.name === "pglite"
+      ? "finishes once after the server is started again"
+      : "is finished once by another replica",
+    async () => {
+      const env = {
+        ...database().env,
+        PORT: "0",
+        APPS_PORT: "0",
+        HOST: "127.0.0.1",
+        REDIS_URL: "",
+        LOG_LEVEL: "info",
+        AGENT_BASE_URL: model.url,
+        AGENT_MODEL: "fake-1",
+      };
+      const start = () => startServer(env);
+      let server = await start();
+      // A plan whose rate limit the polling below stays well within.
+      await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database().env);
+      const secret = (await pbs(["keys", "create", "--workspace", "crash", "--name", "t"], database().env))
+        .trimEnd()
+        .split("\n")
+        .at(-1)!;
+      const api = (path: string, init: RequestInit = {}) =>
+        fetch(`${server.url}${path}`, {
+          ...init,
+          headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+        }).then((response) => response.json() as Promise<any>);
+
+      const project = await api("/v1/projects", {
+        method: "POST",
+        body: JSON.stringify({ name: "Survivor", prompt: "Outlive a crash" }),
+      });
+      const runPath = `/v1/projects/${project.id}/runs/${project.latest_run_id}`;
+      const deadline = Date.now() + 20_000;
+      while ((await api(runPath)).status !== "running" || model.requests.length === 0) {
+        if (Date.now() > deadline) throw new Error("the run never started");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+
+      // On PostgreSQL the survivor is a replica already running when the first one dies.
+      const survivor = driver.name === "postgres" ? await start() : undefined;
+      const killed = server.child;
+      killed.kill("SIGKILL");
+      await new Promise((resolve) => killed.once("exit", resolve));
+      const killedAt = Date.now();
+      server = survivor ?? (await start());
+
+      let run = await api(runPath);
+      while (run.status === "running" || run.status === "queued") {
+        if (Date.now() - killedAt > 60_000)
+          throw new Error(`the run did not finish within 60 s: ${JSON.stringify(run)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        run = await api(runPath);
+      }
+      expect(run).toMatchObject({ status: "succeeded", error: null });
+      const events = (await api("/v1/events?limit=100")).data.filter(
+        (event: { type: string; data: { object: { id: string } } }) => event.data.object.id === project.latest_run_id,
       );
-
-    const project = await api("/v1/projects", { method: "POST", body: JSON.stringify({ name: "Survivor", prompt: "Outlive a crash" }) });
-    const runPath = `/v1/projects/${project.id}/runs/${project.latest_run_id}`;
-    const deadline = Date.now() + 20_000;
-    while ((await api(runPath)).status !== "running" || model.requests.length === 0) {
-      if (Date.now() > deadline) throw new Error("the run never started");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-
-    // On PostgreSQL the survivor is a replica already running when the first one dies.
-    const survivor = driver.name === "postgres" ? await start() : undefined;
-    const killed = server.child;
-    killed.kill("SIGKILL");
-    await new Promise((resolve) => killed.once("exit", resolve));
-    const killedAt = Date.now();
-    server = survivor ?? (await start());
-
-    let run = await api(runPath);
-    while (run.status === "running" || run.status === "queued") {
-      if (Date.now() - killedAt > 60_000) throw new Error(`the run did not finish within 60 s: ${JSON.stringify(run)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      run = await api(runPath);
-    }
-    expect(run).toMatchObject({ status: "succeeded", error: null });
-    const events = (await api("/v1/events?limit=100")).data.filter(
-      (event: { type: string; data: { object: { id: string } } }) => event.data.object.id === project.latest_run_id,
-    );
-    expect(events.map((event: { type: string }) => event.type).sort()).toEqual(["agent_run.queued", "agent_run.started", "agent_run.succeeded"]);
-    const files = (await api(`/v1/projects/${project.id}/files`)).data.map((file: { path: string }) => file.path);
-    expect(files.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
-  }, 120_000);
+      expect(events.map((event: { type: string }) => event.type).sort()).toEqual([
+        "agent_run.queued",
+        "agent_run.started",
+        "agent_run.succeeded",
+      ]);
+      const files = (await api(`/v1/projects/${project.id}/files`)).data.map((file: { path: string }) => file.path);
+      expect(files.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
+    },
+    120_000,
+  );
 });

@@ -63,7 +63,11 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
   it("answers 503 with Retry-After and fails /readyz while it lasts, then recovers by itself, losing nothing", async () => {
     const secret = await server.createKey();
     const client = server.as(secret);
-    const before = await client.post("/v1/projects", { name: "Before", prompt: "p" }, { headers: { "Idempotency-Key": "before-1" } });
+    const before = await client.post(
+      "/v1/projects",
+      { name: "Before", prompt: "p" },
+      { headers: { "Idempotency-Key": "before-1" } },
+    );
     expect(before.status).toBe(201);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
 
@@ -74,7 +78,11 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
       Array.from({ length: 4 }, async (_, lane) => {
         for (let n = 0; sending; n++) {
           const name = `traffic-${lane}-${n}`;
-          const response = await client.post("/v1/projects", { name, prompt: "p" }, { headers: { "Idempotency-Key": name } });
+          const response = await client.post(
+            "/v1/projects",
+            { name, prompt: "p" },
+            { headers: { "Idempotency-Key": name } },
+          );
           sent.push({ name, status: response.status, id: response.body?.id });
           if (response.status !== 201) await sleep(50);
         }
@@ -86,7 +94,11 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
     const during: ApiResponse[] = [
       await client.get("/v1/projects"),
       await client.get(`/v1/projects/${before.body.id}`),
-      await client.post("/v1/projects", { name: "During", prompt: "p" }, { headers: { "Idempotency-Key": "outage-1" } }),
+      await client.post(
+        "/v1/projects",
+        { name: "During", prompt: "p" },
+        { headers: { "Idempotency-Key": "outage-1" } },
+      ),
       await client.get("/v1/key"),
       await server.as("svc_live_unknown").get("/v1/key"),
     ];
@@ -108,16 +120,26 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
     // outage answered 503, nothing else.
     expect(new Set(sent.map((request) => request.status))).toEqual(new Set([201, 503]));
     expect(sent.filter((request) => request.status === 503).length).toBeGreaterThan(0);
-    const { rows: made } = await direct.query<{ id: string; name: string }>("select id, name from projects where name like 'traffic-%'");
+    const { rows: made } = await direct.query<{ id: string; name: string }>(
+      "select id, name from projects where name like 'traffic-%'",
+    );
     const acknowledged = sent.filter((request) => request.status === 201);
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(made.map((row) => row.id)).toEqual(expect.arrayContaining(acknowledged.map((request) => request.id)));
     expect(new Set(made.map((row) => row.name)).size).toBe(made.length);
 
     // The create refused during the outage, retried with its key: made once.
-    const retried = await client.post("/v1/projects", { name: "During", prompt: "p" }, { headers: { "Idempotency-Key": "outage-1" } });
+    const retried = await client.post(
+      "/v1/projects",
+      { name: "During", prompt: "p" },
+      { headers: { "Idempotency-Key": "outage-1" } },
+    );
     expect(retried.status).toBe(201);
-    const replayed = await client.post("/v1/projects", { name: "During", prompt: "p" }, { headers: { "Idempotency-Key": "outage-1" } });
+    const replayed = await client.post(
+      "/v1/projects",
+      { name: "During", prompt: "p" },
+      { headers: { "Idempotency-Key": "outage-1" } },
+    );
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(replayed.body.id).toBe(retried.body.id);
     const { rows } = await direct.query<{ n: string }>("select count(*) as n from projects where name = 'During'");
@@ -147,7 +169,10 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
 
     // pg-boss works on jobs again: agent runs (of the creates above) finish after the outage.
     await eventually("agent runs finish again", async () => {
-      const { rows: finished } = await direct.query<{ n: string }>("select count(*) as n from agent_runs where finished_at > $1", [restoredAt]);
+      const { rows: finished } = await direct.query<{ n: string }>(
+        "select count(*) as n from agent_runs where finished_at > $1",
+        [restoredAt],
+      );
       return Number(finished[0]!.n) >= 2;
     });
 
@@ -162,10 +187,12 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
     try {
       await storage.db.execute(sql`select 1`); // the pool's one connection, idle
       ownProxy.pause();
-      const failed = storage.db.transaction((tx) => tx.execute(sql`select 1`)).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      const failed = storage.db
+        .transaction((tx) => tx.execute(sql`select 1`))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       await sleep(200); // BEGIN is sent on that connection, and held
       ownProxy.cut();
       expect(isStorageUnavailable(await failed)).toBe(true);

@@ -34,7 +34,12 @@ forEachDriver("deployments", (driver) => {
   beforeAll(async () => {
     server = await startTestServer(driver);
     buildPool = createBuildPool({ threads: 1, timeoutMs: 60_000 });
-    build = createDeploymentWorker({ db: server.storage.db, apps: server.apps, logger: createLogger({ level: "silent" }), buildSite: buildPool.buildSite });
+    build = createDeploymentWorker({
+      db: server.storage.db,
+      apps: server.apps,
+      logger: createLogger({ level: "silent" }),
+      buildSite: buildPool.buildSite,
+    });
   });
   afterAll(async () => {
     await buildPool?.close();
@@ -43,7 +48,12 @@ forEachDriver("deployments", (driver) => {
 
   const finishRun = async (runId: string, status: "succeeded" | "failed" = "succeeded") => {
     const agent = status === "succeeded" ? builtinAgent : failingAgent;
-    await createAgentRunWorker({ db: server.storage.db, agent, timeoutMs: 60_000, logger: createLogger({ level: "silent" }) })(runId);
+    await createAgentRunWorker({
+      db: server.storage.db,
+      agent,
+      timeoutMs: 60_000,
+      logger: createLogger({ level: "silent" }),
+    })(runId);
   };
   const origin = (url: string) => new URL(url).origin;
 
@@ -72,7 +82,12 @@ forEachDriver("deployments", (driver) => {
       expect(newer.status).toBe(202);
 
       const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
-      expectQueued(created, project.id, { run_id: project.runId, target: "production", rollback_of: null, ready_at: null });
+      expectQueued(created, project.id, {
+        run_id: project.runId,
+        target: "production",
+        rollback_of: null,
+        ready_at: null,
+      });
       expect(created.body.id).toMatch(/^dpl_/);
       expect((await server.client.get(created.headers.get("location")!)).body).toEqual(created.body);
 
@@ -88,7 +103,9 @@ forEachDriver("deployments", (driver) => {
       expect(refused.status).toBe(409);
       expect(refused.body.error.message).toContain(first.id);
       // Another target is not held up.
-      expect((await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).status).toBe(202);
+      expect((await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).status).toBe(
+        202,
+      );
       await build(first.id);
       expect((await server.client.post(`/v1/projects/${project.id}/deployments`)).status).toBe(202);
     });
@@ -100,7 +117,10 @@ forEachDriver("deployments", (driver) => {
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatchObject({ code: "conflict", param: "run_id" });
 
-      const named = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: project.runId, target: "preview" });
+      const named = await server.client.post(`/v1/projects/${project.id}/deployments`, {
+        run_id: project.runId,
+        target: "preview",
+      });
       expect(named.status).toBe(202);
       expect(named.body).toMatchObject({ run_id: project.runId, target: "preview" });
     });
@@ -111,7 +131,9 @@ forEachDriver("deployments", (driver) => {
       const noProject = await server.client.post("/v1/projects/prj_0000000000000000/deployments");
       expect(noProject.status).toBe(404);
       expect(noProject.body.error).toMatchObject({ code: "not_found", param: "project_id" });
-      const noRun = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: "run_0000000000000000" });
+      const noRun = await server.client.post(`/v1/projects/${project.id}/deployments`, {
+        run_id: "run_0000000000000000",
+      });
       expect(noRun.status).toBe(404);
       expect(noRun.body.error).toMatchObject({ code: "not_found", param: "run_id" });
       const foreignRun = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: other.runId });
@@ -128,8 +150,16 @@ forEachDriver("deployments", (driver) => {
     it("replays a create sent again with the same Idempotency-Key", async () => {
       const project = await deployableProject();
       const headers = { "Idempotency-Key": `dpl-${project.id}` };
-      const first = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" }, { headers });
-      const again = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" }, { headers });
+      const first = await server.client.post(
+        `/v1/projects/${project.id}/deployments`,
+        { target: "preview" },
+        { headers },
+      );
+      const again = await server.client.post(
+        `/v1/projects/${project.id}/deployments`,
+        { target: "preview" },
+        { headers },
+      );
       expect(again.status).toBe(202);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(again.body.id).toBe(first.body.id);
@@ -140,7 +170,9 @@ forEachDriver("deployments", (driver) => {
       const project = await deployableProject();
       const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
       const events = await server.client.get("/v1/events?type=deployment.queued&limit=100");
-      const event = events.body.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id);
+      const event = events.body.data.find(
+        (e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id,
+      );
       expect(event).toBeDefined();
       expect(event.data.object).toEqual(created.body);
     });
@@ -151,7 +183,9 @@ forEachDriver("deployments", (driver) => {
       const project = await deployableProject();
       const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
       await startDeploymentBuild(server.storage.db, first.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("building");
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe(
+        "building",
+      );
       await build(first.id);
 
       const ready = (await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body;
@@ -172,8 +206,12 @@ forEachDriver("deployments", (driver) => {
       const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
       await build(second.id);
       expect(origin((await server.client.get(`/v1/projects/${project.id}`)).body.url)).not.toBe(origin(ready.url));
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body.status).toBe("ready");
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe(
+        "superseded",
+      );
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body.status).toBe(
+        "ready",
+      );
 
       const events = await server.client.get("/v1/events?type=deployment.ready&limit=100");
       const ids = events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
@@ -191,10 +229,14 @@ forEachDriver("deployments", (driver) => {
       expectQueued(rollback, project.id, { run_id: first.run_id, target: first.target, rollback_of: first.id });
       expect(rollback.body.id).not.toBe(first.id);
       // History is not rewritten: the earlier record is untouched.
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("superseded");
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe(
+        "superseded",
+      );
 
       await build(rollback.body.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${second.id}`)).body.status).toBe("superseded");
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${second.id}`)).body.status).toBe(
+        "superseded",
+      );
       const toSecond = await server.client.post(`/v1/projects/${project.id}/deployments/${second.id}/rollback`);
       expect(toSecond.status).toBe(202);
       expect(toSecond.body.rollback_of).toBe(second.id);
@@ -207,13 +249,25 @@ forEachDriver("deployments", (driver) => {
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe("conflict");
 
-      await failDeployment(server.storage.db, queued.id, { code: "build_error", message: "The build needs an index.html." });
+      await failDeployment(server.storage.db, queued.id, {
+        code: "build_error",
+        message: "The build needs an index.html.",
+      });
       const failed = (await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body;
-      expect(failed).toMatchObject({ status: "failed", url: null, ready_at: null, error: { code: "build_error", message: "The build needs an index.html." } });
-      expect((await server.client.post(`/v1/projects/${project.id}/deployments/${queued.id}/rollback`)).status).toBe(409);
+      expect(failed).toMatchObject({
+        status: "failed",
+        url: null,
+        ready_at: null,
+        error: { code: "build_error", message: "The build needs an index.html." },
+      });
+      expect((await server.client.post(`/v1/projects/${project.id}/deployments/${queued.id}/rollback`)).status).toBe(
+        409,
+      );
       // A final deployment is not moved again.
       await build(queued.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body.status).toBe("failed");
+      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body.status).toBe(
+        "failed",
+      );
 
       const missing = await server.client.post(`/v1/projects/${project.id}/deployments/dpl_0000000000000000/rollback`);
       expect(missing.status).toBe(404);
@@ -237,14 +291,20 @@ forEachDriver("deployments", (driver) => {
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { body: { data: { id: string; target: string }[]; next_cursor: string | null } } = await server.client.get(
-          `/v1/projects/${project.id}/deployments?target=production&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-        );
+        const page: { body: { data: { id: string; target: string }[]; next_cursor: string | null } } =
+          await server.client.get(
+            `/v1/projects/${project.id}/deployments?target=production&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+          );
         for (const d of page.body.data) expect(d.target).toBe("production");
         ids.push(...page.body.data.map((d) => d.id));
         cursor = page.body.next_cursor;
       } while (cursor);
-      expect(ids).toEqual(created.filter((d) => d.target === "production").map((d) => d.id).reverse());
+      expect(ids).toEqual(
+        created
+          .filter((d) => d.target === "production")
+          .map((d) => d.id)
+          .reverse(),
+      );
 
       const firstPage = await server.client.get(`/v1/projects/${project.id}/deployments?target=production&limit=1`);
       const otherFilter = await server.client.get(
@@ -282,7 +342,9 @@ forEachDriver("deployments", (driver) => {
         expect((await stranger.get(`/v1/projects/${project.id}/deployments/${deployment.id}`)).status).toBe(404);
         expect((await stranger.get(`/v1/projects/${project.id}/deployments`)).status).toBe(404);
         expect((await stranger.post(`/v1/projects/${project.id}/deployments`)).status).toBe(404);
-        expect((await stranger.post(`/v1/projects/${project.id}/deployments/${deployment.id}/rollback`)).status).toBe(404);
+        expect((await stranger.post(`/v1/projects/${project.id}/deployments/${deployment.id}/rollback`)).status).toBe(
+          404,
+        );
       }
     });
 

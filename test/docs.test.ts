@@ -53,7 +53,10 @@ describeWithBrowser("npm run docs", () => {
 
     // Serve the built site, as a docs host would.
     server = createServer((request, response) => {
-      const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+      const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname)).replace(
+        /^(\.\.[/\\])+/,
+        "",
+      );
       const file = join(site, path.endsWith("/") ? `${path}index.html` : path);
       if (!file.startsWith(site) || !existsSync(file)) {
         response.writeHead(404).end();
@@ -90,7 +93,9 @@ describeWithBrowser("npm run docs", () => {
     for (const file of ["index.html", "openapi.yaml", "openapi.3.1.yaml"]) {
       expect(existsSync(join(site, file)), file).toBe(true);
     }
-    expect(readFileSync(join(site, "openapi.yaml"), "utf8")).toBe(readFileSync(join(root, "generated/openapi.yaml"), "utf8"));
+    expect(readFileSync(join(site, "openapi.yaml"), "utf8")).toBe(
+      readFileSync(join(root, "generated/openapi.yaml"), "utf8"),
+    );
     if (existsSync(join(root, "CHANGELOG.md"))) expect(existsSync(join(site, "CHANGELOG.md"))).toBe(true);
   });
 

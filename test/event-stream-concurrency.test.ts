@@ -31,21 +31,31 @@ forEachDriver("event stream under concurrent creates", (driver) => {
     const workspace = "concurrent-creates";
     const keys = await Promise.all(Array.from({ length: STREAMS }, () => server.createKey({ workspace })));
     const workspaceId = (await findWorkspaceBySlug(server.storage.db, workspace))!.id;
-    const streams: OpenedStream[] = await Promise.all(keys.map((key) => openStream(server.url, key, "?types=project.created")));
+    const streams: OpenedStream[] = await Promise.all(
+      keys.map((key) => openStream(server.url, key, "?types=project.created")),
+    );
     expect(streams.map((stream) => stream.status)).toEqual(streams.map(() => 200));
 
     const create = async (i: number) => {
-      const answer = await server.as(keys[i % keys.length]!).post("/v1/projects", { name: `Concurrent ${i}`, prompt: "x" });
+      const answer = await server
+        .as(keys[i % keys.length]!)
+        .post("/v1/projects", { name: `Concurrent ${i}`, prompt: "x" });
       expect(answer.status).toBe(201);
       return answer.body.id as string;
     };
     // The next create's events get seq 10^k - 1 and 10^k: `project.created` first, by a digit shorter.
-    const { rows: sequence } = await server.storage.db.execute<{ last: string }>(sql`select last_value::text as last from events_seq`);
+    const { rows: sequence } = await server.storage.db.execute<{ last: string }>(
+      sql`select last_value::text as last from events_seq`,
+    );
     const rollover = 10n ** BigInt(sequence[0]!.last.length + 1);
     await server.storage.db.execute(sql`select setval('events_seq', ${(rollover - 2n).toString()})`);
     const created = [await create(0)];
     for (let round = 0; round < ROUNDS; round++) {
-      created.push(...(await Promise.all(Array.from({ length: CREATES_PER_ROUND }, (_, i) => create(1 + round * CREATES_PER_ROUND + i)))));
+      created.push(
+        ...(await Promise.all(
+          Array.from({ length: CREATES_PER_ROUND }, (_, i) => create(1 + round * CREATES_PER_ROUND + i)),
+        )),
+      );
     }
 
     const projectOf = (message: { data: any }) => message.data.data.object.id as string;
@@ -54,7 +64,9 @@ forEachDriver("event stream under concurrent creates", (driver) => {
       return created.filter((id) => !seen.has(id));
     };
     // Every create has committed: its event can be passed at once, so a few seconds are plenty.
-    await Promise.all(streams.map((stream) => stream.until(() => missing(stream).length === 0, 10_000).catch(() => undefined)));
+    await Promise.all(
+      streams.map((stream) => stream.until(() => missing(stream).length === 0, 10_000).catch(() => undefined)),
+    );
     const { rows } = await server.storage.db.execute<{ id: string }>(sql`
       select id from events where workspace_id = ${workspaceId} and environment = 'live' and type = 'project.created'
       order by events.txid, events.seq`);
@@ -62,7 +74,10 @@ forEachDriver("event stream under concurrent creates", (driver) => {
     expect(inPositionOrder).toHaveLength(created.length);
     for (const [i, stream] of streams.entries()) {
       expect(missing(stream), `stream ${i} never received these projects' project.created`).toEqual([]);
-      expect(stream.messages.map((message) => message.id), `stream ${i}: each event once, in position order`).toEqual(inPositionOrder);
+      expect(
+        stream.messages.map((message) => message.id),
+        `stream ${i}: each event once, in position order`,
+      ).toEqual(inPositionOrder);
     }
     for (const stream of streams) stream.close();
   }, 120_000);
@@ -94,36 +109,44 @@ forEachDriver("event stream opened after a run's end", (driver) => {
   }, 60_000);
 });
 
-describe.skipIf(postgresDriver.skipReason !== undefined)("event stream opened while an older transaction is open, on PostgreSQL", () => {
-  const server = suiteServer(postgresDriver);
+describe.skipIf(postgresDriver.skipReason !== undefined)(
+  "event stream opened while an older transaction is open, on PostgreSQL",
+  () => {
+    const server = suiteServer(postgresDriver);
 
-  it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
-    const key = await server.createKey({ workspace: "starts-now" });
-    // An older transaction records an event and stays open: the snapshot's xmin stays at its id.
-    const older = await openOlderTransaction(server, "starts-now", "evt_olderStartsNow0001", "we_older0002");
-    let stream: OpenedStream | undefined;
-    try {
-      // Committed before the stream opens, but after the older transaction began: above xmin.
-      const before = await server.as(key).post("/v1/projects", { name: "Before", prompt: "x" });
-      expect(before.status).toBe(201);
-      stream = await openStream(server.url, key);
-      const after = await server.as(key).post("/v1/projects", { name: "After", prompt: "y" });
-      expect(after.status).toBe(201);
-      await sleep(200);
-      await older.query("commit");
-      const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.queued"), 5000);
-      await sleep(300);
-      expect(messages.map((m) => [m.event, m.data.data.object.id ?? m.data.data.object.project_id ?? m.data.data.object.webhook_endpoint_id])).toEqual([
-        ["webhook.test", "we_older0002"],
-        ["project.created", after.body.id],
-        ["agent_run.queued", after.body.latest_run_id],
-      ]);
-    } finally {
-      older.release();
-      stream?.close();
-    }
-  });
-});
+    it("starts now: sends what commits after it opened, including the older transaction's events, and nothing committed before", async () => {
+      const key = await server.createKey({ workspace: "starts-now" });
+      // An older transaction records an event and stays open: the snapshot's xmin stays at its id.
+      const older = await openOlderTransaction(server, "starts-now", "evt_olderStartsNow0001", "we_older0002");
+      let stream: OpenedStream | undefined;
+      try {
+        // Committed before the stream opens, but after the older transaction began: above xmin.
+        const before = await server.as(key).post("/v1/projects", { name: "Before", prompt: "x" });
+        expect(before.status).toBe(201);
+        stream = await openStream(server.url, key);
+        const after = await server.as(key).post("/v1/projects", { name: "After", prompt: "y" });
+        expect(after.status).toBe(201);
+        await sleep(200);
+        await older.query("commit");
+        const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.queued"), 5000);
+        await sleep(300);
+        expect(
+          messages.map((m) => [
+            m.event,
+            m.data.data.object.id ?? m.data.data.object.project_id ?? m.data.data.object.webhook_endpoint_id,
+          ]),
+        ).toEqual([
+          ["webhook.test", "we_older0002"],
+          ["project.created", after.body.id],
+          ["agent_run.queued", after.body.latest_run_id],
+        ]);
+      } finally {
+        older.release();
+        stream?.close();
+      }
+    });
+  },
+);
 
 describe("event stream reads across a power of ten of transaction ids (PGlite: a fresh cluster is near one)", () => {
   it("reads every event once, in numeric position order, in batches of any size", async () => {
@@ -133,12 +156,23 @@ describe("event stream reads across a power of ten of transaction ids (PGlite: a
       const { workspace } = await ensureWorkspace(db, { slug: "txid-rollover", plan: "pro" });
       const partition = { workspaceId: workspace.id, environment: "live" as const };
       // Each statement alone is a transaction: burn ids up to just below the next power of ten.
-      const nextTxid = async () => BigInt((await db.execute<{ id: string }>(sql`select pg_current_xact_id()::text as id`)).rows[0]!.id);
+      const nextTxid = async () =>
+        BigInt((await db.execute<{ id: string }>(sql`select pg_current_xact_id()::text as id`)).rows[0]!.id);
       const rollover = 10n ** BigInt(String(await nextTxid()).length);
       while ((await nextTxid()) < rollover - 4n);
       const recorded: string[] = [];
-      for (let i = 0; i < 8; i++) recorded.push((await recordEvent(db, partition, "webhook.test", { message: `${i}`, webhook_endpoint_id: `we_rollover${i}` })).id);
-      const { rows } = await db.execute<{ txid: string }>(sql`select min(txid)::text as txid from events where workspace_id = ${workspace.id}`);
+      for (let i = 0; i < 8; i++)
+        recorded.push(
+          (
+            await recordEvent(db, partition, "webhook.test", {
+              message: `${i}`,
+              webhook_endpoint_id: `we_rollover${i}`,
+            })
+          ).id,
+        );
+      const { rows } = await db.execute<{ txid: string }>(
+        sql`select min(txid)::text as txid from events where workspace_id = ${workspace.id}`,
+      );
       expect(BigInt(rows[0]!.txid)).toBeLessThan(rollover);
       for (const batch of [200, 3, 1]) {
         const read: string[] = [];

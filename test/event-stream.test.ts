@@ -51,14 +51,20 @@ forEachDriver("event stream", (driver) => {
       expect(stream.status).toBe(200);
       expect(stream.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
       const key = await server.createKey({ workspace: "live-run" });
-      const created = await server.as(key).post("/v1/projects", { name: "Live", prompt: "A landing page for a bakery" });
+      const created = await server
+        .as(key)
+        .post("/v1/projects", { name: "Live", prompt: "A landing page for a bakery" });
       expect(created.status).toBe(201);
       const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.succeeded"), 30_000);
       const types = messages.map((m) => m.event);
       expect(types.slice(0, 3)).toEqual(["project.created", "agent_run.queued", "agent_run.started"]);
       const progress = ofType(messages, "agent_run.progress");
       expect(progress.length).toBeGreaterThan(0);
-      expect(progress[0]!.data.data.object).toMatchObject({ agent_run_id: created.body.latest_run_id, project_id: created.body.id, message: expect.stringMatching(/^Wrote /) });
+      expect(progress[0]!.data.data.object).toMatchObject({
+        agent_run_id: created.body.latest_run_id,
+        project_id: created.body.id,
+        message: expect.stringMatching(/^Wrote /),
+      });
       expect(progress.at(-1)!.data.data.object.paths).toContain("index.html");
       // Every progress event comes before the run's end.
       expect(types.lastIndexOf("agent_run.progress")).toBeLessThan(types.indexOf("agent_run.succeeded"));
@@ -81,14 +87,21 @@ forEachDriver("event stream", (driver) => {
     it("delivers agent_run.progress by webhook only to endpoints that name it, not to `*`", async () => {
       const key = server.as(await server.createKey({ workspace: "progress-hooks" }));
       const everything = await key.post("/v1/webhooks", { url: "https://example.com/all", enabled_events: ["*"] });
-      const progress = await key.post("/v1/webhooks", { url: "https://example.com/progress", enabled_events: ["agent_run.progress"] });
+      const progress = await key.post("/v1/webhooks", {
+        url: "https://example.com/progress",
+        enabled_events: ["agent_run.progress"],
+      });
       expect([everything.status, progress.status]).toEqual([201, 201]);
       const created = await key.post("/v1/projects", { name: "Hooked", prompt: "A page" });
       await pollUntil(key, `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`, final, 30_000);
       const typesDelivered = async (endpoint: string) => {
         const deliveries = await key.get(`/v1/webhooks/${endpoint}/deliveries?limit=100`);
         expect(deliveries.status).toBe(200);
-        const types = await Promise.all(deliveries.body.data.map(async (delivery: { event_id: string }) => (await key.get(`/v1/events/${delivery.event_id}`)).body.type));
+        const types = await Promise.all(
+          deliveries.body.data.map(
+            async (delivery: { event_id: string }) => (await key.get(`/v1/events/${delivery.event_id}`)).body.type,
+          ),
+        );
         return [...new Set(types)].sort();
       };
       expect(await typesDelivered(progress.body.id)).toEqual(["agent_run.progress"]);
@@ -101,14 +114,20 @@ forEachDriver("event stream", (driver) => {
       const owner = await server.createKey({ workspace: "filters" });
       const filesOnly = await server.createKey({ workspace: "filters", scopes: ["files:read"] });
       const first = await server.as(owner).post("/v1/projects", { name: "First", prompt: "x" });
-      const byProject = await openStream(server.url, owner, `?project_id=${first.body.id}&types=file.uploaded&types=project.updated`);
+      const byProject = await openStream(
+        server.url,
+        owner,
+        `?project_id=${first.body.id}&types=file.uploaded&types=project.updated`,
+      );
       const byScope = await openStream(server.url, filesOnly);
       const everything = await openStream(server.url, owner);
       const second = await server.as(owner).post("/v1/projects", { name: "Second", prompt: "y" });
       for (const project of [second.body.id, first.body.id]) {
         const form = new FormData();
         form.append("file", new Blob(["hello"], { type: "text/plain" }), "notes.txt");
-        expect((await server.as(owner).request("POST", `/v1/projects/${project}/files`, { raw: form })).status).toBe(201);
+        expect((await server.as(owner).request("POST", `/v1/projects/${project}/files`, { raw: form })).status).toBe(
+          201,
+        );
       }
       await server.as(owner).patch(`/v1/projects/${first.body.id}`, { name: "First, renamed" });
       await everything.until((all) => all.some((m) => m.event === "project.updated"));
@@ -129,22 +148,47 @@ forEachDriver("event stream", (driver) => {
       const billingOnly = server.as(await server.createKey({ workspace: "refusals", scopes: ["billing:read"] }));
       const full = server.as(await server.createKey({ workspace: "refusals" }));
       const other = server.as(await server.createKey({ workspace: "refusals-other" }));
-      const expectError = async (response: { status: number; body: any }, status: number, code: string, param: string | null) => {
+      const expectError = async (
+        response: { status: number; body: any },
+        status: number,
+        code: string,
+        param: string | null,
+      ) => {
         expect(response.status).toBe(status);
         expect(response.body.error).toMatchObject({ code, param });
       };
-      await expectError(await filesOnly.get("/v1/events/stream?types=project.created"), 401, "insufficient_scope", "types");
+      await expectError(
+        await filesOnly.get("/v1/events/stream?types=project.created"),
+        401,
+        "insufficient_scope",
+        "types",
+      );
       await expectError(await billingOnly.get("/v1/events/stream"), 401, "insufficient_scope", null);
-      await expectError(await full.get("/v1/events/stream?types=project.created&types=project.exploded"), 400, "invalid_request", "types.1");
+      await expectError(
+        await full.get("/v1/events/stream?types=project.created&types=project.exploded"),
+        400,
+        "invalid_request",
+        "types.1",
+      );
       await expectError(await full.get("/v1/events/stream?project_id=nope"), 400, "invalid_request", "project_id");
-      await expectError(await full.get("/v1/events/stream?last_event_id=evt_unknown0000000000"), 400, "invalid_request", "last_event_id");
+      await expectError(
+        await full.get("/v1/events/stream?last_event_id=evt_unknown0000000000"),
+        400,
+        "invalid_request",
+        "last_event_id",
+      );
       const malformed = await full.get("/v1/events/stream", { headers: { "Last-Event-ID": "not-an-event" } });
       expect(malformed.status).toBe(400);
       expect(malformed.body.error.param).toMatch(/^last-event-id$/i);
       // Another workspace's event is no event of this one.
       await other.post("/v1/projects", { name: "Theirs", prompt: "z" });
       const [theirs] = (await other.get("/v1/events?limit=1")).body.data;
-      await expectError(await full.get("/v1/events/stream", { headers: { "Last-Event-ID": theirs.id } }), 400, "invalid_request", "Last-Event-ID");
+      await expectError(
+        await full.get("/v1/events/stream", { headers: { "Last-Event-ID": theirs.id } }),
+        400,
+        "invalid_request",
+        "Last-Event-ID",
+      );
     });
 
     it("sends a heartbeat comment while no event is sent", async () => {
@@ -183,8 +227,16 @@ forEachDriver("event stream", (driver) => {
     });
 
     it("refuses new streams once stopping (503 for the client, which reconnects elsewhere), and ends those open", async () => {
-      const streams = createEventStreams({ db: server.storage.db, changes: server.storage.changes, logger: createLogger({ level: "silent" }) });
-      const request = { partition: { workspaceId: "ws_none", environment: "live" as const }, keyId: "key_stopping", scopes: ["*"] };
+      const streams = createEventStreams({
+        db: server.storage.db,
+        changes: server.storage.changes,
+        logger: createLogger({ level: "silent" }),
+      });
+      const request = {
+        partition: { workspaceId: "ws_none", environment: "live" as const },
+        keyId: "key_stopping",
+        scopes: ["*"],
+      };
       const open = await streams.open(request);
       let ended = false;
       open.follow({ send: () => true, end: () => void (ended = true) });
@@ -196,20 +248,29 @@ forEachDriver("event stream", (driver) => {
     });
 
     it("reads without notifications while the change feed is down, and on the safety-net poll", async () => {
-      const workspace = await server.createKey({ workspace: "no-notifications" }).then(() => findWorkspaceBySlug(server.storage.db, "no-notifications"));
+      const workspace = await server
+        .createKey({ workspace: "no-notifications" })
+        .then(() => findWorkspaceBySlug(server.storage.db, "no-notifications"));
       const partition = { workspaceId: workspace!.id, environment: "live" as const };
       const silent = (connected: boolean) => ({ connected, subscribe: () => () => {}, close: async () => {} });
       for (const [changes, pollMs] of [
         [silent(false), 600_000],
         [silent(true), 300],
       ] as const) {
-        const streams = createEventStreams({ db: server.storage.db, changes, logger: createLogger({ level: "silent" }), pollMs });
+        const streams = createEventStreams({
+          db: server.storage.db,
+          changes,
+          logger: createLogger({ level: "silent" }),
+          pollMs,
+        });
         const received: string[] = [];
         const open = await streams.open({ partition, keyId: "key_silent", scopes: ["*"] });
         open.follow({ send: (event) => received.push(event.id) > 0, end: () => {} });
         // Caught up and following before the event: only a poll can bring it now.
         await sleep(200);
-        const [event] = await recordEvents(server.storage.db, partition, [{ type: "webhook.test", object: { message: "m", webhook_endpoint_id: "we_silent000" } }]);
+        const [event] = await recordEvents(server.storage.db, partition, [
+          { type: "webhook.test", object: { message: "m", webhook_endpoint_id: "we_silent000" } },
+        ]);
         const deadline = Date.now() + 3000;
         while (received.length === 0 && Date.now() < deadline) await sleep(20);
         expect(received, changes.connected ? "the poll" : "the gap poll").toEqual([event!.id]);
@@ -237,7 +298,10 @@ forEachDriver("event stream", (driver) => {
         const recorded = await recordEvents(
           server.storage.db,
           partition,
-          Array.from({ length: 20 }, (_, i) => ({ type: "webhook.test" as const, object: { message: padding, webhook_endpoint_id: `we_slow${batch}x${i}aaaa` } })),
+          Array.from({ length: 20 }, (_, i) => ({
+            type: "webhook.test" as const,
+            object: { message: padding, webhook_endpoint_id: `we_slow${batch}x${i}aaaa` },
+          })),
         );
         written.push(...recorded.map((event) => event.id));
       }
@@ -246,7 +310,9 @@ forEachDriver("event stream", (driver) => {
       expect(server.app.openEventStreams, "the stream was cut").toBe(0);
       gc();
       const grown = process.memoryUsage().heapUsed - before;
-      expect(grown, `heap grew by ${(grown / 1e6).toFixed(1)} MB while 40 MB of events were written`).toBeLessThan(10_000_000);
+      expect(grown, `heap grew by ${(grown / 1e6).toFixed(1)} MB while 40 MB of events were written`).toBeLessThan(
+        10_000_000,
+      );
       stream.response.resume();
       expect(await stream.ended).toBe("aborted");
       // What it did receive is a prefix of the events, in order: it resumes with the last one's id.
@@ -296,30 +362,33 @@ forEachDriver("event stream", (driver) => {
   }, 60_000);
 });
 
-describe.skipIf(postgresDriver.skipReason !== undefined)("event stream while transactions commit out of order, on PostgreSQL", () => {
-  const server = suiteServer(postgresDriver);
+describe.skipIf(postgresDriver.skipReason !== undefined)(
+  "event stream while transactions commit out of order, on PostgreSQL",
+  () => {
+    const server = suiteServer(postgresDriver);
 
-  it("holds back an event committed after an older transaction's until that one ends, and sends them in transaction order", async () => {
-    const key = await server.createKey({ workspace: "out-of-order" });
-    const stream = await openStream(server.url, key);
-    // An older transaction records an event and stays open…
-    const older = await openOlderTransaction(server, "out-of-order", "evt_olderTransaction001", "we_older0001");
-    try {
-      // …while a later one (this request's) commits its events first.
-      const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
-      expect(created.status).toBe(201);
-      await sleep(300);
-      // Had the stream sent them, a reader resuming from them would never see the older event.
-      expect(stream.messages).toEqual([]);
-      await older.query("commit");
-    } finally {
-      older.release();
-    }
-    const messages = await stream.until((all) => all.length >= 3, 5000);
-    expect(messages.map((m) => m.event)).toEqual(["webhook.test", "project.created", "agent_run.queued"]);
-    stream.close();
-  });
-});
+    it("holds back an event committed after an older transaction's until that one ends, and sends them in transaction order", async () => {
+      const key = await server.createKey({ workspace: "out-of-order" });
+      const stream = await openStream(server.url, key);
+      // An older transaction records an event and stays open…
+      const older = await openOlderTransaction(server, "out-of-order", "evt_olderTransaction001", "we_older0001");
+      try {
+        // …while a later one (this request's) commits its events first.
+        const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
+        expect(created.status).toBe(201);
+        await sleep(300);
+        // Had the stream sent them, a reader resuming from them would never see the older event.
+        expect(stream.messages).toEqual([]);
+        await older.query("commit");
+      } finally {
+        older.release();
+      }
+      const messages = await stream.until((all) => all.length >= 3, 5000);
+      expect(messages.map((m) => m.event)).toEqual(["webhook.test", "project.created", "agent_run.queued"]);
+      stream.close();
+    });
+  },
+);
 
 describe.skipIf(postgresDriver.skipReason !== undefined)("event stream across two replicas on PostgreSQL", () => {
   it("carries events another replica wrote, woken by its notification", async () => {

@@ -22,10 +22,12 @@ const example = (name: string) => join(repoRoot, "examples", name);
 const server = suiteServer(pgliteDriver, { webhooks: { deliver: true, allowPrivateNetworks: true } });
 
 describe("examples/create-project.ts", () => {
-
   it("creates a project and lists the workspace's projects, newest first", async () => {
     const key = await server.createKey({ workspace: "example" });
-    const first = await run(process.execPath, [example("create-project.ts")], { PB_API_KEY: key, PB_BASE_URL: server.url });
+    const first = await run(process.execPath, [example("create-project.ts")], {
+      PB_API_KEY: key,
+      PB_BASE_URL: server.url,
+    });
     expect(first.code).toBe(0);
     const [created, ...listed] = first.stdout.trim().split("\n");
     const [, id] = created!.match(/^created (prj_[0-9A-Za-z]+) \(queued\), run run_[0-9A-Za-z]+$/) ?? [];
@@ -36,14 +38,20 @@ describe("examples/create-project.ts", () => {
     const projects = await server.as(key).get("/v1/projects");
     expect(projects.body.data.map((project: { id: string }) => project.id)).toEqual([id]);
 
-    const second = await run(process.execPath, [example("create-project.ts")], { PB_API_KEY: key, PB_BASE_URL: server.url });
+    const second = await run(process.execPath, [example("create-project.ts")], {
+      PB_API_KEY: key,
+      PB_BASE_URL: server.url,
+    });
     const lines = second.stdout.trim().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe(`${id} queued Recipe planner`); // the older one last
   });
 
   it("reports an API error by status, code and request id", async () => {
-    const { code, stderr, stdout } = await run(process.execPath, [example("create-project.ts")], { PB_API_KEY: "svc_live_not_a_key", PB_BASE_URL: server.url });
+    const { code, stderr, stdout } = await run(process.execPath, [example("create-project.ts")], {
+      PB_API_KEY: "svc_live_not_a_key",
+      PB_BASE_URL: server.url,
+    });
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toMatch(/^401 invalid_api_key: .+ \(param: Authorization, request: req_[0-9A-Za-z]+\)\n$/);
@@ -71,7 +79,11 @@ interface ReceiverExample {
 }
 
 const receivers: ReceiverExample[] = [
-  { file: "receive-webhooks.ts", workspace: "receiver-ts", command: () => [process.execPath, example("receive-webhooks.ts")] },
+  {
+    file: "receive-webhooks.ts",
+    workspace: "receiver-ts",
+    command: () => [process.execPath, example("receive-webhooks.ts")],
+  },
   {
     file: "receive_webhooks.py",
     workspace: "receiver-python",
@@ -100,7 +112,10 @@ interface Receiver {
 async function startReceiver(command: string[], port: number, secret: string): Promise<Receiver> {
   const output: string[] = [];
   const [program, ...args] = command;
-  const child = spawn(program!, args, { cwd: repoRoot, env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: secret } });
+  const child = spawn(program!, args, {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: secret },
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       output.push(...chunk.toString().split("\n").filter(Boolean));
@@ -114,7 +129,8 @@ async function startReceiver(command: string[], port: number, secret: string): P
     async printed(line) {
       const deadline = Date.now() + 5000;
       while (!output.includes(line)) {
-        if (Date.now() > deadline) throw new Error(`the receiver did not print ${JSON.stringify(line)}; it printed ${JSON.stringify(output)}`);
+        if (Date.now() > deadline)
+          throw new Error(`the receiver did not print ${JSON.stringify(line)}; it printed ${JSON.stringify(output)}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
@@ -183,7 +199,12 @@ for (const { file, workspace, skip, command } of receivers) {
           headers: {
             "webhook-id": event.id,
             "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
-            "webhook-signature": signWebhook({ id: event.id, timestamp: Math.floor(Date.now() / 1000), body: JSON.stringify(event), secret }),
+            "webhook-signature": signWebhook({
+              id: event.id,
+              timestamp: Math.floor(Date.now() / 1000),
+              body: JSON.stringify(event),
+              secret,
+            }),
           },
           body,
         });
@@ -209,15 +230,21 @@ for (const { file, workspace, skip, command } of receivers) {
       it("verifies the server's test event, and keeps verifying with the previous secret after a rotation", async () => {
         const client = createClient({ apiKey: await server.createKey({ workspace }), baseUrl: server.url });
         const port = await freePort();
-        const endpoint = await client.POST("/v1/webhooks", { body: { url: `http://127.0.0.1:${port}/webhooks`, enabled_events: ["webhook.test"] } });
+        const endpoint = await client.POST("/v1/webhooks", {
+          body: { url: `http://127.0.0.1:${port}/webhooks`, enabled_events: ["webhook.test"] },
+        });
         receiver = await startReceiver(receiverCommand, port, endpoint.secret);
 
         const sendTest = async () => {
-          const delivery = await client.POST("/v1/webhooks/{webhook_endpoint_id}/test", { params: { path: { webhook_endpoint_id: endpoint.id } } });
+          const delivery = await client.POST("/v1/webhooks/{webhook_endpoint_id}/test", {
+            params: { path: { webhook_endpoint_id: endpoint.id } },
+          });
           await receiver!.printed(`verified webhook.test ${delivery.event_id}`);
           const path = { webhook_endpoint_id: endpoint.id, delivery_id: delivery.id };
           for (let tries = 0; ; tries++) {
-            const got = await client.GET("/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}", { params: { path } });
+            const got = await client.GET("/v1/webhooks/{webhook_endpoint_id}/deliveries/{delivery_id}", {
+              params: { path },
+            });
             if (got.status !== "pending" || tries > 100) return got;
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
@@ -225,7 +252,9 @@ for (const { file, workspace, skip, command } of receivers) {
         expect(await sendTest()).toMatchObject({ status: "succeeded", attempts: 1, response_status: 204 });
 
         // Rotated: deliveries carry both signatures for a while, so the receiver on the old secret still verifies.
-        const rotated = await client.POST("/v1/webhooks/{webhook_endpoint_id}/rotate-secret", { params: { path: { webhook_endpoint_id: endpoint.id } } });
+        const rotated = await client.POST("/v1/webhooks/{webhook_endpoint_id}/rotate-secret", {
+          params: { path: { webhook_endpoint_id: endpoint.id } },
+        });
         expect(rotated.secret).not.toBe(endpoint.secret);
         expect(await sendTest()).toMatchObject({ status: "succeeded", response_status: 204 });
       });

@@ -22,7 +22,12 @@ interface FormPart {
 function form(parts: FormPart[]): FormData {
   const data = new FormData();
   for (const part of parts) {
-    if (part.filename !== undefined) data.append(part.name, new Blob([part.value as Uint8Array<ArrayBuffer>], { type: part.type ?? "" }), part.filename);
+    if (part.filename !== undefined)
+      data.append(
+        part.name,
+        new Blob([part.value as Uint8Array<ArrayBuffer>], { type: part.type ?? "" }),
+        part.filename,
+      );
     else data.append(part.name, part.value as string);
   }
   return data;
@@ -31,7 +36,8 @@ function form(parts: FormPart[]): FormData {
 forEachDriver("files", (driver) => {
   const server = suiteServer(driver);
 
-  const newProject = async () => (await server.client.post("/v1/projects", { name: "Assets", prompt: "site" })).body.id as string;
+  const newProject = async () =>
+    (await server.client.post("/v1/projects", { name: "Assets", prompt: "site" })).body.id as string;
   const upload = (projectId: string, parts: FormPart[], client = server.client) =>
     client.request("POST", `/v1/projects/${projectId}/files`, { raw: form(parts) });
 
@@ -44,7 +50,10 @@ forEachDriver("files", (driver) => {
   }
 
   async function chunkCount(fileId: string): Promise<number> {
-    const [{ n }] = await server.storage.db.select({ n: count() }).from(fileChunks).where(eq(fileChunks.fileId, fileId));
+    const [{ n }] = await server.storage.db
+      .select({ n: count() })
+      .from(fileChunks)
+      .where(eq(fileChunks.fileId, fileId));
     return n;
   }
 
@@ -99,7 +108,9 @@ forEachDriver("files", (driver) => {
 
     it("stores an empty file", async () => {
       const projectId = await newProject();
-      const created = await upload(projectId, [{ name: "file", value: new Uint8Array(0), filename: "empty.txt", type: "text/plain" }]);
+      const created = await upload(projectId, [
+        { name: "file", value: new Uint8Array(0), filename: "empty.txt", type: "text/plain" },
+      ]);
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ path: "empty.txt", size_bytes: 0, sha256: sha256(new Uint8Array(0)) });
       const download = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`);
@@ -108,7 +119,9 @@ forEachDriver("files", (driver) => {
 
     it("falls back to the sanitized filename when there is no path part", async () => {
       const projectId = await newProject();
-      const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1, 2, 3]), filename: "Résumé (final).png", type: "image/png" }]);
+      const created = await upload(projectId, [
+        { name: "file", value: new Uint8Array([1, 2, 3]), filename: "Résumé (final).png", type: "image/png" },
+      ]);
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ path: "Resume_final_.png", content_type: "image/png" });
     });
@@ -119,7 +132,9 @@ forEachDriver("files", (driver) => {
       expect((await server.client.delete(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(204);
       for (const type of ["file.uploaded", "file.deleted"]) {
         const events = await server.client.get(`/v1/events?type=${type}&limit=100`);
-        const event = events.body.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id);
+        const event = events.body.data.find(
+          (e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id,
+        );
         expect(event?.data.object).toEqual(created.body);
       }
     });
@@ -135,7 +150,10 @@ forEachDriver("files", (driver) => {
     let contentPath: string;
     beforeAll(async () => {
       projectId = await newProject();
-      const created = await upload(projectId, [{ name: "file", value: content, filename: "bundle.bin" }, { name: "path", value: "dist/bundle.bin" }]);
+      const created = await upload(projectId, [
+        { name: "file", value: content, filename: "bundle.bin" },
+        { name: "path", value: "dist/bundle.bin" },
+      ]);
       expect(created.status).toBe(201);
       fileId = created.body.id;
       contentPath = `/v1/projects/${projectId}/files/${fileId}/content`;
@@ -143,7 +161,12 @@ forEachDriver("files", (driver) => {
     const get = (headers: Record<string, string> = {}) => server.client.get(contentPath, { headers });
 
     /** A 206 with exactly bytes first..last (inclusive) of the content, and its headers. */
-    async function expectPartial(rangeHeader: string, first: number, last: number, headers: Record<string, string> = {}) {
+    async function expectPartial(
+      rangeHeader: string,
+      first: number,
+      last: number,
+      headers: Record<string, string> = {},
+    ) {
       const response = await get({ Range: rangeHeader, ...headers });
       expect(response.status, rangeHeader).toBe(206);
       expect(response.headers.get("content-range")).toBe(`bytes ${first}-${last}/${size}`);
@@ -189,10 +212,14 @@ forEachDriver("files", (driver) => {
       const own = randomBytes(3 * CHUNK_BYTES + 5);
       const created = await upload(projectId, [{ name: "file", value: own, filename: "chunks.bin" }]);
       // Without its first and last chunks, the file's middle can still be read, and only it.
-      await server.storage.db.delete(fileChunks).where(and(eq(fileChunks.fileId, created.body.id), inArray(fileChunks.seq, [0, 3])));
+      await server.storage.db
+        .delete(fileChunks)
+        .where(and(eq(fileChunks.fileId, created.body.id), inArray(fileChunks.seq, [0, 3])));
       const first = CHUNK_BYTES + 7;
       const last = 3 * CHUNK_BYTES - 2;
-      const response = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`, { headers: { Range: `bytes=${first}-${last}` } });
+      const response = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`, {
+        headers: { Range: `bytes=${first}-${last}` },
+      });
       expect(response.status).toBe(206);
       expect(Buffer.from(response.bytes).equals(own.subarray(first, last + 1))).toBe(true);
     });
@@ -214,7 +241,10 @@ forEachDriver("files", (driver) => {
 
     it("answers 304 without a body when If-None-Match matches, before looking at Range", async () => {
       for (const ifNoneMatch of [etag, `W/${etag}`, `"0000", ${etag}`, "*"]) {
-        const cases: Record<string, string>[] = [{ "If-None-Match": ifNoneMatch }, { "If-None-Match": ifNoneMatch, Range: "bytes=0-9" }];
+        const cases: Record<string, string>[] = [
+          { "If-None-Match": ifNoneMatch },
+          { "If-None-Match": ifNoneMatch, Range: "bytes=0-9" },
+        ];
         for (const headers of cases) {
           const response = await get(headers);
           expect(response.status, JSON.stringify(headers)).toBe(304);
@@ -282,12 +312,21 @@ forEachDriver("files", (driver) => {
 
     it("answers 409 for a path already taken, whether the path comes before or after the file", async () => {
       const projectId = await newProject();
-      const first = await upload(projectId, [{ name: "path", value: "logo.svg" }, { name: "file", value: new Uint8Array([1]), filename: "a" }]);
+      const first = await upload(projectId, [
+        { name: "path", value: "logo.svg" },
+        { name: "file", value: new Uint8Array([1]), filename: "a" },
+      ]);
       expect(first.status).toBe(201);
-      const before = await upload(projectId, [{ name: "path", value: "logo.svg" }, { name: "file", value: randomBytes(300 * 1024), filename: "b" }]);
+      const before = await upload(projectId, [
+        { name: "path", value: "logo.svg" },
+        { name: "file", value: randomBytes(300 * 1024), filename: "b" },
+      ]);
       expect(before.status).toBe(409);
       expect(before.body.error).toMatchObject({ code: "conflict", param: "path" });
-      const after = await upload(projectId, [{ name: "file", value: randomBytes(300 * 1024), filename: "c" }, { name: "path", value: "logo.svg" }]);
+      const after = await upload(projectId, [
+        { name: "file", value: randomBytes(300 * 1024), filename: "c" },
+        { name: "path", value: "logo.svg" },
+      ]);
       expect(after.status).toBe(409);
       expect(after.body.error).toMatchObject({ code: "conflict", param: "path" });
       const byFilename = await upload(projectId, [{ name: "file", value: new Uint8Array([2]), filename: "logo.svg" }]);
@@ -300,7 +339,12 @@ forEachDriver("files", (driver) => {
     it("lets only one of two concurrent uploads to the same path succeed", async () => {
       const projectId = await newProject();
       const results = await Promise.all(
-        [0, 1].map(() => upload(projectId, [{ name: "file", value: randomBytes(100 * 1024), filename: "x" }, { name: "path", value: "same.bin" }])),
+        [0, 1].map(() =>
+          upload(projectId, [
+            { name: "file", value: randomBytes(100 * 1024), filename: "x" },
+            { name: "path", value: "same.bin" },
+          ]),
+        ),
       );
       expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
       await expectNothingPending();
@@ -309,11 +353,17 @@ forEachDriver("files", (driver) => {
     it("answers 400 naming `path` for a path the contract refuses", async () => {
       const projectId = await newProject();
       for (const path of ["../secret", "a//b", "./x", "dir/", "with space", "a".repeat(513)]) {
-        const refused = await upload(projectId, [{ name: "path", value: path }, { name: "file", value: new Uint8Array([1]), filename: "f" }]);
+        const refused = await upload(projectId, [
+          { name: "path", value: path },
+          { name: "file", value: new Uint8Array([1]), filename: "f" },
+        ]);
         expect(refused.status, path).toBe(400);
         expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "path" });
       }
-      const badAfter = await upload(projectId, [{ name: "file", value: randomBytes(1024), filename: "f" }, { name: "path", value: "x/../y" }]);
+      const badAfter = await upload(projectId, [
+        { name: "file", value: randomBytes(1024), filename: "f" },
+        { name: "path", value: "x/../y" },
+      ]);
       expect(badAfter.body.error.param).toBe("path");
       const noName = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: ".." }]);
       expect(noName.status).toBe(400);
@@ -333,7 +383,10 @@ forEachDriver("files", (driver) => {
         { name: "file", value: new Uint8Array([2]), filename: "b" },
       ]);
       expect(twice.body.error).toMatchObject({ code: "invalid_request", param: "file" });
-      const unknown = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }, { name: "folder", value: "x" }]);
+      const unknown = await upload(projectId, [
+        { name: "file", value: new Uint8Array([1]), filename: "a" },
+        { name: "folder", value: "x" },
+      ]);
       expect(unknown.body.error).toMatchObject({ code: "invalid_request", param: "folder" });
       await expectNothingPending();
     });
@@ -357,7 +410,9 @@ forEachDriver("files", (driver) => {
       const projectId = await newProject();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
-        ids.push((await upload(projectId, [{ name: "file", value: new Uint8Array([i]), filename: `f${i}.bin` }])).body.id);
+        ids.push(
+          (await upload(projectId, [{ name: "file", value: new Uint8Array([i]), filename: `f${i}.bin` }])).body.id,
+        );
       }
       const seen: string[] = [];
       let cursor: string | null = null;
@@ -372,32 +427,45 @@ forEachDriver("files", (driver) => {
 
       const first = await server.client.get(`/v1/projects/${projectId}/files?limit=1`);
       const otherProject = await newProject();
-      const foreign = await server.client.get(`/v1/projects/${otherProject}/files?cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      const foreign = await server.client.get(
+        `/v1/projects/${otherProject}/files?cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      );
       expect(foreign.status).toBe(400);
       expect(foreign.body.error.param).toBe("cursor");
     });
 
     it("deletes a file with its content; it then answers 404 and its path is free again", async () => {
       const projectId = await newProject();
-      const created = await upload(projectId, [{ name: "path", value: "data/big.bin" }, { name: "file", value: randomBytes(400 * 1024), filename: "x" }]);
+      const created = await upload(projectId, [
+        { name: "path", value: "data/big.bin" },
+        { name: "file", value: randomBytes(400 * 1024), filename: "x" },
+      ]);
       const fileId = created.body.id;
       expect(await chunkCount(fileId)).toBe(2);
       expect((await server.client.delete(`/v1/projects/${projectId}/files/${fileId}`)).status).toBe(204);
       expect(await chunkCount(fileId)).toBe(0);
-      for (const path of [`/v1/projects/${projectId}/files/${fileId}`, `/v1/projects/${projectId}/files/${fileId}/content`]) {
+      for (const path of [
+        `/v1/projects/${projectId}/files/${fileId}`,
+        `/v1/projects/${projectId}/files/${fileId}/content`,
+      ]) {
         const gone = await server.client.get(path);
         expect(gone.status).toBe(404);
         expect(gone.body.error).toMatchObject({ code: "not_found", param: "file_id" });
       }
       expect((await server.client.delete(`/v1/projects/${projectId}/files/${fileId}`)).status).toBe(404);
       expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toEqual([]);
-      const again = await upload(projectId, [{ name: "path", value: "data/big.bin" }, { name: "file", value: new Uint8Array([1]), filename: "x" }]);
+      const again = await upload(projectId, [
+        { name: "path", value: "data/big.bin" },
+        { name: "file", value: new Uint8Array([1]), filename: "x" },
+      ]);
       expect(again.status).toBe(201);
     });
 
     it("answers 404 for another workspace's or environment's file, and for an unknown project", async () => {
       const projectId = await newProject();
-      const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1, 2]), filename: "private.bin" }]);
+      const created = await upload(projectId, [
+        { name: "file", value: new Uint8Array([1, 2]), filename: "private.bin" },
+      ]);
       const strangers = [
         server.as(await server.createKey({ workspace: "rival" })),
         server.as(await server.createKey({ environment: "test" })),
@@ -407,12 +475,18 @@ forEachDriver("files", (driver) => {
         expect((await stranger.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).status).toBe(404);
         expect((await stranger.get(`/v1/projects/${projectId}/files`)).status).toBe(404);
         expect((await stranger.delete(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(404);
-        const refused = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "intruder.bin" }], stranger);
+        const refused = await upload(
+          projectId,
+          [{ name: "file", value: new Uint8Array([1]), filename: "intruder.bin" }],
+          stranger,
+        );
         expect(refused.status).toBe(404);
         expect(refused.body.error.param).toBe("project_id");
       }
       expect((await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(200);
-      const noProject = await upload("prj_0000000000000000", [{ name: "file", value: new Uint8Array([1]), filename: "a" }]);
+      const noProject = await upload("prj_0000000000000000", [
+        { name: "file", value: new Uint8Array([1]), filename: "a" },
+      ]);
       expect(noProject.status).toBe(404);
       await expectNothingPending();
     });
@@ -426,19 +500,26 @@ forEachDriver("files", (driver) => {
       expect(denied.body.error.code).toBe("insufficient_scope");
       const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }], writer);
       expect(created.status).toBe(201);
-      expect((await writer.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).body.error.code).toBe("insufficient_scope");
+      expect((await writer.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).body.error.code).toBe(
+        "insufficient_scope",
+      );
       expect((await reader.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).status).toBe(200);
     });
 
     it("purges uploads a stopped process left pending, and only those", async () => {
       const projectId = await newProject();
       const kept = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "kept.bin" }]);
-      const [{ workspaceId }] = await server.storage.db.select({ workspaceId: files.workspaceId }).from(files).where(eq(files.id, kept.body.id));
+      const [{ workspaceId }] = await server.storage.db
+        .select({ workspaceId: files.workspaceId })
+        .from(files)
+        .where(eq(files.id, kept.body.id));
       const abandoned = await beginUpload(server.storage.db, { workspaceId, environment: "live" }, projectId);
       await abandoned.write(randomBytes(CHUNK_BYTES + 1));
       expect(await chunkCount(abandoned.id)).toBe(1);
       // Invisible meanwhile: neither listed nor readable.
-      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data.map((f: { id: string }) => f.id)).toEqual([kept.body.id]);
+      expect(
+        (await server.client.get(`/v1/projects/${projectId}/files`)).body.data.map((f: { id: string }) => f.id),
+      ).toEqual([kept.body.id]);
       expect((await server.client.get(`/v1/projects/${projectId}/files/${abandoned.id}`)).status).toBe(404);
 
       expect(await purgeAbandonedUploads(server.storage.db, new Date(Date.now() - 3_600_000))).toBe(0);
@@ -469,7 +550,9 @@ async function streamUpload(
   options: { declareLength: boolean },
 ): Promise<{ status: number; body: any }> {
   const boundary = "----pbs-test-boundary";
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const key = await server.createKey();
   const piece = Buffer.alloc(1024 * 1024);
@@ -487,7 +570,9 @@ async function streamUpload(
       answered = true;
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }),
+      );
       response.on("error", reject);
     });
     // Writing after the server answered and closed fails with EPIPE/ECONNRESET: not the test's concern.

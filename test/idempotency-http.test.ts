@@ -66,7 +66,11 @@ forEachDriver("idempotency over HTTP", (driver) => {
       expect(other.headers.get("idempotent-replayed")).toBeNull();
       expect(await projectsNamed(client, "Reused B")).toHaveLength(0);
       // The same key on another creating operation is another request too.
-      const elsewhere = await client.post("/v1/webhooks", { url: "https://hooks.example.com/x", enabled_events: ["*"] }, withKey(key));
+      const elsewhere = await client.post(
+        "/v1/webhooks",
+        { url: "https://hooks.example.com/x", enabled_events: ["*"] },
+        withKey(key),
+      );
       expect(elsewhere.status).toBe(422);
       // The original is still replayed.
       expectReplayOf(await client.post("/v1/projects", { name: "Reused A", prompt: "a" }, withKey(key)), first);
@@ -75,7 +79,9 @@ forEachDriver("idempotency over HTTP", (driver) => {
     it("of 10 concurrent requests with one key, exactly one creates; the others replay it or are told it is in use", async () => {
       const key = randomUUID();
       const body = { name: "Concurrent", prompt: "race" };
-      const responses = await Promise.all(Array.from({ length: 10 }, () => client.post("/v1/projects", body, withKey(key))));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => client.post("/v1/projects", body, withKey(key))),
+      );
       const created = responses.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
       expect(created).toHaveLength(1);
       for (const response of responses) {
@@ -96,7 +102,11 @@ forEachDriver("idempotency over HTTP", (driver) => {
       const body = { name: "Scoped", prompt: "p" };
       const other = server.as(await server.createKey({ workspace: "other-ws" }));
       const test = server.as(await server.createKey({ environment: "test" }));
-      const results = [await client.post("/v1/projects", body, withKey(key)), await other.post("/v1/projects", body, withKey(key)), await test.post("/v1/projects", body, withKey(key))];
+      const results = [
+        await client.post("/v1/projects", body, withKey(key)),
+        await other.post("/v1/projects", body, withKey(key)),
+        await test.post("/v1/projects", body, withKey(key)),
+      ];
       for (const result of results) {
         expect(result.status).toBe(201);
         expect(result.headers.get("idempotent-replayed")).toBeNull();
@@ -120,8 +130,14 @@ forEachDriver("idempotency over HTTP", (driver) => {
       expect(fixed.headers.get("idempotent-replayed")).toBeNull();
       // Nor a request refused before it: bad JSON, wrong content type, missing scope, bad key.
       const key2 = randomUUID();
-      await client.request("POST", "/v1/projects", { raw: "{", headers: { "Content-Type": "application/json", "Idempotency-Key": key2 } });
-      await client.request("POST", "/v1/projects", { raw: "x", headers: { "Content-Type": "text/plain", "Idempotency-Key": key2 } });
+      await client.request("POST", "/v1/projects", {
+        raw: "{",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": key2 },
+      });
+      await client.request("POST", "/v1/projects", {
+        raw: "x",
+        headers: { "Content-Type": "text/plain", "Idempotency-Key": key2 },
+      });
       const readOnly = server.as(await server.createKey({ scopes: ["projects:read"] }));
       expect((await readOnly.post("/v1/projects", { name: "n", prompt: "p" }, withKey(key2))).status).toBe(401);
       expect((await client.post("/v1/projects", { name: "Key2", prompt: "p" }, withKey(key2))).status).toBe(201);
@@ -150,7 +166,9 @@ forEachDriver("idempotency over HTTP", (driver) => {
         expect(refused.status, JSON.stringify(key)).toBe(400);
         expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "Idempotency-Key" });
       }
-      expect((await client.post("/v1/projects", { name: "Long key", prompt: "p" }, withKey("k".repeat(255)))).status).toBe(201);
+      expect(
+        (await client.post("/v1/projects", { name: "Long key", prompt: "p" }, withKey("k".repeat(255)))).status,
+      ).toBe(201);
       expect(await projectsNamed(client, "Bad key")).toHaveLength(0);
     });
 
@@ -165,7 +183,9 @@ forEachDriver("idempotency over HTTP", (driver) => {
     async function idleProject(name: string): Promise<string> {
       const project = await client.post("/v1/projects", { name, prompt: "p" });
       // Cancel the initial run, so the project may take a new one.
-      expect((await client.post(`/v1/projects/${project.body.id}/runs/${project.body.latest_run_id}/cancel`)).status).toBe(200);
+      expect(
+        (await client.post(`/v1/projects/${project.body.id}/runs/${project.body.latest_run_id}/cancel`)).status,
+      ).toBe(200);
       return project.body.id;
     }
 
@@ -202,7 +222,9 @@ forEachDriver("idempotency over HTTP", (driver) => {
       const projectId = await idleProject("Run race");
       const key = randomUUID();
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () => client.post(`/v1/projects/${projectId}/runs`, { prompt: "race" }, withKey(key))),
+        Array.from({ length: 10 }, () =>
+          client.post(`/v1/projects/${projectId}/runs`, { prompt: "race" }, withKey(key)),
+        ),
       );
       const fresh = responses.filter((r) => r.status === 202 && r.headers.get("idempotent-replayed") === null);
       expect(fresh).toHaveLength(1);
@@ -225,7 +247,11 @@ forEachDriver("idempotency over HTTP", (driver) => {
       // A replay is the first response, body included: its request_id is the first request's (the
       // one the audit log holds), not this response's X-Request-Id.
       expect(again.body).toEqual(first.body);
-      expect(again.body.error).toMatchObject({ code: "not_found", param: "project_id", request_id: first.headers.get("x-request-id") });
+      expect(again.body.error).toMatchObject({
+        code: "not_found",
+        param: "project_id",
+        request_id: first.headers.get("x-request-id"),
+      });
       const [row] = await server.storage.db
         .select()
         .from(idempotencyKeys)
@@ -294,7 +320,10 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
       form.append("path", path);
       form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "data.bin");
       // FormData picks a new boundary for every request, as a client's retry would.
-      return server.client.request("POST", `/v1/projects/${projectId}/files`, { raw: form, headers: { "Idempotency-Key": key } });
+      return server.client.request("POST", `/v1/projects/${projectId}/files`, {
+        raw: form,
+        headers: { "Idempotency-Key": key },
+      });
     };
 
     it("tells retries apart by the SHA-256 of the content, not its length or the multipart boundary", async () => {
@@ -312,7 +341,8 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     });
 
     it("does not store a body that could not be received: the retry with the key uploads", async () => {
-      const projectId = (await server.client.post("/v1/projects", { name: "Cut uploads", prompt: "p" })).body.id as string;
+      const projectId = (await server.client.post("/v1/projects", { name: "Cut uploads", prompt: "p" })).body
+        .id as string;
       const key = randomUUID();
       const cut = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
         raw: '--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\nabc',
@@ -349,7 +379,8 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     it("replays the secret while it still signs; once rotated out, answers 409 and asks for a rotation", async () => {
       const key = randomUUID();
       const first = await server.client.post("/v1/webhooks", endpoint, withKey(key));
-      const rotate = () => server.client.post(`/v1/webhooks/${first.body.id}/rotate-secret`, undefined, withKey(randomUUID()));
+      const rotate = () =>
+        server.client.post(`/v1/webhooks/${first.body.id}/rotate-secret`, undefined, withKey(randomUUID()));
       expect((await rotate()).status).toBe(200);
       // Rotated once: the first secret still signs for a day beside the new one.
       expect((await server.client.post("/v1/webhooks", endpoint, withKey(key))).body.secret).toBe(first.body.secret);
@@ -364,9 +395,16 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     it("a replayed rotation shows the secret it made", async () => {
       const created = await server.client.post("/v1/webhooks", endpoint);
       const key = randomUUID();
-      const rotated = await server.client.post(`/v1/webhooks/${created.body.id}/rotate-secret`, undefined, withKey(key));
+      const rotated = await server.client.post(
+        `/v1/webhooks/${created.body.id}/rotate-secret`,
+        undefined,
+        withKey(key),
+      );
       expect(rotated.status).toBe(200);
-      expectReplayOf(await server.client.post(`/v1/webhooks/${created.body.id}/rotate-secret`, undefined, withKey(key)), rotated);
+      expectReplayOf(
+        await server.client.post(`/v1/webhooks/${created.body.id}/rotate-secret`, undefined, withKey(key)),
+        rotated,
+      );
     });
   });
 });

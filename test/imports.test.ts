@@ -39,11 +39,21 @@ describe("import arrows (issue #23)", () => {
       writeFileSync(join(root, "main.ts"), 'import "./cli/run.ts";\nimport "./handlers/a.ts";\n');
       writeFileSync(join(root, "cli", "run.ts"), 'import "../main.ts";\nimport "./args.ts";\n');
       writeFileSync(join(root, "cli", "args.ts"), "export {};\n");
-      writeFileSync(join(root, "handlers", "a.ts"), 'import type { T } from "../console/page.ts";\nimport "../domain/rule.ts";\nexport type U = T;\n');
+      writeFileSync(
+        join(root, "handlers", "a.ts"),
+        'import type { T } from "../console/page.ts";\nimport "../domain/rule.ts";\nexport type U = T;\n',
+      );
       writeFileSync(join(root, "console", "page.ts"), "export type T = number;\n");
-      writeFileSync(join(root, "domain", "rule.ts"), 'import type { U } from "../handlers/a.ts";\nexport type V = U;\n');
+      writeFileSync(
+        join(root, "domain", "rule.ts"),
+        'import type { U } from "../handlers/a.ts";\nexport type V = U;\n',
+      );
       writeFileSync(join(root, "extra", "x.ts"), "export {};\n");
-      expect(upwardImports(root, layers)).toEqual(["domain/rule.ts → handlers/a.ts", "extra/x.ts: in no layer", "handlers/a.ts → console/page.ts"]);
+      expect(upwardImports(root, layers)).toEqual([
+        "domain/rule.ts → handlers/a.ts",
+        "extra/x.ts: in no layer",
+        "handlers/a.ts → console/page.ts",
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

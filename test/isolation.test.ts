@@ -13,7 +13,10 @@ import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** The ids of one partition's resources, by path parameter name. */
-type Ids = Record<"project_id" | "run_id" | "deployment_id" | "file_id" | "webhook_endpoint_id" | "delivery_id" | "event_id", string>;
+type Ids = Record<
+  "project_id" | "run_id" | "deployment_id" | "file_id" | "webhook_endpoint_id" | "delivery_id" | "event_id",
+  string
+>;
 
 const prefixes: Record<keyof Ids, IdPrefix> = {
   project_id: "prj",
@@ -47,7 +50,14 @@ function send(client: ApiClient, probe: Operation, ids: Partial<Ids>): Promise<A
 function observable(response: ApiResponse, ids: Partial<Ids>) {
   let text = JSON.stringify({ ...response.body, error: { ...response.body?.error, request_id: "<request id>" } });
   for (const [name, id] of Object.entries(ids)) text = text.replaceAll(id, `{${name}}`);
-  const varying = new Set(["x-request-id", "date", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "ratelimit"]);
+  const varying = new Set([
+    "x-request-id",
+    "date",
+    "x-ratelimit-remaining",
+    "x-ratelimit-used",
+    "x-ratelimit-reset",
+    "ratelimit",
+  ]);
   const headers = [...response.headers.entries()].filter(([name]) => !varying.has(name));
   return { status: response.status, body: JSON.parse(text), headers: Object.fromEntries(headers) };
 }
@@ -71,7 +81,10 @@ forEachDriver("isolation", (driver) => {
     expect(project.status).toBe(201);
     const runId = project.body.latest_run_id as string;
     // The worker would finish the run; the API has no operation for it.
-    await server.storage.db.update(agentRuns).set({ status: "succeeded", finishedAt: new Date() }).where(eq(agentRuns.id, runId));
+    await server.storage.db
+      .update(agentRuns)
+      .set({ status: "succeeded", finishedAt: new Date() })
+      .where(eq(agentRuns.id, runId));
     const deployment = await client.post(`/v1/projects/${project.body.id}/deployments`, { target: "production" });
     expect(deployment.status).toBe(202);
     const file = await client.request("POST", `/v1/projects/${project.body.id}/files`, { raw: uploadForm() });
@@ -150,7 +163,9 @@ forEachDriver("isolation", (driver) => {
     expect(deployments.body.data.map((deployment: { id: string }) => deployment.id)).toEqual([ids.deployment_id]);
     const files = await aLive.get(`/v1/projects/${ids.project_id}/files`);
     expect(files.body.data.map((file: { id: string }) => file.id)).toEqual([ids.file_id]);
-    expect(new TextDecoder().decode((await aLive.get(`/v1/projects/${ids.project_id}/files/${ids.file_id}/content`)).bytes)).toBe("notes");
+    expect(
+      new TextDecoder().decode((await aLive.get(`/v1/projects/${ids.project_id}/files/${ids.file_id}/content`)).bytes),
+    ).toBe("notes");
     expect((await aLive.get(`/v1/webhooks/${ids.webhook_endpoint_id}`)).body.status).toBe("enabled");
     const deliveries = await aLive.get(`/v1/webhooks/${ids.webhook_endpoint_id}/deliveries?limit=100`);
     expect(deliveries.body.data.filter((delivery: { id: string }) => delivery.id === ids.delivery_id)).toHaveLength(1);
@@ -168,12 +183,17 @@ forEachDriver("isolation", (driver) => {
         const test = (await aTest.get(`${path}?limit=100`)).body.data.map((item: { id: string }) => item.id);
         expect(live.length, path).toBeGreaterThan(0);
         expect(test.length, path).toBeGreaterThan(0);
-        expect(live.filter((id: string) => test.includes(id)), path).toEqual([]);
+        expect(
+          live.filter((id: string) => test.includes(id)),
+          path,
+        ).toEqual([]);
       }
       const liveProjects = (await aLive.get("/v1/projects?limit=100")).body.data.map((p: { id: string }) => p.id);
       expect(liveProjects).toContain(ids.project_id);
       expect(liveProjects).not.toContain(testIds.project_id);
-      expect((await aTest.get("/v1/projects?limit=100")).body.data.map((p: { id: string }) => p.id)).toEqual([testIds.project_id]);
+      expect((await aTest.get("/v1/projects?limit=100")).body.data.map((p: { id: string }) => p.id)).toEqual([
+        testIds.project_id,
+      ]);
     });
 
     it("cannot get each other's resources", async () => {
@@ -218,7 +238,9 @@ forEachDriver("isolation", (driver) => {
         const response = await client.get(`${path}${path.includes("?") ? "&" : "?"}limit=100`);
         expect(response.status, path).toBe(200);
         for (const item of response.body.data as { id: string }[]) {
-          expect(seen.get(item.id) ?? index, `${item.id} listed in partitions ${seen.get(item.id)} and ${index}`).toBe(index);
+          expect(seen.get(item.id) ?? index, `${item.id} listed in partitions ${seen.get(item.id)} and ${index}`).toBe(
+            index,
+          );
           seen.set(item.id, index);
         }
       }

@@ -9,7 +9,11 @@ forEachDriver("keys", (driver) => {
   const server = suiteServer(driver);
 
   it("tells the calling key what it is, without its secret", async () => {
-    const { workspace } = await ensureWorkspace(server.storage.db, { slug: "initech", name: "Initech Ltd", plan: "team" });
+    const { workspace } = await ensureWorkspace(server.storage.db, {
+      slug: "initech",
+      name: "Initech Ltd",
+      plan: "team",
+    });
     const before = new Date();
     const { key, secret } = await createApiKey(server.storage.db, {
       workspaceId: workspace.id,
@@ -74,7 +78,9 @@ forEachDriver("keys", (driver) => {
 
   it("refuses a missing, unknown, revoked or expired key", async () => {
     expect((await server.as(null).get("/v1/key")).body.error.code).toBe("missing_api_key");
-    expect((await server.as("svc_live_notARealKey0000000000000000000000000000").get("/v1/key")).body.error.code).toBe("invalid_api_key");
+    expect((await server.as("svc_live_notARealKey0000000000000000000000000000").get("/v1/key")).body.error.code).toBe(
+      "invalid_api_key",
+    );
 
     const { workspace } = await ensureWorkspace(server.storage.db, { slug: "acme" });
     const revoked = await createApiKey(server.storage.db, { workspaceId: workspace.id, name: "old" });

@@ -14,8 +14,16 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 const pbs = join(repoRoot, "src/cli/pbs.ts");
 
 /** `pbs mcp` with `args`, and an SDK client connecting to it (`connected` rejects as the client's connect does). */
-function stdioClient(args: string[], env: Record<string, string>): { connected: Promise<Client>; stderr: () => string } {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [pbs, "mcp", ...args], env, stderr: "pipe" });
+function stdioClient(
+  args: string[],
+  env: Record<string, string>,
+): { connected: Promise<Client>; stderr: () => string } {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [pbs, "mcp", ...args],
+    env,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: "mcp-stdio-test", version: "1.0.0" });
@@ -45,14 +53,23 @@ describe("pbs mcp", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("createProject");
     expect(tools.map((tool) => tool.name)).not.toContain("createDeployment");
-    const created = await client.callTool({ name: "createProject", arguments: { body: { name: "From a desktop", prompt: "A clock" } } }, CallToolResultSchema);
+    const created = await client.callTool(
+      { name: "createProject", arguments: { body: { name: "From a desktop", prompt: "A clock" } } },
+      CallToolResultSchema,
+    );
     expect(created.isError).toBeFalsy();
     const project = created.structuredContent as { id: string };
-    const read = await client.callTool({ name: "getProject", arguments: { project_id: project.id } }, CallToolResultSchema);
+    const read = await client.callTool(
+      { name: "getProject", arguments: { project_id: project.id } },
+      CallToolResultSchema,
+    );
     expect(read.structuredContent).toMatchObject({ id: project.id, name: "From a desktop" });
     const row = await server.auditRow((created._meta as Record<string, string>)["project-builder/request_id"]!);
     expect(row).toMatchObject({ tool: "createProject", status: 201, userAgent: "pbs-mcp" });
-    const refused = await client.callTool({ name: "createDeployment", arguments: { project_id: project.id } }, CallToolResultSchema);
+    const refused = await client.callTool(
+      { name: "createDeployment", arguments: { project_id: project.id } },
+      CallToolResultSchema,
+    );
     expect(refused).toMatchObject({ isError: true, structuredContent: { error: { code: "insufficient_scope" } } });
     await client.close();
   });
@@ -72,11 +89,19 @@ describe("pbs mcp", () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
-    const project = await call<{ id: string; latest_run_id: string }>("createProject", { body: { name: "Desktop build", prompt: "A landing page" } });
-    expect(await until("getAgentRun", { project_id: project.id, run_id: project.latest_run_id })).toMatchObject({ status: "succeeded" });
+    const project = await call<{ id: string; latest_run_id: string }>("createProject", {
+      body: { name: "Desktop build", prompt: "A landing page" },
+    });
+    expect(await until("getAgentRun", { project_id: project.id, run_id: project.latest_run_id })).toMatchObject({
+      status: "succeeded",
+    });
     const deployment = await call<{ id: string }>("createDeployment", { project_id: project.id, body: {} });
-    expect(await until("getDeployment", { project_id: project.id, deployment_id: deployment.id })).toMatchObject({ status: "ready" });
-    expect(await call("getProject", { project_id: project.id })).toMatchObject({ url: expect.stringMatching(/^http:\/\//) });
+    expect(await until("getDeployment", { project_id: project.id, deployment_id: deployment.id })).toMatchObject({
+      status: "ready",
+    });
+    expect(await call("getProject", { project_id: project.id })).toMatchObject({
+      url: expect.stringMatching(/^http:\/\//),
+    });
     await client.close();
   }, 180_000);
 
@@ -90,7 +115,9 @@ describe("pbs mcp", () => {
 
   it("says where the server could not be reached", async () => {
     const unreachable = `http://127.0.0.1:${await freePort()}`;
-    const failed = await stdioClient(["--url", unreachable, "--key", key], {}).connected.catch((error: unknown) => error);
+    const failed = await stdioClient(["--url", unreachable, "--key", key], {}).connected.catch(
+      (error: unknown) => error,
+    );
     expect(String(failed)).toContain(`could not be reached at ${unreachable}/mcp`);
   });
 

@@ -52,7 +52,12 @@ async function emptyDatabase(driver: "pglite" | "postgres"): Promise<EmptyDataba
       session: (work) => work(session),
       drizzleMigrate: (folder) => drizzleMigratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
       query: session.query,
-      close: () => client.exec(`drop schema if exists drizzle cascade; drop schema public cascade; create schema public; select pg_advisory_unlock_all()`).then(() => {}),
+      close: () =>
+        client
+          .exec(
+            `drop schema if exists drizzle cascade; drop schema public cascade; create schema public; select pg_advisory_unlock_all()`,
+          )
+          .then(() => {}),
     };
   }
   const database: ProcessDatabase = await postgresDriver.forProcess({ migrated: false });
@@ -78,14 +83,25 @@ async function emptyDatabase(driver: "pglite" | "postgres"): Promise<EmptyDataba
 async function migrationsOf(...files: Array<{ tag: string; sql: string }>): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), "pbs-migrations-"));
   await mkdir(join(folder, "meta"));
-  const entries = files.map(({ tag }, idx) => ({ idx, version: "7", when: 1_800_000_000_000 + idx, tag, breakpoints: true }));
-  await writeFile(join(folder, "meta", "_journal.json"), JSON.stringify({ version: "7", dialect: "postgresql", entries }));
+  const entries = files.map(({ tag }, idx) => ({
+    idx,
+    version: "7",
+    when: 1_800_000_000_000 + idx,
+    tag,
+    breakpoints: true,
+  }));
+  await writeFile(
+    join(folder, "meta", "_journal.json"),
+    JSON.stringify({ version: "7", dialect: "postgresql", entries }),
+  );
   for (const { tag, sql } of files) await writeFile(join(folder, `${tag}.sql`), sql);
   return folder;
 }
 
 const bookkeeping = (db: EmptyDatabase) =>
-  db.query<{ hash: string; created_at: string }>(`select hash, created_at::text from drizzle.__drizzle_migrations order by id`);
+  db.query<{ hash: string; created_at: string }>(
+    `select hash, created_at::text from drizzle.__drizzle_migrations order by id`,
+  );
 
 forEachDriver("migration runner", (driver) => {
   let db: EmptyDatabase;
@@ -101,10 +117,14 @@ forEachDriver("migration runner", (driver) => {
   it("applies every migration to an empty database and records each as drizzle's migrator does", async () => {
     const report = await db.session((session) => applyMigrations(session, readMigrations()));
     const drizzles = readMigrationFiles({ migrationsFolder });
-    const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+    const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+      entries: { tag: string }[];
+    };
     expect(report.applied.map((migration) => migration.tag)).toEqual(journal.entries.map((entry) => entry.tag));
     expect(report.latest).toBe(journal.entries.at(-1)!.tag);
-    expect(await bookkeeping(db)).toEqual(drizzles.map((migration) => ({ hash: migration.hash, created_at: String(migration.folderMillis) })));
+    expect(await bookkeeping(db)).toEqual(
+      drizzles.map((migration) => ({ hash: migration.hash, created_at: String(migration.folderMillis) })),
+    );
 
     const again = await db.session((session) => applyMigrations(session, readMigrations()));
     expect(again.applied).toEqual([]);
@@ -131,7 +151,9 @@ forEachDriver("migration runner", (driver) => {
       ),
     );
     const report = await db.session((session) => applyMigrations(session, all));
-    expect(report.applied.map((migration) => migration.tag)).toEqual(all.slice(drizzled).map((migration) => migration.tag));
+    expect(report.applied.map((migration) => migration.tag)).toEqual(
+      all.slice(drizzled).map((migration) => migration.tag),
+    );
     expect((await bookkeeping(db)).map((row) => row.hash)).toEqual(all.map((migration) => migration.hash));
     await db.session((session) => requireCurrentSchema(session, all));
   });
@@ -140,9 +162,13 @@ forEachDriver("migration runner", (driver) => {
     const all = readMigrations();
     const empty = await db.session((session) => requireCurrentSchema(session, all)).catch((error: unknown) => error);
     expect(empty).toBeInstanceOf(SchemaNotCurrentError);
-    expect((empty as SchemaNotCurrentError).message).toBe("the database has no schema yet (no migration applied); run `pbs migrate` to create it");
+    expect((empty as SchemaNotCurrentError).message).toBe(
+      "the database has no schema yet (no migration applied); run `pbs migrate` to create it",
+    );
     // The check only reads: it did not even create drizzle's table.
-    expect(await db.query(`select to_regclass('drizzle.__drizzle_migrations') as present`)).toEqual([{ present: null }]);
+    expect(await db.query(`select to_regclass('drizzle.__drizzle_migrations') as present`)).toEqual([
+      { present: null },
+    ]);
 
     await db.session((session) => applyMigrations(session, all.slice(0, -1)));
     await expect(db.session((session) => requireCurrentSchema(session, all))).rejects.toThrow(
@@ -152,14 +178,19 @@ forEachDriver("migration runner", (driver) => {
     await db.session((session) => requireCurrentSchema(session, all));
 
     // A newer release migrated it (a rolling deploy): this release still runs, and applies nothing.
-    await db.query(`insert into drizzle.__drizzle_migrations (hash, created_at) values ('newer', $1)`, [all.at(-1)!.when + 1000]);
+    await db.query(`insert into drizzle.__drizzle_migrations (hash, created_at) values ('newer', $1)`, [
+      all.at(-1)!.when + 1000,
+    ]);
     await db.session((session) => requireCurrentSchema(session, all));
     expect(await db.session((session) => pendingMigrations(session, all))).toEqual({ pending: [], empty: false });
   });
 
   it("runs CONCURRENTLY statements outside any transaction, and runs such a migration again safely after an interruption", async () => {
     const folder = await migrationsOf(
-      { tag: "0000_table", sql: `CREATE TABLE "things" ("a" integer, "b" integer);--> statement-breakpoint\nINSERT INTO "things" SELECT g, g FROM generate_series(1, 1000) g;` },
+      {
+        tag: "0000_table",
+        sql: `CREATE TABLE "things" ("a" integer, "b" integer);--> statement-breakpoint\nINSERT INTO "things" SELECT g, g FROM generate_series(1, 1000) g;`,
+      },
       {
         tag: "0001_indexes",
         sql: `CREATE INDEX CONCURRENTLY "things_a_idx" ON "things" USING btree ("a");--> statement-breakpoint\n-- a comment first\nCREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS things_b_idx ON things (b);`,
@@ -197,17 +228,26 @@ forEachDriver("migration runner", (driver) => {
       sql: `CREATE TABLE "things" ("a" integer);--> statement-breakpoint\nCREATE INDEX CONCURRENTLY "things_a_idx" ON "things" ("a");`,
     });
     scratch.push(folder);
-    expect(() => readMigrations(folder)).toThrow("migration 0000_mixed mixes CONCURRENTLY statements with others; put them in a migration of their own");
+    expect(() => readMigrations(folder)).toThrow(
+      "migration 0000_mixed mixes CONCURRENTLY statements with others; put them in a migration of their own",
+    );
   });
 
   it("applies a migration all or nothing, naming it when it fails", async () => {
     const folder = await migrationsOf(
       { tag: "0000_ok", sql: `CREATE TABLE "kept" ("a" integer);` },
-      { tag: "0001_broken", sql: `CREATE TABLE "half" ("a" integer);--> statement-breakpoint\nALTER TABLE "missing" ADD COLUMN "b" integer;` },
+      {
+        tag: "0001_broken",
+        sql: `CREATE TABLE "half" ("a" integer);--> statement-breakpoint\nALTER TABLE "missing" ADD COLUMN "b" integer;`,
+      },
     );
     scratch.push(folder);
-    await expect(db.session((session) => applyMigrations(session, readMigrations(folder)))).rejects.toThrow(/^migration 0001_broken failed: relation "missing" does not exist/);
-    expect(await db.query(`select to_regclass('kept')::text as kept, to_regclass('half')::text as half`)).toEqual([{ kept: "kept", half: null }]);
+    await expect(db.session((session) => applyMigrations(session, readMigrations(folder)))).rejects.toThrow(
+      /^migration 0001_broken failed: relation "missing" does not exist/,
+    );
+    expect(await db.query(`select to_regclass('kept')::text as kept, to_regclass('half')::text as half`)).toEqual([
+      { kept: "kept", half: null },
+    ]);
     expect(await bookkeeping(db)).toHaveLength(1);
   });
 });
@@ -225,7 +265,9 @@ describe.skipIf(postgresDriver.skipReason !== undefined)(postgresName, () => {
     expect(migrations.some((migration) => migration.concurrent)).toBe(true);
     // Four sessions at once: one migrates, the others poll the lock (a session blocked in
     // pg_advisory_lock would hold a snapshot that CREATE INDEX CONCURRENTLY waits for: a deadlock).
-    const reports = await Promise.all([1, 2, 3, 4].map(() => db.session((session) => applyMigrations(session, migrations))));
+    const reports = await Promise.all(
+      [1, 2, 3, 4].map(() => db.session((session) => applyMigrations(session, migrations))),
+    );
     const applied = reports.flatMap((report) => report.applied.map((migration) => migration.tag));
     expect(applied.sort()).toEqual(migrations.map((migration) => migration.tag).sort());
     expect(reports.filter((report) => report.applied.length > 0)).toHaveLength(1);
@@ -249,11 +291,15 @@ describe.skipIf(postgresDriver.skipReason !== undefined)(postgresName, () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 100));
       const progress: string[] = [];
-      const report = await db.session((session) => applyMigrations(session, migrations, { lockTimeoutMs: 200, progress: (message) => progress.push(message) }));
+      const report = await db.session((session) =>
+        applyMigrations(session, migrations, { lockTimeoutMs: 200, progress: (message) => progress.push(message) }),
+      );
       await done;
       expect(report.applied.map((migration) => migration.tag)).toEqual(["0001_column"]);
       expect(progress).toEqual(["applying 0001_column"]);
-      expect(await db.query(`select count(*)::int as columns from information_schema.columns where table_name = 'busy'`)).toEqual([{ columns: 2 }]);
+      expect(
+        await db.query(`select count(*)::int as columns from information_schema.columns where table_name = 'busy'`),
+      ).toEqual([{ columns: 2 }]);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

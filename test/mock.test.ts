@@ -64,7 +64,11 @@ function exampleRequest(path: string, method: string, headers: Record<string, st
     return { method: "POST", headers: auth, body: form };
   }
   const example = Object.values(body["application/json"].examples ?? {})[0]?.value ?? {};
-  return { method: method.toUpperCase(), headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(example) };
+  return {
+    method: method.toUpperCase(),
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(example),
+  };
 }
 
 const ops = await operations();
@@ -90,7 +94,10 @@ const DRAWS = 8;
 
 /** Calls the operation with its example request and checks the answer is its success, valid against the contract. */
 async function expectValidAnswer(id: string, op: Operation, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(base + requestPath(op), { ...exampleRequest(op.path, op.method, headers), redirect: "manual" });
+  const response = await fetch(base + requestPath(op), {
+    ...exampleRequest(op.path, op.method, headers),
+    redirect: "manual",
+  });
   const expected = Number(Object.keys(raw(op.path, op.method).responses).find((s) => s.startsWith("2")));
   expect(response.status, await response.clone().text()).toBe(expected);
   if (response.headers.get("content-type")?.includes("application/json")) {
@@ -101,18 +108,24 @@ async function expectValidAnswer(id: string, op: Operation, headers: Record<stri
 }
 
 describe("npm run mock", () => {
-  it.each(ops.map((op) => [op.operationId!, op] as const))("answers %s with its example, valid against the contract", async (id, op) => {
-    await expectValidAnswer(id, op);
-  });
+  it.each(ops.map((op) => [op.operationId!, op] as const))(
+    "answers %s with its example, valid against the contract",
+    async (id, op) => {
+      await expectValidAnswer(id, op);
+    },
+  );
 
   // A random body and random headers drawn from the schemas (Prism's --dynamic, here per request):
   // a schema a generator cannot honour (a pattern with lookahead, a string header that may come out
   // empty) makes Prism refuse its own answer with a 500 in some draws, so each operation draws a few
   // times. (Spectral's pb-header-values and src/domain/files.test.ts rule out the two known causes
   // outright; a draw of a list of 100 events or deliveries takes Prism about a second.)
-  it.each(ops.map((op) => [op.operationId!, op] as const))(`answers %s with random values valid against the contract, ${DRAWS} draws`, async (id, op) => {
-    for (let draw = 0; draw < DRAWS; draw++) await expectValidAnswer(id, op, { Prefer: "dynamic=true" });
-  });
+  it.each(ops.map((op) => [op.operationId!, op] as const))(
+    `answers %s with random values valid against the contract, ${DRAWS} draws`,
+    async (id, op) => {
+      for (let draw = 0; draw < DRAWS; draw++) await expectValidAnswer(id, op, { Prefer: "dynamic=true" });
+    },
+  );
 
   it("refuses a request that breaks the contract", async () => {
     // Prism answers an invalid request with the operation's 422 when it declares one (the
@@ -146,22 +159,35 @@ describe("npm run mock", () => {
     const reused = await fetch(`${base}/oauth/token`, { method: "POST", body: form, headers: { Prefer: "code=400" } });
     expect(reused.status).toBe(400);
     expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
-    const badClient = await fetch(`${base}/oauth/token`, { method: "POST", body: form, headers: { Prefer: "code=401" } });
+    const badClient = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      body: form,
+      headers: { Prefer: "code=401" },
+    });
     expect(badClient.status).toBe(401);
     expect(badClient.headers.get("www-authenticate")).toBeTruthy();
     expect(await badClient.json()).toMatchObject({ error: "invalid_client" });
 
-    const missingGrant = await fetch(`${base}/oauth/token`, { method: "POST", body: new URLSearchParams({ code: "x" }) });
+    const missingGrant = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      body: new URLSearchParams({ code: "x" }),
+    });
     expect(missingGrant.status).toBe(400);
   });
 
   it("answers the example or status a frontend asks for with Prefer", async () => {
-    const notFound = await fetch(`${base}/v1/projects/prj_0000000000000000`, { headers: { ...auth, Prefer: "code=404" } });
+    const notFound = await fetch(`${base}/v1/projects/prj_0000000000000000`, {
+      headers: { ...auth, Prefer: "code=404" },
+    });
     expect(notFound.status).toBe(404);
     expect(((await notFound.json()) as any).error.code).toBe("not_found");
-    const ready = await fetch(`${base}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, { headers: { ...auth, Prefer: "example=Ready" } });
+    const ready = await fetch(`${base}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, {
+      headers: { ...auth, Prefer: "example=Ready" },
+    });
     expect(((await ready.json()) as any).status).toBe("ready");
-    const limited = await fetch(`${base}/v1/projects`, { headers: { ...auth, Prefer: "code=429, example=Rate limited" } });
+    const limited = await fetch(`${base}/v1/projects`, {
+      headers: { ...auth, Prefer: "code=429, example=Rate limited" },
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("12");
   });

@@ -9,7 +9,6 @@ import { final, pollUntil } from "./support/poll.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-
 forEachDriver("the model-backed agent", (driver) => {
   let model: FakeModel;
   let server: TestServer;
@@ -21,7 +20,12 @@ forEachDriver("the model-backed agent", (driver) => {
       if (system.includes("Broken")) return { status: 503, body: "upstream overloaded" };
       return app(request);
     });
-    const agent = createOpenAiAgent({ baseUrl: model.url, apiKey: "sk-test-secret", model: "fake-1", retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 } });
+    const agent = createOpenAiAgent({
+      baseUrl: model.url,
+      apiKey: "sk-test-secret",
+      model: "fake-1",
+      retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+    });
     server = await startTestServer(driver, { workers: { agent } });
   });
   afterAll(async () => {
@@ -30,19 +34,35 @@ forEachDriver("the model-backed agent", (driver) => {
   });
 
   it("writes the files its tool calls ask for; they are bundled, deployed and served; tokens are charged", async () => {
-    const created = await server.client.post("/v1/projects", { name: "Weather", prompt: "A weather board", visibility: "public" });
-    const project = await pollUntil<{ status: string; latest_run_id: string }>(server.client, `/v1/projects/${created.body.id}`, final);
+    const created = await server.client.post("/v1/projects", {
+      name: "Weather",
+      prompt: "A weather board",
+      visibility: "public",
+    });
+    const project = await pollUntil<{ status: string; latest_run_id: string }>(
+      server.client,
+      `/v1/projects/${created.body.id}`,
+      final,
+    );
     expect(project.status).toBe("ready");
     const run = (await server.client.get(`/v1/projects/${created.body.id}/runs/${project.latest_run_id}`)).body;
     // Two answers of 120 tokens each: 240 tokens, one credit.
-    expect(run).toMatchObject({ status: "succeeded", credits_used: 1, summary: expect.stringContaining("Weather board") });
-    const paths = (await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data.map((file: { path: string }) => file.path);
+    expect(run).toMatchObject({
+      status: "succeeded",
+      credits_used: 1,
+      summary: expect.stringContaining("Weather board"),
+    });
+    const paths = (await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data.map(
+      (file: { path: string }) => file.path,
+    );
     expect(paths.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
     expect(model.requests[0].headers.authorization).toBe("Bearer sk-test-secret");
     // One agent_run.progress per tool call, each with the paths written so far (events of one
     // millisecond list in no set order, so they are compared as a set, ordered by what they carry).
     const progress = (await server.client.get("/v1/events?type=agent_run.progress&limit=100")).body.data
-      .map((event: { data: { object: { agent_run_id: string; message: string; paths: string[] } } }) => event.data.object)
+      .map(
+        (event: { data: { object: { agent_run_id: string; message: string; paths: string[] } } }) => event.data.object,
+      )
       .filter((object: { agent_run_id: string }) => object.agent_run_id === project.latest_run_id)
       .sort((a: { paths: string[] }, b: { paths: string[] }) => a.paths.length - b.paths.length);
     expect(progress.map((object: { message: string; paths: string[] }) => [object.message, object.paths])).toEqual([
@@ -52,7 +72,11 @@ forEachDriver("the model-backed agent", (driver) => {
     ]);
 
     const deployment = (await server.client.post(`/v1/projects/${created.body.id}/deployments`)).body;
-    const ready = await pollUntil<{ status: string; url: string }>(server.client, `/v1/projects/${created.body.id}/deployments/${deployment.id}`, final);
+    const ready = await pollUntil<{ status: string; url: string }>(
+      server.client,
+      `/v1/projects/${created.body.id}/deployments/${deployment.id}`,
+      final,
+    );
     expect(ready.status).toBe("ready");
     const page = await openApp(server.appsUrl, ready.url);
     expect(page.text).toContain("Weather board");
@@ -68,7 +92,9 @@ forEachDriver("the model-backed agent", (driver) => {
     const created = await server.client.post("/v1/projects", { name: "Slowpoke", prompt: "Take your time" });
     const runPath = `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`;
     await pollUntil<{ status: string }>(server.client, runPath, (run) => run.status === "running");
-    await pollUntil(server.client, runPath, () => model.requests.some((request) => String(request.messages[0]?.content).includes("Slowpoke")));
+    await pollUntil(server.client, runPath, () =>
+      model.requests.some((request) => String(request.messages[0]?.content).includes("Slowpoke")),
+    );
     const asked = Date.now();
     const canceled = await server.client.post(`${runPath}/cancel`);
     expect(canceled.status).toBe(200);
@@ -82,9 +108,13 @@ forEachDriver("the model-backed agent", (driver) => {
     expect((await server.client.get(runPath)).body.status).toBe("canceled");
     expect((await server.client.get(`/v1/projects/${created.body.id}`)).body.status).toBe("canceled");
     const events = (await server.client.get("/v1/events?limit=100")).body.data.filter(
-      (event: { type: string; data: { object: { id: string } } }) => event.data.object.id === created.body.latest_run_id && event.type !== "agent_run.queued",
+      (event: { type: string; data: { object: { id: string } } }) =>
+        event.data.object.id === created.body.latest_run_id && event.type !== "agent_run.queued",
     );
-    expect(events.map((event: { type: string }) => event.type).sort()).toEqual(["agent_run.canceled", "agent_run.started"]);
+    expect(events.map((event: { type: string }) => event.type).sort()).toEqual([
+      "agent_run.canceled",
+      "agent_run.started",
+    ]);
   });
 
   it("fails the run with agent_error when the model keeps failing", async () => {

@@ -62,12 +62,18 @@ const browserApplication: Record<string, string> = {
 };
 
 /** The application's side: records the query of every request to its callback; serves the browser application's pages. */
-async function startApplication(): Promise<{ server: Server; origin: string; redirectUri: string; received: URLSearchParams[] }> {
+async function startApplication(): Promise<{
+  server: Server;
+  origin: string;
+  redirectUri: string;
+  received: URLSearchParams[];
+}> {
   const received: URLSearchParams[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/callback") received.push(url.searchParams); // not /favicon.ico
-    const page = browserApplication[url.pathname] ?? "<!doctype html><title>Integration</title><h1>Back at the application</h1>";
+    const page =
+      browserApplication[url.pathname] ?? "<!doctype html><title>Integration</title><h1>Back at the application</h1>";
     response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,8 +105,15 @@ describeWithBrowser("OAuth consent in a browser", () => {
       userIds.set(email, (await addMember(db, { workspaceId: acme.id, email, role, password: PASSWORD })).user.id);
     }
     await addMember(db, { workspaceId: globex.id, email: "mo@acme.example", role: "admin" });
-    clientId = (await createOAuthClient(db, { name: "Acme Integrations", redirectUris: [application.redirectUri] })).client.id;
-    publicClientId = (await createOAuthClient(db, { name: "Browser App", redirectUris: [`${application.origin}/spa/callback`], public: true })).client.id;
+    clientId = (await createOAuthClient(db, { name: "Acme Integrations", redirectUris: [application.redirectUri] }))
+      .client.id;
+    publicClientId = (
+      await createOAuthClient(db, {
+        name: "Browser App",
+        redirectUris: [`${application.origin}/spa/callback`],
+        public: true,
+      })
+    ).client.id;
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -123,7 +136,11 @@ describeWithBrowser("OAuth consent in a browser", () => {
     expect(cspViolations).toEqual([]);
   });
 
-  function authorizeUrl(state: string, scope = "projects:read deployments:write agents:run", client = clientId): string {
+  function authorizeUrl(
+    state: string,
+    scope = "projects:read deployments:write agents:run",
+    client = clientId,
+  ): string {
     const url = new URL("/oauth/authorize", server.url);
     url.searchParams.set("client_id", client);
     url.searchParams.set("redirect_uri", application.redirectUri);
@@ -192,11 +209,13 @@ describeWithBrowser("OAuth consent in a browser", () => {
     await page.goto(authorizeUrl("state-allow-1"));
     await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
     const granted = page.getByRole("region", { name: "If you allow it, Acme Integrations will be able to" });
-    await expect.poll(() => granted.getByRole("listitem").allTextContents()).toEqual([
-      "See your projects and their agent runs projects:read",
-      "Deploy projects and roll deployments back deployments:write",
-      "Start and cancel agent runs, which use your credits agents:run",
-    ]);
+    await expect
+      .poll(() => granted.getByRole("listitem").allTextContents())
+      .toEqual([
+        "See your projects and their agent runs projects:read",
+        "Deploy projects and roll deployments back deployments:write",
+        "Start and cancel agent runs, which use your credits agents:run",
+      ]);
     await screenshot(page, "oauth-consent");
     await tabTo("Allow access");
     const answer = await redirected(() => page.keyboard.press("Enter"));
@@ -220,10 +239,9 @@ describeWithBrowser("OAuth consent in a browser", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await expect.poll(heading).toBe("Allow Acme Integrations to access acme?");
     const withheld = page.getByRole("region", { name: "It asked for, but will not get" });
-    await expect.poll(() => withheld.getByRole("listitem").allTextContents()).toEqual([
-      "See usage and invoices billing:read",
-      "Create, change and delete webhooks webhooks:write",
-    ]);
+    await expect
+      .poll(() => withheld.getByRole("listitem").allTextContents())
+      .toEqual(["See usage and invoices billing:read", "Create, change and delete webhooks webhooks:write"]);
     await screenshot(page, "oauth-consent-member");
     expectCode(await redirected(allow), "state-choose-1");
   });
@@ -238,14 +256,25 @@ describeWithBrowser("OAuth consent in a browser", () => {
   it("lets a browser application on another origin exchange its code with PKCE and revoke its token, from its own page", async () => {
     expect(new URL(application.origin).origin).not.toBe(new URL(server.url).origin);
     await withSession("olivia@acme.example");
-    await page.goto(`${application.origin}/spa/start?${new URLSearchParams({ server: server.url, client_id: publicClientId })}`);
+    await page.goto(
+      `${application.origin}/spa/start?${new URLSearchParams({ server: server.url, client_id: publicClientId })}`,
+    );
     // Its script reads the metadata (cross-origin) before it sends the browser on.
     await page.waitForURL(`${server.url}/oauth/authorize?*`, { timeout: 10_000 });
     await expect.poll(heading).toBe("Allow Browser App to access acme?");
     await Promise.all([page.waitForURL(`${application.origin}/spa/callback?*`), allow()]);
     await page.waitForFunction("window.exchange !== undefined");
-    const exchange = await page.evaluate<{ state?: string; status?: number; body?: Record<string, string>; error?: string }>("window.exchange");
-    expect(exchange).toMatchObject({ state: "spa-state", status: 200, body: { token_type: "Bearer", scope: "projects:read" } });
+    const exchange = await page.evaluate<{
+      state?: string;
+      status?: number;
+      body?: Record<string, string>;
+      error?: string;
+    }>("window.exchange");
+    expect(exchange).toMatchObject({
+      state: "spa-state",
+      status: 200,
+      body: { token_type: "Bearer", scope: "projects:read" },
+    });
     const accessToken = exchange.body!.access_token!;
     expect(accessToken).toMatch(/^pbo_at_/);
     expect(exchange.body!.refresh_token).toMatch(/^pbo_rt_/);

@@ -48,12 +48,22 @@ describe("OAuth 2.0 authorization server", () => {
     await addMember(db, { workspaceId: acme.id, email: "leaving@acme.example", role: "owner", password: PASSWORD });
     await addMember(db, { workspaceId: acme.id, email: "nobody@acme.example", role: "member", password: PASSWORD });
     const redirectUri = `${server.url}/integration/callback`;
-    const created = await createOAuthClient(db, { name: "Acme Integrations", redirectUris: [redirectUri, "https://integrations.example/cb?tenant=7"] });
+    const created = await createOAuthClient(db, {
+      name: "Acme Integrations",
+      redirectUris: [redirectUri, "https://integrations.example/cb?tenant=7"],
+    });
     confidential = { id: created.client.id, secret: created.secret!, redirectUri };
-    const cli = await createOAuthClient(db, { name: "Builder CLI", redirectUris: ["http://127.0.0.1:53682/callback", "com.example.builder:/oauth"], public: true });
+    const cli = await createOAuthClient(db, {
+      name: "Builder CLI",
+      redirectUris: ["http://127.0.0.1:53682/callback", "com.example.builder:/oauth"],
+      public: true,
+    });
     publicClient = { id: cli.client.id, redirectUri: "http://127.0.0.1:53682/callback" };
     const issuer = new URL(server.url);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+    );
   });
   afterAll(() => server?.stop());
 
@@ -78,7 +88,9 @@ describe("OAuth 2.0 authorization server", () => {
     readonly verifier: string;
   }
 
-  async function authorizationRequest(options: { clientId?: string; redirectUri?: string; scope?: string; pkce?: boolean } = {}): Promise<Started> {
+  async function authorizationRequest(
+    options: { clientId?: string; redirectUri?: string; scope?: string; pkce?: boolean } = {},
+  ): Promise<Started> {
     const state = oauth.generateRandomState();
     const verifier = oauth.generateRandomCodeVerifier();
     const url = new URL(as.authorization_endpoint!);
@@ -95,7 +107,10 @@ describe("OAuth 2.0 authorization server", () => {
   }
 
   /** Opens the request in a signed-in browser and answers the consent page; returns where the browser was sent. */
-  async function consent(started: Started, options: { email?: string; decision?: "allow" | "deny"; workspace?: string } = {}): Promise<URL> {
+  async function consent(
+    started: Started,
+    options: { email?: string; decision?: "allow" | "deny"; workspace?: string } = {},
+  ): Promise<URL> {
     const browser = await signedIn(options.email ?? "olivia@acme.example");
     let page = await browser.fetch(started.url.pathname + started.url.search);
     expect(page.status).toBe(200);
@@ -108,12 +123,19 @@ describe("OAuth 2.0 authorization server", () => {
       expect(page.status).toBe(200);
       text = await page.text();
     }
-    const answer = await browser.post("/oauth/authorize", [...formFields(text, options.decision ?? "allow"), ["decision", options.decision ?? "allow"]]);
+    const answer = await browser.post("/oauth/authorize", [
+      ...formFields(text, options.decision ?? "allow"),
+      ["decision", options.decision ?? "allow"],
+    ]);
     expect(answer.status).toBe(303);
     return location(answer);
   }
 
-  async function exchange(started: Started, callback: URL, options: { clientAuth?: oauth.ClientAuth; clientId?: string; redirectUri?: string; verifier?: string } = {}) {
+  async function exchange(
+    started: Started,
+    callback: URL,
+    options: { clientAuth?: oauth.ClientAuth; clientId?: string; redirectUri?: string; verifier?: string } = {},
+  ) {
     const client: oauth.Client = { client_id: options.clientId ?? confidential.id };
     const params = oauth.validateAuthResponse(as, client, callback, started.state);
     const response = await oauth.authorizationCodeGrantRequest(
@@ -135,9 +157,17 @@ describe("OAuth 2.0 authorization server", () => {
     return exchange(started, callback);
   }
 
-  async function refresh(refreshToken: string, clientAuth: oauth.ClientAuth = oauth.ClientSecretPost(confidential.secret), clientId = confidential.id) {
+  async function refresh(
+    refreshToken: string,
+    clientAuth: oauth.ClientAuth = oauth.ClientSecretPost(confidential.secret),
+    clientId = confidential.id,
+  ) {
     const client: oauth.Client = { client_id: clientId };
-    return oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure));
+    return oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure),
+    );
   }
 
   async function oauthError(promise: Promise<unknown>): Promise<{ error: string; status: number }> {
@@ -156,7 +186,10 @@ describe("OAuth 2.0 authorization server", () => {
 
   /** A raw API request with a bearer token (for answers the contract-checking client should not judge). */
   function api(path: string, token: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(server.url + path, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
+    return fetch(server.url + path, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+    });
   }
 
   describe("metadata (RFC 8414)", () => {
@@ -185,10 +218,18 @@ describe("OAuth 2.0 authorization server", () => {
     const preflight = (path: string, method = "POST") =>
       fetch(server.url + path, {
         method: "OPTIONS",
-        headers: { Origin: origin, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": "content-type,authorization" },
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": method,
+          "Access-Control-Request-Headers": "content-type,authorization",
+        },
       });
     const post = (path: string, body: Record<string, string>) =>
-      fetch(server.url + path, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+      fetch(server.url + path, {
+        method: "POST",
+        headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body),
+      });
     const listed = (value: string | null) => (value ?? "").toLowerCase().split(/\s*,\s*/);
 
     it("answers preflights of the token, revocation and metadata endpoints", async () => {
@@ -201,7 +242,9 @@ describe("OAuth 2.0 authorization server", () => {
         expect(response.status, path).toBe(204);
         expect(response.headers.get("access-control-allow-origin"), path).toBe("*");
         expect(listed(response.headers.get("access-control-allow-methods")), path).toContain(method.toLowerCase());
-        expect(listed(response.headers.get("access-control-allow-headers")), path).toEqual(expect.arrayContaining(["content-type", "authorization"]));
+        expect(listed(response.headers.get("access-control-allow-headers")), path).toEqual(
+          expect.arrayContaining(["content-type", "authorization"]),
+        );
         expect(Number(response.headers.get("access-control-max-age")), path).toBeGreaterThan(0);
         expect(response.headers.get("access-control-allow-credentials"), path).toBeNull();
       }
@@ -211,11 +254,31 @@ describe("OAuth 2.0 authorization server", () => {
       const tokens = await tokensFor();
       const answers = {
         metadata: await fetch(`${server.url}/.well-known/oauth-authorization-server`, { headers: { Origin: origin } }),
-        refreshed: await post("/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: confidential.id, client_secret: confidential.secret }),
-        badGrant: await post("/oauth/token", { grant_type: "authorization_code", code: "pbo_ac_unknown", redirect_uri: confidential.redirectUri, client_id: confidential.id, client_secret: confidential.secret }),
-        badClient: await post("/oauth/token", { grant_type: "refresh_token", refresh_token: "pbo_rt_x", client_id: confidential.id, client_secret: "pbs_cs_wrong" }),
+        refreshed: await post("/oauth/token", {
+          grant_type: "refresh_token",
+          refresh_token: tokens.refresh_token!,
+          client_id: confidential.id,
+          client_secret: confidential.secret,
+        }),
+        badGrant: await post("/oauth/token", {
+          grant_type: "authorization_code",
+          code: "pbo_ac_unknown",
+          redirect_uri: confidential.redirectUri,
+          client_id: confidential.id,
+          client_secret: confidential.secret,
+        }),
+        badClient: await post("/oauth/token", {
+          grant_type: "refresh_token",
+          refresh_token: "pbo_rt_x",
+          client_id: confidential.id,
+          client_secret: "pbs_cs_wrong",
+        }),
         wrongMethod: await fetch(`${server.url}/oauth/token`, { headers: { Origin: origin } }),
-        revoked: await post("/oauth/revoke", { token: tokens.access_token, client_id: confidential.id, client_secret: confidential.secret }),
+        revoked: await post("/oauth/revoke", {
+          token: tokens.access_token,
+          client_id: confidential.id,
+          client_secret: confidential.secret,
+        }),
         revokeRefused: await post("/oauth/revoke", { token: tokens.access_token }),
       };
       expect(Object.fromEntries(Object.entries(answers).map(([name, response]) => [name, response.status]))).toEqual({
@@ -259,7 +322,11 @@ describe("OAuth 2.0 authorization server", () => {
       expect(signInUrl.pathname).toBe("/settings/sign-in");
       expect(signInUrl.searchParams.get("next")).toBe(started.url.pathname + started.url.search);
       const form = await anonymous.fetch(signInUrl.pathname + signInUrl.search);
-      const signIn = await anonymous.post("/settings/sign-in", { ...Object.fromEntries(formFields(await form.text())), email: "olivia@acme.example", password: PASSWORD });
+      const signIn = await anonymous.post("/settings/sign-in", {
+        ...Object.fromEntries(formFields(await form.text())),
+        email: "olivia@acme.example",
+        password: PASSWORD,
+      });
       expect(signIn.status).toBe(303);
       const back = location(signIn);
       expect(back.pathname + back.search).toBe(started.url.pathname + started.url.search);
@@ -346,7 +413,10 @@ describe("OAuth 2.0 authorization server", () => {
       // A wrong secret over Basic: 401 with a challenge; in the body: 401 too.
       const wrongBasic = await fetch(`${server.url}/oauth/token`, {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${btoa(`${confidential.id}:pbs_cs_wrong`)}` },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Authorization: `Basic ${btoa(`${confidential.id}:pbs_cs_wrong`)}`,
+        },
         body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshed.refresh_token! }).toString(),
       });
       expect(wrongBasic.status).toBe(401);
@@ -371,7 +441,11 @@ describe("OAuth 2.0 authorization server", () => {
         [await post(`grant_type=authorization_code&code=a&code=b&${auth}`), 400, "invalid_request"],
         [await post("grant_type=authorization_code&code=x", "text/plain"), 400, "invalid_request"],
         [await post("{not json", "application/json"), 400, "invalid_request"],
-        [await post(`grant_type=authorization_code&code=x&client_id=pbc_unknown12345&client_secret=x`), 401, "invalid_client"],
+        [
+          await post(`grant_type=authorization_code&code=x&client_id=pbc_unknown12345&client_secret=x`),
+          401,
+          "invalid_client",
+        ],
       ];
       for (const [response, status, error] of cases) {
         expect(response.status, error).toBe(status);
@@ -393,11 +467,16 @@ describe("OAuth 2.0 authorization server", () => {
         });
         expect([400, 401], id).toContain(response.status);
         expect(["invalid_request", "invalid_client"]).toContain(((await response.json()) as { error: string }).error);
-        const page = await fetch(`${server.url}/oauth/authorize?response_type=code&client_id=${id}&redirect_uri=https%3A%2F%2Fexample.com%2Fcb`);
+        const page = await fetch(
+          `${server.url}/oauth/authorize?response_type=code&client_id=${id}&redirect_uri=https%3A%2F%2Fexample.com%2Fcb`,
+        );
         expect(page.status, id).toBe(400);
       }
       // The refusals are audited, the unstorable characters replaced.
-      const refused = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.target, "pbc_\ufffdabcdefgh")));
+      const refused = await server.storage.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.target, "pbc_\ufffdabcdefgh")));
       expect(refused).toHaveLength(1);
     });
 
@@ -405,11 +484,24 @@ describe("OAuth 2.0 authorization server", () => {
       const { request } = await import("node:http");
       const { port } = new URL(server.url);
       const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-        const outgoing = request({ host: "127.0.0.1", port, method: "POST", path: "/oauth/token", headers: { "Content-Type": "application/json" } }, (response) => {
-          response.resume();
-          response.on("end", () => resolve({ status: response.statusCode!, connection: response.headers.connection }));
-        });
-        outgoing.on("error", (error: NodeJS.ErrnoException) => (["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error)));
+        const outgoing = request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/oauth/token",
+            headers: { "Content-Type": "application/json" },
+          },
+          (response) => {
+            response.resume();
+            response.on("end", () =>
+              resolve({ status: response.statusCode!, connection: response.headers.connection }),
+            );
+          },
+        );
+        outgoing.on("error", (error: NodeJS.ErrnoException) =>
+          ["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error),
+        );
         outgoing.end(`{"grant_type": "${"x".repeat(256 * 1024)}"}`);
       });
       expect(answer).toEqual({ status: 400, connection: "close" });
@@ -430,14 +522,19 @@ describe("OAuth 2.0 authorization server", () => {
     it("refuses a wrong code verifier, which burns the code", async () => {
       const started = await authorizationRequest();
       const callback = await consent(started);
-      expect(await oauthError(exchange(started, callback, { verifier: oauth.generateRandomCodeVerifier() }))).toEqual({ error: "invalid_grant", status: 400 });
+      expect(await oauthError(exchange(started, callback, { verifier: oauth.generateRandomCodeVerifier() }))).toEqual({
+        error: "invalid_grant",
+        status: 400,
+      });
       expect(await oauthError(exchange(started, callback))).toEqual({ error: "invalid_grant", status: 400 });
     });
 
     it("refuses a redirect URI that differs from the authorization request's", async () => {
       const started = await authorizationRequest();
       const callback = await consent(started);
-      expect(await oauthError(exchange(started, callback, { redirectUri: "https://integrations.example/cb?tenant=7" }))).toEqual({
+      expect(
+        await oauthError(exchange(started, callback, { redirectUri: "https://integrations.example/cb?tenant=7" })),
+      ).toEqual({
         error: "invalid_grant",
         status: 400,
       });
@@ -447,14 +544,20 @@ describe("OAuth 2.0 authorization server", () => {
       const started = await authorizationRequest();
       const callback = await consent(started);
       const code = callback.searchParams.get("code")!;
-      await server.storage.db.update(oauthCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthCodes.codeHash, hashOAuthSecret(code)));
+      await server.storage.db
+        .update(oauthCodes)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(oauthCodes.codeHash, hashOAuthSecret(code)));
       expect(await oauthError(exchange(started, callback))).toEqual({ error: "invalid_grant", status: 400 });
     });
 
     it("refuses a code issued to another client", async () => {
       const started = await authorizationRequest();
       const callback = await consent(started);
-      const other = await createOAuthClient(server.storage.db, { name: "Other", redirectUris: [confidential.redirectUri] });
+      const other = await createOAuthClient(server.storage.db, {
+        name: "Other",
+        redirectUris: [confidential.redirectUri],
+      });
       const client: oauth.Client = { client_id: other.client.id };
       const response = await oauth.authorizationCodeGrantRequest(
         as,
@@ -465,7 +568,10 @@ describe("OAuth 2.0 authorization server", () => {
         started.verifier,
         insecure,
       );
-      expect(await oauthError(oauth.processAuthorizationCodeResponse(as, client, response))).toEqual({ error: "invalid_grant", status: 400 });
+      expect(await oauthError(oauth.processAuthorizationCodeResponse(as, client, response))).toEqual({
+        error: "invalid_grant",
+        status: 400,
+      });
     });
 
     it("lets only one of two simultaneous exchanges of a code succeed", async () => {
@@ -491,19 +597,38 @@ describe("OAuth 2.0 authorization server", () => {
       const fewer = await oauth.processRefreshTokenResponse(
         as,
         narrowClient,
-        await oauth.refreshTokenGrantRequest(as, narrowClient, oauth.ClientSecretPost(confidential.secret), narrowed.refresh_token!, {
-          ...insecure,
-          additionalParameters: { scope: "projects:read" },
-        }),
+        await oauth.refreshTokenGrantRequest(
+          as,
+          narrowClient,
+          oauth.ClientSecretPost(confidential.secret),
+          narrowed.refresh_token!,
+          {
+            ...insecure,
+            additionalParameters: { scope: "projects:read" },
+          },
+        ),
       );
       expect(fewer.scope).toBe("projects:read");
-      const fewerRefused = await api("/v1/projects", fewer.access_token, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-      expect(fewerRefused.status).toBe(401);
-      const wider = await oauth.refreshTokenGrantRequest(as, narrowClient, oauth.ClientSecretPost(confidential.secret), fewer.refresh_token!, {
-        ...insecure,
-        additionalParameters: { scope: "projects:read webhooks:read" },
+      const fewerRefused = await api("/v1/projects", fewer.access_token, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
       });
-      expect(await oauthError(oauth.processRefreshTokenResponse(as, narrowClient, wider))).toEqual({ error: "invalid_scope", status: 400 });
+      expect(fewerRefused.status).toBe(401);
+      const wider = await oauth.refreshTokenGrantRequest(
+        as,
+        narrowClient,
+        oauth.ClientSecretPost(confidential.secret),
+        fewer.refresh_token!,
+        {
+          ...insecure,
+          additionalParameters: { scope: "projects:read webhooks:read" },
+        },
+      );
+      expect(await oauthError(oauth.processRefreshTokenResponse(as, narrowClient, wider))).toEqual({
+        error: "invalid_scope",
+        status: 400,
+      });
       // A narrowed refresh does not narrow the next one: the grant's scopes stay available.
       const full = await refresh(fewer.refresh_token!);
       expect(full.scope?.split(" ").sort()).toEqual(["projects:read", "projects:write"]);
@@ -525,12 +650,19 @@ describe("OAuth 2.0 authorization server", () => {
       const db = server.storage.db;
       await db.execute(sql`create function refuse_new_tokens() returns trigger language plpgsql as $$
         begin raise exception 'the new tokens could not be stored'; end $$`);
-      await db.execute(sql`create trigger refuse_new_tokens before insert on oauth_tokens for each row execute function refuse_new_tokens()`);
+      await db.execute(
+        sql`create trigger refuse_new_tokens before insert on oauth_tokens for each row execute function refuse_new_tokens()`,
+      );
       try {
         const failed = await fetch(`${server.url}/oauth/token`, {
           method: "POST",
           headers: { "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: confidential.id, client_secret: confidential.secret }),
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: tokens.refresh_token!,
+            client_id: confidential.id,
+            client_secret: confidential.secret,
+          }),
         });
         expect(failed.status).toBe(500);
       } finally {
@@ -554,20 +686,31 @@ describe("OAuth 2.0 authorization server", () => {
       const tokens = await tokensFor();
       const client: oauth.Client = { client_id: confidential.id };
       const revoke = (token: string, auth = oauth.ClientSecretBasic(confidential.secret)) =>
-        oauth.revocationRequest(as, client, auth, token, insecure).then((response) => oauth.processRevocationResponse(response));
+        oauth
+          .revocationRequest(as, client, auth, token, insecure)
+          .then((response) => oauth.processRevocationResponse(response));
       await revoke(tokens.access_token);
       expect((await api("/v1/projects", tokens.access_token)).status).toBe(401);
       expect(await oauthError(refresh(tokens.refresh_token!))).toEqual({ error: "invalid_grant", status: 400 });
       await revoke(tokens.access_token); // again: still 200
       await revoke("pbo_at_unknown");
-      const wrong = await oauth.revocationRequest(as, client, oauth.ClientSecretPost("pbs_cs_wrong"), "pbo_at_unknown", insecure);
+      const wrong = await oauth.revocationRequest(
+        as,
+        client,
+        oauth.ClientSecretPost("pbs_cs_wrong"),
+        "pbo_at_unknown",
+        insecure,
+      );
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("www-authenticate")).toMatch(/^Basic /);
     });
 
     it("revokes through a refresh token, as JSON too; another client's token is left alone", async () => {
       const tokens = await tokensFor();
-      const other = await createOAuthClient(server.storage.db, { name: "Someone else", redirectUris: ["https://else.example/cb"] });
+      const other = await createOAuthClient(server.storage.db, {
+        name: "Someone else",
+        redirectUris: ["https://else.example/cb"],
+      });
       const foreign = await fetch(`${server.url}/oauth/revoke`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -578,7 +721,12 @@ describe("OAuth 2.0 authorization server", () => {
       const own = await fetch(`${server.url}/oauth/revoke`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ token: tokens.refresh_token, token_type_hint: "refresh_token", client_id: confidential.id, client_secret: confidential.secret }),
+        body: JSON.stringify({
+          token: tokens.refresh_token,
+          token_type_hint: "refresh_token",
+          client_id: confidential.id,
+          client_secret: confidential.secret,
+        }),
       });
       expect(own.status).toBe(200);
       expect(await own.text()).toBe("");
@@ -618,7 +766,10 @@ describe("OAuth 2.0 authorization server", () => {
       const repeated = await browser.fetch(started.url.pathname + started.url.search);
       expect(repeated.status).toBe(400);
       expect(repeated.headers.get("location")).toBeNull();
-      const refused = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.target, "pbc_unknown000000000000000")));
+      const refused = await server.storage.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.target, "pbc_unknown000000000000000")));
       expect(refused).toContainEqual(expect.objectContaining({ method: "GET", status: 400, actor: "anonymous" }));
     });
 
@@ -631,8 +782,16 @@ describe("OAuth 2.0 authorization server", () => {
         [{}, (url) => url.searchParams.delete("response_type"), "invalid_request"],
         [{}, (url) => url.searchParams.set("code_challenge_method", "plain"), "invalid_request"],
         [{}, (url) => url.searchParams.set("code_challenge", "short"), "invalid_request"],
-        [{ clientId: publicClient.id, redirectUri: publicClient.redirectUri, pkce: false }, () => {}, "invalid_request"],
-        [{ redirectUri: "https://integrations.example/cb?tenant=7" }, (url) => url.searchParams.set("scope", "*:*"), "invalid_scope"],
+        [
+          { clientId: publicClient.id, redirectUri: publicClient.redirectUri, pkce: false },
+          () => {},
+          "invalid_request",
+        ],
+        [
+          { redirectUri: "https://integrations.example/cb?tenant=7" },
+          (url) => url.searchParams.set("scope", "*:*"),
+          "invalid_scope",
+        ],
       ];
       for (const [options, change, error] of cases) {
         const started = await authorizationRequest(options);
@@ -655,7 +814,9 @@ describe("OAuth 2.0 authorization server", () => {
       expect(callback.searchParams.get("state")).toBe(started.state);
       expect(callback.searchParams.get("code")).toBeNull();
       const client: oauth.Client = { client_id: confidential.id };
-      expect(() => oauth.validateAuthResponse(as, client, callback, started.state)).toThrow(oauth.AuthorizationResponseError);
+      expect(() => oauth.validateAuthResponse(as, client, callback, started.state)).toThrow(
+        oauth.AuthorizationResponseError,
+      );
     });
 
     it("refuses a consent post without its CSRF token, or re-checks a tampered one", async () => {
@@ -663,14 +824,22 @@ describe("OAuth 2.0 authorization server", () => {
       const started = await authorizationRequest();
       const page = await browser.fetch(started.url.pathname + started.url.search);
       const fields = formFields(await page.text(), "allow");
-      const withoutToken = await browser.post("/oauth/authorize", [...fields.filter(([name]) => name !== "csrf_token"), ["decision", "allow"]]);
+      const withoutToken = await browser.post("/oauth/authorize", [
+        ...fields.filter(([name]) => name !== "csrf_token"),
+        ["decision", "allow"],
+      ]);
       expect(withoutToken.status).toBe(400);
       expect(withoutToken.headers.get("location")).toBeNull();
-      const crossSite = await browser.post("/oauth/authorize", [...fields, ["decision", "allow"]], { Origin: "https://evil.example" });
+      const crossSite = await browser.post("/oauth/authorize", [...fields, ["decision", "allow"]], {
+        Origin: "https://evil.example",
+      });
       expect(crossSite.status).toBe(400);
       expect(crossSite.headers.get("location")).toBeNull();
       // The posted request is checked again: a redirect URI swapped in the form is an error page.
-      const swapped = fields.map(([name, value]): [string, string] => [name, name === "redirect_uri" ? "https://evil.example/cb" : value]);
+      const swapped = fields.map(([name, value]): [string, string] => [
+        name,
+        name === "redirect_uri" ? "https://evil.example/cb" : value,
+      ]);
       const tampered = await browser.post("/oauth/authorize", [...swapped, ["decision", "allow"]]);
       expect(tampered.status).toBe(400);
       expect(tampered.headers.get("location")).toBeNull();
@@ -681,13 +850,23 @@ describe("OAuth 2.0 authorization server", () => {
       expect(notMember.headers.get("location")).toBeNull();
       // Each refusal is in the audit log (nobody's workspace yet), with who tried, and nothing was granted.
       const olivia = (await findUserByEmail(server.storage.db, "olivia@acme.example"))!;
-      const refusals = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.actor, olivia.id)));
-      expect(refusals.filter((row) => row.method === "POST" && row.status === 400 && row.workspaceId === null).length).toBeGreaterThanOrEqual(4);
+      const refusals = await server.storage.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "oauth_authorize.refused"), eq(auditLog.actor, olivia.id)));
+      expect(
+        refusals.filter((row) => row.method === "POST" && row.status === 400 && row.workspaceId === null).length,
+      ).toBeGreaterThanOrEqual(4);
     });
 
     it("tells a person without a workspace, and one whose role allows none of the scopes, and only lets them go back", async () => {
       const db = server.storage.db;
-      await addMember(db, { workspaceId: globex.id, email: "drifter@acme.example", role: "member", password: PASSWORD });
+      await addMember(db, {
+        workspaceId: globex.id,
+        email: "drifter@acme.example",
+        role: "member",
+        password: PASSWORD,
+      });
       const drifter = await signedIn("drifter@acme.example");
       await db.delete(memberships).where(eq(memberships.userId, (await ownerId("drifter@acme.example"))!));
       const started = await authorizationRequest();
@@ -714,7 +893,9 @@ describe("OAuth 2.0 authorization server", () => {
     it("sends a person whose session ended to sign in again, then back to the request", async () => {
       const browser = new CookieBrowser(server.url);
       const started = await authorizationRequest();
-      const signIn = await browser.fetch(`/settings/sign-in?next=${encodeURIComponent(started.url.pathname + started.url.search)}`);
+      const signIn = await browser.fetch(
+        `/settings/sign-in?next=${encodeURIComponent(started.url.pathname + started.url.search)}`,
+      );
       const fields = Object.fromEntries(formFields(await signIn.text()));
       await browser.post("/settings/sign-in", { ...fields, email: "olivia@acme.example", password: PASSWORD });
       const page = await (await browser.fetch(started.url.pathname + started.url.search)).text();
@@ -730,20 +911,37 @@ describe("OAuth 2.0 authorization server", () => {
     });
 
     it("lets a public client complete the flow with PKCE and no secret, and refresh with its client_id", async () => {
-      const started = await authorizationRequest({ clientId: publicClient.id, redirectUri: publicClient.redirectUri, scope: "projects:read" });
+      const started = await authorizationRequest({
+        clientId: publicClient.id,
+        redirectUri: publicClient.redirectUri,
+        scope: "projects:read",
+      });
       const callback = await consent(started);
       expect(callback.origin + callback.pathname).toBe(publicClient.redirectUri);
-      const tokens = await exchange(started, callback, { clientAuth: oauth.None(), clientId: publicClient.id, redirectUri: publicClient.redirectUri });
+      const tokens = await exchange(started, callback, {
+        clientAuth: oauth.None(),
+        clientId: publicClient.id,
+        redirectUri: publicClient.redirectUri,
+      });
       expect((await api("/v1/projects", tokens.access_token)).status).toBe(200);
       const refreshed = await refresh(tokens.refresh_token!, oauth.None(), publicClient.id);
       expect((await api("/v1/projects", refreshed.access_token)).status).toBe(200);
       // A public client's code without its verifier is refused.
-      const again = await authorizationRequest({ clientId: publicClient.id, redirectUri: publicClient.redirectUri, scope: "projects:read" });
+      const again = await authorizationRequest({
+        clientId: publicClient.id,
+        redirectUri: publicClient.redirectUri,
+        scope: "projects:read",
+      });
       const code = (await consent(again)).searchParams.get("code")!;
       const noVerifier = await fetch(`${server.url}/oauth/token`, {
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "authorization_code", code, client_id: publicClient.id, redirect_uri: publicClient.redirectUri }).toString(),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          client_id: publicClient.id,
+          redirect_uri: publicClient.redirectUri,
+        }).toString(),
       });
       expect(noVerifier.status).toBe(401);
       expect(((await noVerifier.json()) as { error: string }).error).toBe("invalid_client");
@@ -772,10 +970,25 @@ describe("OAuth 2.0 authorization server", () => {
     it("follows the member's role on every request and is refused once the member is removed", async () => {
       const tokens = await tokensFor({ email: "leaving@acme.example", scope: "projects:read webhooks:write" });
       const db = server.storage.db;
-      const member = and(eq(memberships.workspaceId, acme.id), eq(memberships.userId, (await ownerId("leaving@acme.example"))!));
-      expect((await api("/v1/webhooks", tokens.access_token, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status).toBe(400);
+      const member = and(
+        eq(memberships.workspaceId, acme.id),
+        eq(memberships.userId, (await ownerId("leaving@acme.example"))!),
+      );
+      expect(
+        (
+          await api("/v1/webhooks", tokens.access_token, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: "{}",
+          })
+        ).status,
+      ).toBe(400);
       await db.update(memberships).set({ role: "member" }).where(member);
-      const demoted = await api("/v1/webhooks", tokens.access_token, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const demoted = await api("/v1/webhooks", tokens.access_token, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
       expect(demoted.status).toBe(401);
       expect(((await demoted.json()) as { error: { code: string } }).error.code).toBe("insufficient_scope");
       expect((await api("/v1/projects", tokens.access_token)).status).toBe(200);
@@ -787,7 +1000,8 @@ describe("OAuth 2.0 authorization server", () => {
     });
 
     it("reaches only its workspace's live data, and is audited under its application", async () => {
-      const testKey = (await createApiKey(server.storage.db, { workspaceId: acme.id, name: "t", environment: "test" })).secret;
+      const testKey = (await createApiKey(server.storage.db, { workspaceId: acme.id, name: "t", environment: "test" }))
+        .secret;
       const globexKey = (await createApiKey(server.storage.db, { workspaceId: globex.id, name: "g" })).secret;
       const body = { name: "hidden", prompt: "not for the app" };
       expect((await server.as(testKey).post("/v1/projects", body)).status).toBe(201);
@@ -823,7 +1037,11 @@ describe("OAuth 2.0 authorization server", () => {
       await revokeConnectedApp(server.storage.db, acme.id, confidential.id);
       const refused = await api("/v1/projects", tokens.access_token);
       expect(refused.status).toBe(401);
-      expect(await server.auditRow(refused.headers.get("x-request-id")!)).toMatchObject({ workspaceId: acme.id, clientId: confidential.id, keyId: null });
+      expect(await server.auditRow(refused.headers.get("x-request-id")!)).toMatchObject({
+        workspaceId: acme.id,
+        clientId: confidential.id,
+        keyId: null,
+      });
     });
 
     it("acts in the workspace chosen by a member of several", async () => {
@@ -835,7 +1053,10 @@ describe("OAuth 2.0 authorization server", () => {
     it("records last use at most once a minute", async () => {
       const tokens = await tokensFor();
       await api("/v1/projects", tokens.access_token);
-      const [grant] = await server.storage.db.select().from(oauthGrants).where(eq(oauthGrants.id, await grantOf(tokens.access_token)));
+      const [grant] = await server.storage.db
+        .select()
+        .from(oauthGrants)
+        .where(eq(oauthGrants.id, await grantOf(tokens.access_token)));
       expect(grant!.lastUsedAt).toBeInstanceOf(Date);
       await api("/v1/projects", tokens.access_token);
       const [again] = await server.storage.db.select().from(oauthGrants).where(eq(oauthGrants.id, grant!.id));
@@ -852,7 +1073,9 @@ describe("OAuth 2.0 authorization server", () => {
       expect(app!.scopes).toContain("deployments:read");
       expect(await revokeConnectedApp(server.storage.db, acme.id, confidential.id)).toBeGreaterThan(0);
       expect((await api("/v1/projects", tokens.access_token)).status).toBe(401);
-      expect((await listConnectedApps(server.storage.db, acme.id)).some((entry) => entry.clientId === confidential.id)).toBe(false);
+      expect(
+        (await listConnectedApps(server.storage.db, acme.id)).some((entry) => entry.clientId === confidential.id),
+      ).toBe(false);
       expect(await revokeConnectedApp(server.storage.db, acme.id, confidential.id)).toBe(0);
     });
 
@@ -875,7 +1098,10 @@ describe("OAuth 2.0 authorization server", () => {
   }
 
   async function grantOf(accessToken: string): Promise<string> {
-    const [row] = await server.storage.db.select().from(oauthTokens).where(eq(oauthTokens.tokenHash, hashOAuthSecret(accessToken)));
+    const [row] = await server.storage.db
+      .select()
+      .from(oauthTokens)
+      .where(eq(oauthTokens.tokenHash, hashOAuthSecret(accessToken)));
     return row!.grantId;
   }
 });

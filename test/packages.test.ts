@@ -33,7 +33,11 @@ interface Ran {
 }
 
 /** Runs a program to its end (never throws for its exit code). */
-async function exec(program: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Ran> {
+async function exec(
+  program: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<Ran> {
   try {
     const { stdout, stderr } = await promisify(execFile)(program, args, {
       cwd: options.cwd,
@@ -48,9 +52,14 @@ async function exec(program: string, args: string[], options: { cwd: string; env
 }
 
 /** Like exec, but fails (with the program's output) unless it exits 0. */
-async function succeed(program: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<string> {
+async function succeed(
+  program: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<string> {
   const ran = await exec(program, args, options);
-  if (ran.code !== 0) throw new Error(`${program} ${args.join(" ")} exited with ${ran.code}:\n${ran.stdout}\n${ran.stderr}`);
+  if (ran.code !== 0)
+    throw new Error(`${program} ${args.join(" ")} exited with ${ran.code}:\n${ran.stdout}\n${ran.stderr}`);
   return ran.stdout;
 }
 
@@ -58,10 +67,13 @@ async function succeed(program: string, args: string[], options: { cwd: string; 
 async function node22(): Promise<string> {
   const prefix = join(repoRoot, "node_modules/.cache/node22");
   const binary = join(prefix, "node_modules/node/bin/node");
-  const installed = existsSync(binary) && (await exec(binary, ["--version"], { cwd: prefix })).stdout.trim() === `v${NODE_22}`;
+  const installed =
+    existsSync(binary) && (await exec(binary, ["--version"], { cwd: prefix })).stdout.trim() === `v${NODE_22}`;
   if (!installed) {
     mkdirSync(prefix, { recursive: true });
-    await succeed("npm", ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", `node@${NODE_22}`], { cwd: prefix });
+    await succeed("npm", ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", `node@${NODE_22}`], {
+      cwd: prefix,
+    });
   }
   return binary;
 }
@@ -83,7 +95,8 @@ function installedPackages(project: string): Record<string, string> {
     if (!path.endsWith("/package.json")) continue;
     const manifest = JSON.parse(readFileSync(path, "utf8")) as { name?: string; version?: string };
     const folder = dirname(path);
-    if (manifest.name && manifest.version && folder.endsWith(`node_modules/${manifest.name}`)) found[manifest.name] = manifest.version;
+    if (manifest.name && manifest.version && folder.endsWith(`node_modules/${manifest.name}`))
+      found[manifest.name] = manifest.version;
   }
   return found;
 }
@@ -102,15 +115,25 @@ beforeAll(async () => {
   mkdirSync(destination);
   // Once for all three, as a release does (each package's prepack builds it first).
   const workspaces = packages.flatMap((name) => ["-w", `packages/${name}`]);
-  const output = await succeed("npm", ["pack", ...workspaces, "--pack-destination", destination, "--json"], { cwd: repoRoot });
-  const report = JSON.parse(output.slice(output.search(/^\[/m))) as { name: string; filename: string; files: { path: string }[] }[];
-  tarballs = Object.fromEntries(report.map((entry) => [entry.name.replace("@project-builder/", ""), join(destination, entry.filename)])) as typeof tarballs;
+  const output = await succeed("npm", ["pack", ...workspaces, "--pack-destination", destination, "--json"], {
+    cwd: repoRoot,
+  });
+  const report = JSON.parse(output.slice(output.search(/^\[/m))) as {
+    name: string;
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarballs = Object.fromEntries(
+    report.map((entry) => [entry.name.replace("@project-builder/", ""), join(destination, entry.filename)]),
+  ) as typeof tarballs;
   packed = Object.fromEntries(report.map((entry) => [entry.name, entry.files.map((file) => file.path).sort()]));
 
   consumer = join(work, "consumer");
   cpSync(join(repoRoot, "test/fixtures/consumer"), consumer, { recursive: true });
   const install = (...specs: string[]) =>
-    succeed("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...specs], { cwd: consumer });
+    succeed("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...specs], {
+      cwd: consumer,
+    });
   await install(tarballs.contract, tarballs.client);
   alone = {
     bytes: filesUnder(join(consumer, "node_modules"))
@@ -131,13 +154,24 @@ afterAll(async () => {
 
 describe("the tarballs", () => {
   it("hold the built files only: documents and types, compiled JavaScript and declarations", () => {
-    expect(packed["@project-builder/contract"]).toEqual([...Object.keys(contractFiles), "LICENSE", "README.md", "package.json"].sort());
+    expect(packed["@project-builder/contract"]).toEqual(
+      [...Object.keys(contractFiles), "LICENSE", "README.md", "package.json"].sort(),
+    );
     for (const name of ["@project-builder/client", "@project-builder/mock"]) {
       const files = packed[name]!;
-      expect(files.filter((file) => !file.startsWith("dist/")).sort(), name).toEqual(["LICENSE", "README.md", "package.json"]);
-      expect(files.filter((file) => file.startsWith("dist/")).every((file) => /\.(js|d\.ts)$/.test(file)), name).toBe(true);
+      expect(files.filter((file) => !file.startsWith("dist/")).sort(), name).toEqual([
+        "LICENSE",
+        "README.md",
+        "package.json",
+      ]);
+      expect(
+        files.filter((file) => file.startsWith("dist/")).every((file) => /\.(js|d\.ts)$/.test(file)),
+        name,
+      ).toBe(true);
     }
-    expect(packed["@project-builder/client"]).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts"]));
+    expect(packed["@project-builder/client"]).toEqual(
+      expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts"]),
+    );
   });
 
   it("are those the README's consumer sections make and install", () => {
@@ -148,11 +182,21 @@ describe("the tarballs", () => {
   });
 
   it("install client and contract alone in 3 MB at most, with none of the server's dependencies", () => {
-    const serverDependencies = Object.keys((JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: object }).dependencies);
-    expect(Object.keys(alone.packages).sort()).toEqual(["@project-builder/client", "@project-builder/contract", "eventsource-parser", "openapi-fetch", "openapi-typescript-helpers"]);
+    const serverDependencies = Object.keys(
+      (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: object }).dependencies,
+    );
+    expect(Object.keys(alone.packages).sort()).toEqual([
+      "@project-builder/client",
+      "@project-builder/contract",
+      "eventsource-parser",
+      "openapi-fetch",
+      "openapi-typescript-helpers",
+    ]);
     expect(Object.keys(alone.packages).filter((name) => serverDependencies.includes(name))).toEqual([]);
     expect(alone.bytes).toBeLessThanOrEqual(3_000_000);
-    console.log(`client + contract installed: ${(alone.bytes / 1e6).toFixed(2)} MB in ${Object.keys(alone.packages).length} packages`);
+    console.log(
+      `client + contract installed: ${(alone.bytes / 1e6).toFixed(2)} MB in ${Object.keys(alone.packages).length} packages`,
+    );
   });
 
   it("pass publint and Are the Types Wrong (ESM only: no CommonJS entry to check) with no problem", async () => {
@@ -160,8 +204,13 @@ describe("the tarballs", () => {
       const lint = await exec(bin("publint"), ["run", tarballs[name], "--strict"], { cwd: work });
       expect(lint.code, `publint ${name}:\n${lint.stdout}${lint.stderr}`).toBe(0);
       // The contract's YAML and Markdown subpaths are files, not modules: nothing for TypeScript to resolve.
-      const notModules = name === "contract" ? ["--exclude-entrypoints", "./openapi.yaml", "./openapi.3.1.yaml", "./CHANGELOG.md"] : [];
-      const types = await exec(bin("attw"), [tarballs[name], "--profile", "esm-only", "--format", "ascii", ...notModules], { cwd: work });
+      const notModules =
+        name === "contract" ? ["--exclude-entrypoints", "./openapi.yaml", "./openapi.3.1.yaml", "./CHANGELOG.md"] : [];
+      const types = await exec(
+        bin("attw"),
+        [tarballs[name], "--profile", "esm-only", "--format", "ascii", ...notModules],
+        { cwd: work },
+      );
       expect(types.code, `attw ${name}:\n${types.stdout}${types.stderr}`).toBe(0);
     }
   }, 120_000);
@@ -178,14 +227,20 @@ describe("@project-builder/contract, installed", () => {
   it("resolves its documents through its exports, byte for byte those of generated/", async () => {
     const resolve = `for (const file of process.argv.slice(1)) console.log(import.meta.resolve("@project-builder/contract/" + file));`;
     const documents = ["openapi.yaml", "openapi.json", "openapi.3.1.yaml", "CHANGELOG.md"];
-    const urls = (await succeed(node24, ["--input-type=module", "-e", resolve, ...documents], { cwd: consumer })).trim().split("\n");
+    const urls = (await succeed(node24, ["--input-type=module", "-e", resolve, ...documents], { cwd: consumer }))
+      .trim()
+      .split("\n");
     expect(urls).toHaveLength(documents.length);
     for (const [i, file] of documents.entries()) {
       const installed = new URL(urls[i]!).pathname;
       expect(installed.startsWith(join(consumer, "node_modules/@project-builder/contract/")), installed).toBe(true);
       expect(readFileSync(installed).equals(readFileSync(join(repoRoot, contractFiles[file]!))), file).toBe(true);
     }
-    expect(readFileSync(join(consumer, "node_modules/@project-builder/contract/index.d.ts")).equals(readFileSync(join(repoRoot, "generated/schema.d.ts")))).toBe(true);
+    expect(
+      readFileSync(join(consumer, "node_modules/@project-builder/contract/index.d.ts")).equals(
+        readFileSync(join(repoRoot, "generated/schema.d.ts")),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -198,7 +253,10 @@ describe("@project-builder/client, installed", () => {
         version,
         (async () => {
           const node = version === "22" ? await node22() : node24;
-          const env = { PB_API_KEY: await server.createKey({ workspace: `consumer-node-${version}` }), PB_BASE_URL: server.url };
+          const env = {
+            PB_API_KEY: await server.createKey({ workspace: `consumer-node-${version}` }),
+            PB_BASE_URL: server.url,
+          };
           return JSON.parse(await succeed(node, ["node-client.mjs"], { cwd: consumer, env }));
         })(),
       );
@@ -206,38 +264,56 @@ describe("@project-builder/client, installed", () => {
     return runs.get(version)!;
   };
 
-  it.each(["22", "24"] as const)("runs in plain Node %s: create, get, paginate, ApiError, a delivery the server signed verified, tampered refused, an event stream resumed", async (version) => {
-    const seen = await runClient(version);
-    expect(seen.node).toMatch(new RegExp(`^v${version}\\.`));
-    expect(seen.got).toEqual({ id: true, name: "First" });
-    expect(seen.paginated).toEqual(["Third", "Second", "First"]);
-    expect(seen.error).toEqual({ apiError: true, status: 404, code: "not_found" });
-    expect(seen.webhook).toEqual({
-      verified: { type: "webhook.test", id: true },
-      tampered: "no_matching_signature",
-      wrongSecret: "no_matching_signature",
-      fetchRequest: "webhook.test",
-    });
-    expect(seen.nodeRequest).toEqual({ genuine: "200 webhook.test", tampered: "400 no_matching_signature" });
-    expect(seen.stream).toEqual({ events: ["project.created evt_stream1 true", "project.created evt_stream2 true"], lastEventIds: [null, "evt_stream1"] });
-  }, 120_000);
+  it.each(["22", "24"] as const)(
+    "runs in plain Node %s: create, get, paginate, ApiError, a delivery the server signed verified, tampered refused, an event stream resumed",
+    async (version) => {
+      const seen = await runClient(version);
+      expect(seen.node).toMatch(new RegExp(`^v${version}\\.`));
+      expect(seen.got).toEqual({ id: true, name: "First" });
+      expect(seen.paginated).toEqual(["Third", "Second", "First"]);
+      expect(seen.error).toEqual({ apiError: true, status: 404, code: "not_found" });
+      expect(seen.webhook).toEqual({
+        verified: { type: "webhook.test", id: true },
+        tampered: "no_matching_signature",
+        wrongSecret: "no_matching_signature",
+        fetchRequest: "webhook.test",
+      });
+      expect(seen.nodeRequest).toEqual({ genuine: "200 webhook.test", tampered: "400 no_matching_signature" });
+      expect(seen.stream).toEqual({
+        events: ["project.created evt_stream1 true", "project.created evt_stream2 true"],
+        lastEventIds: [null, "evt_stream1"],
+      });
+    },
+    120_000,
+  );
 
-  it.each(["nodenext", "bundler"])("type-checks a consumer's strict TypeScript (moduleResolution %s): right uses compile, wrong paths and fields do not", async (resolution) => {
-    const compiled = await exec(bin("tsc"), ["-p", `tsconfig.${resolution}.json`], { cwd: consumer });
-    expect(compiled.stdout + compiled.stderr).toBe("");
-    expect(compiled.code).toBe(0);
-  }, 120_000);
+  it.each(["nodenext", "bundler"])(
+    "type-checks a consumer's strict TypeScript (moduleResolution %s): right uses compile, wrong paths and fields do not",
+    async (resolution) => {
+      const compiled = await exec(bin("tsc"), ["-p", `tsconfig.${resolution}.json`], { cwd: consumer });
+      expect(compiled.stdout + compiled.stderr).toBe("");
+      expect(compiled.code).toBe(0);
+    },
+    120_000,
+  );
 
   describeWithBrowser("bundled by esbuild for the browser", () => {
     let page: Server;
     let origin: string;
     beforeAll(async () => {
       // esbuild refuses `node:` imports with --platform=browser: the bundle is the proof there are none.
-      await succeed(bin("esbuild"), ["browser-entry.mjs", "--bundle", "--platform=browser", "--format=esm", "--outfile=bundle.js"], { cwd: consumer });
+      await succeed(
+        bin("esbuild"),
+        ["browser-entry.mjs", "--bundle", "--platform=browser", "--format=esm", "--outfile=bundle.js"],
+        { cwd: consumer },
+      );
       const bundle = readFileSync(join(consumer, "bundle.js"));
       page = createServer((req, res) => {
         if (req.url === "/bundle.js") res.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
-        else res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><script type="module" src="/bundle.js"></script>');
+        else
+          res
+            .writeHead(200, { "content-type": "text/html" })
+            .end('<!doctype html><script type="module" src="/bundle.js"></script>');
       });
       await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
       origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
@@ -256,17 +332,33 @@ describe("@project-builder/client, installed", () => {
           async ({ delivery, mockUrl }) => {
             const { createClient, verifyWebhook, WebhookVerificationError } = (globalThis as any).projectBuilder;
             const event = await verifyWebhook(delivery.secret, delivery.headers, delivery.body);
-            const tampered = await verifyWebhook(delivery.secret, delivery.headers, delivery.body.replace('"webhook.test"', '"project.deleted"')).then(
+            const tampered = await verifyWebhook(
+              delivery.secret,
+              delivery.headers,
+              delivery.body.replace('"webhook.test"', '"project.deleted"'),
+            ).then(
               () => "verified",
               (error: any) => (error instanceof WebhookVerificationError ? error.reason : String(error)),
             );
             const client = createClient({ apiKey: "svc_test_browser", baseUrl: mockUrl });
-            const project = await client.GET("/v1/projects/{project_id}", { params: { path: { project_id: "prj_8kF2mQ9xLp3vR7tZ" } } });
-            return { type: event.type, tampered, project: project.id, secureContext: (globalThis as any).isSecureContext };
+            const project = await client.GET("/v1/projects/{project_id}", {
+              params: { path: { project_id: "prj_8kF2mQ9xLp3vR7tZ" } },
+            });
+            return {
+              type: event.type,
+              tampered,
+              project: project.id,
+              secureContext: (globalThis as any).isSecureContext,
+            };
           },
           { delivery, mockUrl: mock.url },
         );
-        expect(seen).toEqual({ type: "webhook.test", tampered: "no_matching_signature", project: "prj_8kF2mQ9xLp3vR7tZ", secureContext: true });
+        expect(seen).toEqual({
+          type: "webhook.test",
+          tampered: "no_matching_signature",
+          project: "prj_8kF2mQ9xLp3vR7tZ",
+          secureContext: true,
+        });
       } finally {
         await browser.close();
       }
@@ -307,7 +399,9 @@ function startMockBin(version: "22" | "24") {
             if (listening) resolve(listening[1]!);
           });
           child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-          child.on("exit", (code) => reject(new Error(`project-builder-mock exited with ${code}:\n${output.join("")}`)));
+          child.on("exit", (code) =>
+            reject(new Error(`project-builder-mock exited with ${code}:\n${output.join("")}`)),
+          );
         });
         return { url, child, output };
       })(),
@@ -317,30 +411,46 @@ function startMockBin(version: "22" | "24") {
 }
 
 describe("@project-builder/mock, installed", () => {
-  it.each(["22", "24"] as const)("serves the contract with CORS under Node %s, preflight included", async (version) => {
-    const mock = await startMockBin(version);
-    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const origin = "http://localhost:5173";
-    const preflight = await fetch(`${mock.url}/v1/projects`, {
-      method: "OPTIONS",
-      headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
-    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
-    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+  it.each(["22", "24"] as const)(
+    "serves the contract with CORS under Node %s, preflight included",
+    async (version) => {
+      const mock = await startMockBin(version);
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const origin = "http://localhost:5173";
+      const preflight = await fetch(`${mock.url}/v1/projects`, {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type",
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+      expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
 
-    const listed = await fetch(`${mock.url}/v1/projects`, { headers: { Origin: origin, Authorization: "Bearer svc_test_anything" } });
-    expect(listed.status).toBe(200);
-    expect(listed.headers.get("access-control-allow-origin")).toBe(origin);
-    expect(await responseErrors("listProjects", 200, await listed.json())).toEqual([]);
-    // The documented example, or with --dynamic a random project: either is valid against the contract.
-    const got = await fetch(`${mock.url}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, { headers: { Authorization: "Bearer svc_test_anything" } });
-    const project = (await got.json()) as { id: string };
-    expect(await responseErrors("getProject", got.status, project)).toEqual([]);
-    if (version === "22") expect(project.id).not.toBe("prj_8kF2mQ9xLp3vR7tZ");
-    else expect(project.id).toBe("prj_8kF2mQ9xLp3vR7tZ");
-    const refused = await fetch(`${mock.url}/v1/projects`, { method: "POST", headers: { Authorization: "Bearer svc_test_anything", "Content-Type": "application/json" }, body: "{}" });
-    expect(refused.status).toBe(422);
-  }, 120_000);
+      const listed = await fetch(`${mock.url}/v1/projects`, {
+        headers: { Origin: origin, Authorization: "Bearer svc_test_anything" },
+      });
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(await responseErrors("listProjects", 200, await listed.json())).toEqual([]);
+      // The documented example, or with --dynamic a random project: either is valid against the contract.
+      const got = await fetch(`${mock.url}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, {
+        headers: { Authorization: "Bearer svc_test_anything" },
+      });
+      const project = (await got.json()) as { id: string };
+      expect(await responseErrors("getProject", got.status, project)).toEqual([]);
+      if (version === "22") expect(project.id).not.toBe("prj_8kF2mQ9xLp3vR7tZ");
+      else expect(project.id).toBe("prj_8kF2mQ9xLp3vR7tZ");
+      const refused = await fetch(`${mock.url}/v1/projects`, {
+        method: "POST",
+        headers: { Authorization: "Bearer svc_test_anything", "Content-Type": "application/json" },
+        body: "{}",
+      });
+      expect(refused.status).toBe(422);
+    },
+    120_000,
+  );
 });

@@ -21,9 +21,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("the pages behind the per-address limit", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: LIMIT, windowSeconds: WINDOW_SECONDS }, trustProxy: { hops: 1 } });
+    server = await startTestServer(pgliteDriver, {
+      unauthenticatedLimit: { limit: LIMIT, windowSeconds: WINDOW_SECONDS },
+      trustProxy: { hops: 1 },
+    });
     const { workspace } = await ensureWorkspace(server.storage.db, { slug: "acme", plan: "pro" });
-    await addMember(server.storage.db, { workspaceId: workspace.id, email: "owner@example.com", role: "owner", password: PASSWORD });
+    await addMember(server.storage.db, {
+      workspaceId: workspace.id,
+      email: "owner@example.com",
+      role: "owner",
+      password: PASSWORD,
+    });
   });
   afterAll(() => server?.stop());
 
@@ -31,7 +39,11 @@ describe("the pages behind the per-address limit", () => {
   function browserAt(address: string): CookieBrowser {
     const browser = new CookieBrowser(server.url);
     const fetch = browser.fetch.bind(browser);
-    browser.fetch = (path, init = {}) => fetch(path, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), "X-Forwarded-For": address } });
+    browser.fetch = (path, init = {}) =>
+      fetch(path, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init.headers)), "X-Forwarded-For": address },
+      });
     return browser;
   }
 
@@ -68,7 +80,14 @@ describe("the pages behind the per-address limit", () => {
     expect(rows.filter((row) => row.action === "oauth_authorize.refused")).toHaveLength(LIMIT);
     const limited = rows.filter((row) => row.action === "pages.rate_limited");
     expect(limited).toHaveLength(1);
-    expect(limited[0]).toMatchObject({ status: 429, count: 40 - LIMIT, method: "GET", path: "/oauth/authorize", workspaceId: null, actor: "anonymous" });
+    expect(limited[0]).toMatchObject({
+      status: 429,
+      count: 40 - LIMIT,
+      method: "GET",
+      path: "/oauth/authorize",
+      workspaceId: null,
+      actor: "anonymous",
+    });
     expect(rows).toHaveLength(LIMIT + 1);
   });
 
@@ -77,7 +96,11 @@ describe("the pages behind the per-address limit", () => {
     const browser = browserAt(address);
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const answer = await browser.post("/settings/sign-in", { csrf_token: "forged", email: "owner@example.com", password: "guess" });
+      const answer = await browser.post("/settings/sign-in", {
+        csrf_token: "forged",
+        email: "owner@example.com",
+        password: "guess",
+      });
       statuses.push(answer.status);
     }
     expect(statuses).toEqual([...Array(LIMIT).fill(400), ...Array(30 - LIMIT).fill(429)]);
@@ -103,14 +126,31 @@ describe("the pages behind the per-address limit", () => {
     const address = "203.0.113.13";
     const browser = browserAt(address);
     for (let i = 0; i < LIMIT; i++) {
-      expect((await browser.post("/oauth/token", { grant_type: "authorization_code", code: "x", client_id: "pbc_unknown", client_secret: "y" })).status).toBe(401);
+      expect(
+        (
+          await browser.post("/oauth/token", {
+            grant_type: "authorization_code",
+            code: "x",
+            client_id: "pbc_unknown",
+            client_secret: "y",
+          })
+        ).status,
+      ).toBe(401);
     }
     for (const path of ["/oauth/token", "/oauth/revoke"]) {
-      const refused = await browser.post(path, { client_id: "pbc_unknown", token: "x", grant_type: "refresh_token", refresh_token: "x" });
+      const refused = await browser.post(path, {
+        client_id: "pbc_unknown",
+        token: "x",
+        grant_type: "refresh_token",
+        refresh_token: "x",
+      });
       expect(refused.status).toBe(429);
       expect(refused.headers.get("content-type")).toBe("application/json");
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(await refused.json()).toEqual({ error: "temporarily_unavailable", error_description: expect.stringContaining("Too many requests") });
+      expect(await refused.json()).toEqual({
+        error: "temporarily_unavailable",
+        error_description: expect.stringContaining("Too many requests"),
+      });
     }
     // The metadata and the console's assets hold no secret and cost no database work: still served.
     expect((await browser.fetch("/.well-known/oauth-authorization-server")).status).toBe(200);
@@ -124,12 +164,17 @@ describe("the pages behind the per-address limit", () => {
     const person = browserAt(address);
     const form = await person.fetch("/settings/sign-in");
     const fields = Object.fromEntries(formFields(await form.text()));
-    const signedIn = await person.post("/settings/sign-in", { ...fields, email: "owner@example.com", password: PASSWORD });
+    const signedIn = await person.post("/settings/sign-in", {
+      ...fields,
+      email: "owner@example.com",
+      password: PASSWORD,
+    });
     expect(signedIn.status).toBe(303);
     expect((await person.fetch("/settings/w/acme/keys")).status).toBe(200);
 
     const intruder = browserAt(address);
-    for (let i = 0; i < LIMIT; i++) await intruder.post("/settings/sign-in", { csrf_token: "forged", email: "x@example.com", password: "x" });
+    for (let i = 0; i < LIMIT; i++)
+      await intruder.post("/settings/sign-in", { csrf_token: "forged", email: "x@example.com", password: "x" });
     expect((await intruder.fetch("/settings/sign-in")).status).toBe(429);
     // A made-up session is refused before it is looked up.
     const forger = browserAt(address);
@@ -157,7 +202,10 @@ describe("the pages behind the per-address limit", () => {
       expect((await browserAt(address).fetch("/.well-known/oauth-authorization-server")).status).toBe(200);
       expect((await browserAt(address).fetch("/settings/sign-in")).status).toBe(200);
     }
-    const rows = await server.storage.db.select().from(auditLog).where(and(eq(auditLog.ip, address), isNull(auditLog.workspaceId)));
+    const rows = await server.storage.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.ip, address), isNull(auditLog.workspaceId)));
     expect(rows).toHaveLength(0);
   });
 });

@@ -39,7 +39,13 @@ forEachDriver("pagination", (driver) => {
     initial = [];
     for (let i = 0; i < 45; i++) {
       const visibility = i % 3 === 0 ? "public" : "private";
-      initial.push(await createProject(server.storage.db, server.jobs, partition, { name: `P${String(i).padStart(2, "0")}`, prompt: "p", visibility }));
+      initial.push(
+        await createProject(server.storage.db, server.jobs, partition, {
+          name: `P${String(i).padStart(2, "0")}`,
+          prompt: "p",
+          visibility,
+        }),
+      );
     }
   });
   afterAll(() => server?.stop());
@@ -51,7 +57,9 @@ forEachDriver("pagination", (driver) => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const response: ApiResponse = await client.get(`/v1/projects?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const response: ApiResponse = await client.get(
+        `/v1/projects?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(response.status).toBe(200);
       const page = response.body.data as Item[];
       expect(page.length).toBeLessThanOrEqual(7);
@@ -64,7 +72,9 @@ forEachDriver("pagination", (driver) => {
         // the deletion of one not yet read, and of one already read.
         inserted.add((await create(`New after page ${pages}`)).id);
         const unread = initial.filter((item) => !seen.some((s) => s.id === item.id) && !deleted.has(item.id));
-        const victims = [unread[Math.floor(unread.length / 2)], seen[seen.length - 2]].filter((v): v is Item => v !== undefined);
+        const victims = [unread[Math.floor(unread.length / 2)], seen[seen.length - 2]].filter(
+          (v): v is Item => v !== undefined,
+        );
         for (const victim of victims) {
           if (deleted.has(victim.id)) continue;
           expect((await client.delete(`/v1/projects/${victim.id}`)).status).toBe(204);
@@ -118,7 +128,9 @@ forEachDriver("pagination", (driver) => {
     const publicIds: string[] = [];
     let cursor: string | null = null;
     do {
-      const response: ApiResponse = await client.get(`/v1/projects?visibility=public&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const response: ApiResponse = await client.get(
+        `/v1/projects?visibility=public&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       for (const item of response.body.data) expect(item.visibility).toBe("public");
       publicIds.push(...response.body.data.map((item: Item) => item.id));
       cursor = response.body.next_cursor;
@@ -176,7 +188,13 @@ forEachDriver("pagination", (driver) => {
       for (const at of [0, 5, Math.floor(cursor.length / 2), cursor.length - 1]) {
         expectInvalidCursor(await client.get(`/v1/projects?cursor=${q(flip(cursor, at))}`));
       }
-      for (const bad of ["abc", "x".repeat(300), cursor.slice(0, -4), `${cursor}AAAA`, Buffer.from('["2020-01-01T00:00:00Z","prj_x"]').toString("base64url")]) {
+      for (const bad of [
+        "abc",
+        "x".repeat(300),
+        cursor.slice(0, -4),
+        `${cursor}AAAA`,
+        Buffer.from('["2020-01-01T00:00:00Z","prj_x"]').toString("base64url"),
+      ]) {
         expectInvalidCursor(await client.get(`/v1/projects?cursor=${q(bad)}`));
       }
     });

@@ -11,7 +11,11 @@ import { documentPath, root } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-const prismCli = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
+const prismCli = join(
+  dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")),
+  "dist",
+  "index.js",
+);
 
 describe("the real server behind Prism's validating proxy", () => {
   let server: TestServer;
@@ -24,10 +28,14 @@ describe("the real server behind Prism's validating proxy", () => {
     key = await server.createKey({ workspace: "proxied" });
     const port = await freePort();
     proxy = `http://127.0.0.1:${port}`;
-    prism = spawn(process.execPath, [prismCli, "proxy", documentPath, server.url, "--errors", "--port", String(port), "--host", "127.0.0.1"], {
-      cwd: root,
-      stdio: "ignore",
-    });
+    prism = spawn(
+      process.execPath,
+      [prismCli, "proxy", documentPath, server.url, "--errors", "--port", String(port), "--host", "127.0.0.1"],
+      {
+        cwd: root,
+        stdio: "ignore",
+      },
+    );
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
@@ -57,10 +65,24 @@ describe("the real server behind Prism's validating proxy", () => {
   }
 
   it("finds no contract violation in a project's life, its runs, events, usage and errors", async () => {
-    const created = await call("POST", "/v1/projects", { name: "Proxied", prompt: "through Prism" }, { "Idempotency-Key": "proxy-1" });
+    const created = await call(
+      "POST",
+      "/v1/projects",
+      { name: "Proxied", prompt: "through Prism" },
+      { "Idempotency-Key": "proxy-1" },
+    );
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    expect((await call("POST", "/v1/projects", { name: "Proxied", prompt: "through Prism" }, { "Idempotency-Key": "proxy-1" })).status).toBe(201);
+    expect(
+      (
+        await call(
+          "POST",
+          "/v1/projects",
+          { name: "Proxied", prompt: "through Prism" },
+          { "Idempotency-Key": "proxy-1" },
+        )
+      ).status,
+    ).toBe(201);
     expect((await call("GET", "/v1/projects?limit=1")).status).toBe(200);
     expect((await call("GET", `/v1/projects/${id}`)).status).toBe(200);
     expect((await call("PATCH", `/v1/projects/${id}`, { visibility: "public" })).status).toBe(200);

@@ -9,7 +9,10 @@ forEachDriver("projects", (driver) => {
   const server = suiteServer(driver);
 
   it("creates a project with the defaults, queues its initial run and answers at once", async () => {
-    const created = await server.client.post("/v1/projects", { name: "Recipe planner", prompt: "Plan dinners from my fridge." });
+    const created = await server.client.post("/v1/projects", {
+      name: "Recipe planner",
+      prompt: "Plan dinners from my fridge.",
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`/v1/projects/${created.body.id}`);
     expect(created.body).toMatchObject({
@@ -23,7 +26,11 @@ forEachDriver("projects", (driver) => {
     expect(created.body.id).toMatch(/^prj_/);
     const runs = await server.client.get(`/v1/projects/${created.body.id}/runs`);
     expect(runs.body.data).toHaveLength(1);
-    expect(runs.body.data[0]).toMatchObject({ id: created.body.latest_run_id, status: "queued", trigger: "project_created" });
+    expect(runs.body.data[0]).toMatchObject({
+      id: created.body.latest_run_id,
+      status: "queued",
+      trigger: "project_created",
+    });
   });
 
   it("takes the agent, visibility and template the caller chooses", async () => {
@@ -58,7 +65,12 @@ forEachDriver("projects", (driver) => {
 
     const updated = await server.client.patch(`/v1/projects/${project.id}`, { name: "Renamed", visibility: "public" });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: "Renamed", visibility: "public", agent: project.agent, prompt: project.prompt });
+    expect(updated.body).toMatchObject({
+      name: "Renamed",
+      visibility: "public",
+      agent: project.agent,
+      prompt: project.prompt,
+    });
     expect(Date.parse(updated.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(project.updated_at));
 
     expect((await server.client.delete(`/v1/projects/${project.id}`)).status).toBe(204);
@@ -84,15 +96,25 @@ forEachDriver("projects", (driver) => {
   });
 
   it("lists each project as a read of it answers it, member for member and in the same order (a published one too)", async () => {
-    const plain = await server.client.post("/v1/projects", { name: "Listed", prompt: "as read", visibility: "unlisted" });
+    const plain = await server.client.post("/v1/projects", {
+      name: "Listed",
+      prompt: "as read",
+      visibility: "unlisted",
+    });
     const published = await server.client.post("/v1/projects", { name: "Listed published", prompt: "with a url" });
     // A url as a deployment leaves it (the page and the read present it for its visibility alike).
-    await server.storage.db.update(projects).set({ url: "http://listed.localhost:8081" }).where(eq(projects.id, published.body.id));
+    await server.storage.db
+      .update(projects)
+      .set({ url: "http://listed.localhost:8081" })
+      .where(eq(projects.id, published.body.id));
     const page = await server.client.get("/v1/projects?limit=2");
     expect(page.body.data.map((project: { id: string }) => project.id)).toEqual([published.body.id, plain.body.id]);
     for (const listed of page.body.data) {
       const read = await server.client.get(`/v1/projects/${listed.id}`);
-      const withoutToken = (project: { url?: string }) => ({ ...project, url: project.url?.replace(/access_token=[^&]+/, "access_token=…") });
+      const withoutToken = (project: { url?: string }) => ({
+        ...project,
+        url: project.url?.replace(/access_token=[^&]+/, "access_token=…"),
+      });
       expect(JSON.stringify(withoutToken(listed))).toBe(JSON.stringify(withoutToken(read.body)));
     }
     expect(page.body.data[0].url).toMatch(/^http:\/\/listed\.localhost:8081/);

@@ -16,7 +16,14 @@ const TEST_REDIS_URL = process.env.TEST_REDIS_URL?.trim() || undefined;
 // The client checks responses against the contract; build its validators now, not inside a timed burst.
 await contract();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const RATE_LIMIT_HEADERS = ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset"];
+const RATE_LIMIT_HEADERS = [
+  "ratelimit",
+  "ratelimit-policy",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-used",
+  "x-ratelimit-reset",
+];
 
 const policyOf = (plan: Plan, longSeconds = 60, shortSeconds = 1) =>
   `"default";q=${PLAN_LIMITS[plan].perMinute};w=${Math.ceil(longSeconds)}, "burst";q=${PLAN_LIMITS[plan].burst};w=${Math.ceil(shortSeconds)}`;
@@ -36,7 +43,10 @@ function expectLimited(response: ApiResponse, minute: { limit: number; remaining
  * machine too loaded to send them within the second (the window under test), it starts again with
  * another fresh key, up to three times, rather than judging the limiter by the machine's speed.
  */
-async function burst(newClient: () => Promise<ApiClient>, count: number): Promise<{ client: ApiClient; responses: ApiResponse[] }> {
+async function burst(
+  newClient: () => Promise<ApiClient>,
+  count: number,
+): Promise<{ client: ApiClient; responses: ApiResponse[] }> {
   let elapsed = 0;
   for (let attempt = 0; attempt < 3; attempt++) {
     const client = await newClient();
@@ -46,14 +56,19 @@ async function burst(newClient: () => Promise<ApiClient>, count: number): Promis
     elapsed = Date.now() - started;
     if (elapsed < 1000) return { client, responses };
   }
-  throw new Error(`three bursts of ${count} requests each took longer than their one-second window (the last ${elapsed} ms): the machine is too loaded to test this`);
+  throw new Error(
+    `three bursts of ${count} requests each took longer than their one-second window (the last ${elapsed} ms): the machine is too loaded to test this`,
+  );
 }
 
 describe("rate limits with the plan figures", () => {
   const server = suiteServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS });
 
   it("lets 10 quick requests through and answers the 11th in the same second with 429 and Retry-After", async () => {
-    const { client, responses } = await burst(async () => server.as(await server.createKey({ workspace: "burst", plan: "pro" })), 11);
+    const { client, responses } = await burst(
+      async () => server.as(await server.createKey({ workspace: "burst", plan: "pro" })),
+      11,
+    );
     const passed = responses.slice(0, 10);
     for (const [i, response] of passed.entries()) {
       expect(response.status).toBe(200);
@@ -62,7 +77,9 @@ describe("rate limits with the plan figures", () => {
       expect(response.headers.get("x-ratelimit-limit")).toBe("60");
       expect(response.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
       expect(response.headers.get("x-ratelimit-used")).toBe(String(i + 1));
-      expect(response.headers.get("ratelimit")).toMatch(new RegExp(`^"default";r=${59 - i};t=(59|60), "burst";r=${9 - i};t=[01]$`));
+      expect(response.headers.get("ratelimit")).toMatch(
+        new RegExp(`^"default";r=${59 - i};t=(59|60), "burst";r=${9 - i};t=[01]$`),
+      );
       expect(response.headers.get("retry-after")).toBeNull();
     }
     const refused = responses[10]!;
@@ -93,12 +110,26 @@ describe("rate limits with the plan figures", () => {
     const secret = await server.createKey({ workspace: "headers", plan: "enterprise" });
     const client = server.as(secret);
     const readOnly = server.as(await server.createKey({ workspace: "headers", scopes: ["projects:read"] }));
-    const created = await client.post("/v1/projects", { name: "h", prompt: "p" }, { headers: { "Idempotency-Key": "headers-1" } });
+    const created = await client.post(
+      "/v1/projects",
+      { name: "h", prompt: "p" },
+      { headers: { "Idempotency-Key": "headers-1" } },
+    );
     const responses: [string, ApiResponse][] = [
       ["200", await client.get("/v1/key")],
       ["201", created],
-      ["201 replayed", await client.post("/v1/projects", { name: "h", prompt: "p" }, { headers: { "Idempotency-Key": "headers-1" } })],
-      ["422", await client.post("/v1/projects", { name: "other", prompt: "p" }, { headers: { "Idempotency-Key": "headers-1" } })],
+      [
+        "201 replayed",
+        await client.post("/v1/projects", { name: "h", prompt: "p" }, { headers: { "Idempotency-Key": "headers-1" } }),
+      ],
+      [
+        "422",
+        await client.post(
+          "/v1/projects",
+          { name: "other", prompt: "p" },
+          { headers: { "Idempotency-Key": "headers-1" } },
+        ),
+      ],
       ["400", await client.post("/v1/projects", { name: "no prompt" })],
       ["400 limit", await client.get("/v1/projects?limit=0")],
       ["404", await client.get("/v1/projects/prj_8kF2mQ9xLp3vR7tZ")],
@@ -107,7 +138,8 @@ describe("rate limits with the plan figures", () => {
       ["204", await client.delete(`/v1/projects/${created.body.id}`)],
     ];
     for (const [what, response] of responses) {
-      for (const header of RATE_LIMIT_HEADERS) expect(response.headers.get(header), `${what}: ${header}`).not.toBeNull();
+      for (const header of RATE_LIMIT_HEADERS)
+        expect(response.headers.get(header), `${what}: ${header}`).not.toBeNull();
       expect(response.headers.get("ratelimit-policy"), what).toBe(policyOf("enterprise"));
     }
     expect(responses.map(([what, response]) => `${what.split(" ")[0]}:${response.status}`)).toEqual(
@@ -122,7 +154,10 @@ describe("rate limits with the plan figures", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get("ratelimit-policy")).toBe(policyOf(plan));
       expect(response.headers.get("x-ratelimit-limit")).toBe(String(PLAN_LIMITS[plan].perMinute));
-      expect(response.body.rate_limit).toEqual({ requests_per_minute: PLAN_LIMITS[plan].perMinute, burst_per_second: PLAN_LIMITS[plan].burst });
+      expect(response.body.rate_limit).toEqual({
+        requests_per_minute: PLAN_LIMITS[plan].perMinute,
+        burst_per_second: PLAN_LIMITS[plan].burst,
+      });
     }
     expect(PLAN_LIMITS.enterprise.burst).toBeGreaterThan(PLAN_LIMITS.pro.burst);
     expect(PLAN_LIMITS.team.perMinute).toBeGreaterThan(PLAN_LIMITS.pro.perMinute);
@@ -179,10 +214,15 @@ describe("rate limits on shortened windows", () => {
         const statuses: number[] = [];
         for (let sent = 0; sent < allowed; sent += 20) {
           const batch = Math.min(20, allowed - sent);
-          statuses.push(...(await Promise.all(Array.from({ length: batch }, () => client.get("/v1/key")))).map((r) => r.status));
+          statuses.push(
+            ...(await Promise.all(Array.from({ length: batch }, () => client.get("/v1/key")))).map((r) => r.status),
+          );
         }
         expect(statuses.filter((status) => status === 200)).toHaveLength(allowed);
-        expectLimited(await client.get("/v1/key"), { limit: PLAN_LIMITS[plan].perMinute, remaining: PLAN_LIMITS[plan].perMinute - allowed });
+        expectLimited(await client.get("/v1/key"), {
+          limit: PLAN_LIMITS[plan].perMinute,
+          remaining: PLAN_LIMITS[plan].perMinute - allowed,
+        });
       }
     } finally {
       await server.stop();
@@ -190,53 +230,56 @@ describe("rate limits on shortened windows", () => {
   });
 });
 
-describe.skipIf(!TEST_REDIS_URL)(`rate limits in Redis${TEST_REDIS_URL ? "" : " (skipped: set TEST_REDIS_URL)"}`, () => {
-  let server: TestServer;
-  let replica: App;
-  let replicaUrl: string;
-  beforeAll(async () => {
-    const store = await selectRateLimitStore({ redisUrl: TEST_REDIS_URL });
-    expect(store.kind).toBe("redis");
-    server = await startTestServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS, rateLimitStore: store });
-    // A second server on the same database and the same Redis: a replica.
-    replica = await createApp({
-      storage: server.storage,
-      logger: createLogger({ level: "silent" }),
-      cursorSecret: "test-cursor-secret-0123456789",
-      rateLimitStore: await createRedisStore({ url: TEST_REDIS_URL! }),
-      rateLimitPlans: PLAN_LIMITS,
-      work: server.jobs,
-      apps: server.apps,
-      webhookTargets: server.webhookTargets,
-      publicUrl: server.url,
-      csrfSecret: "test-csrf-secret-0123456789",
+describe.skipIf(!TEST_REDIS_URL)(
+  `rate limits in Redis${TEST_REDIS_URL ? "" : " (skipped: set TEST_REDIS_URL)"}`,
+  () => {
+    let server: TestServer;
+    let replica: App;
+    let replicaUrl: string;
+    beforeAll(async () => {
+      const store = await selectRateLimitStore({ redisUrl: TEST_REDIS_URL });
+      expect(store.kind).toBe("redis");
+      server = await startTestServer(pgliteDriver, { rateLimitPlans: PLAN_LIMITS, rateLimitStore: store });
+      // A second server on the same database and the same Redis: a replica.
+      replica = await createApp({
+        storage: server.storage,
+        logger: createLogger({ level: "silent" }),
+        cursorSecret: "test-cursor-secret-0123456789",
+        rateLimitStore: await createRedisStore({ url: TEST_REDIS_URL! }),
+        rateLimitPlans: PLAN_LIMITS,
+        work: server.jobs,
+        apps: server.apps,
+        webhookTargets: server.webhookTargets,
+        publicUrl: server.url,
+        csrfSecret: "test-csrf-secret-0123456789",
+      });
+      replicaUrl = await replica.listen(0, "127.0.0.1");
     });
-    replicaUrl = await replica.listen(0, "127.0.0.1");
-  });
-  afterAll(async () => {
-    await replica?.stop();
-    await server?.stop();
-  });
+    afterAll(async () => {
+      await replica?.stop();
+      await server?.stop();
+    });
 
-  it("counts a key's requests across replicas, and keeps the counters in Redis", async () => {
-    const secret = await server.createKey({ workspace: "redis", plan: "pro" });
-    const clients = [server.as(secret), createApiClient(replicaUrl, secret)];
-    const started = Date.now();
-    const responses: ApiResponse[] = [];
-    for (let i = 0; i < 11; i++) responses.push(await clients[i % 2]!.get("/v1/key"));
-    expect(Date.now() - started).toBeLessThan(1000);
-    for (const [i, response] of responses.slice(0, 10).entries()) {
-      expect(response.status, `request ${i}`).toBe(200);
-      expect(response.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
-    }
-    expectLimited(responses[10]!, { limit: 60, remaining: 50 });
-    const keyId = responses[0]!.body.id as string;
-    const redis = new Redis(TEST_REDIS_URL!);
-    try {
-      const stored = await redis.keys(`*${keyId}*`);
-      expect(stored.length).toBeGreaterThanOrEqual(2); // the minute and the burst window
-    } finally {
-      await redis.quit();
-    }
-  });
-});
+    it("counts a key's requests across replicas, and keeps the counters in Redis", async () => {
+      const secret = await server.createKey({ workspace: "redis", plan: "pro" });
+      const clients = [server.as(secret), createApiClient(replicaUrl, secret)];
+      const started = Date.now();
+      const responses: ApiResponse[] = [];
+      for (let i = 0; i < 11; i++) responses.push(await clients[i % 2]!.get("/v1/key"));
+      expect(Date.now() - started).toBeLessThan(1000);
+      for (const [i, response] of responses.slice(0, 10).entries()) {
+        expect(response.status, `request ${i}`).toBe(200);
+        expect(response.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
+      }
+      expectLimited(responses[10]!, { limit: 60, remaining: 50 });
+      const keyId = responses[0]!.body.id as string;
+      const redis = new Redis(TEST_REDIS_URL!);
+      try {
+        const stored = await redis.keys(`*${keyId}*`);
+        expect(stored.length).toBeGreaterThanOrEqual(2); // the minute and the burst window
+      } finally {
+        await redis.quit();
+      }
+    });
+  },
+);

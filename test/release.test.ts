@@ -9,7 +9,8 @@ import { compareContracts } from "../scripts/check-breaking.ts";
 import { versionProblems } from "../scripts/packages.ts";
 import { nextVersion, releasedChangelog, releaseRefusal } from "../scripts/release.ts";
 
-const fixture = (name: string): unknown => parse(readFileSync(join(import.meta.dirname, "fixtures/breaking", name), "utf8"));
+const fixture = (name: string): unknown =>
+  parse(readFileSync(join(import.meta.dirname, "fixtures/breaking", name), "utf8"));
 
 describe("npm run release", () => {
   it("bumps by name or to a higher version it is given", () => {
@@ -20,9 +21,13 @@ describe("npm run release", () => {
   });
 
   it("refuses a minor or patch release of a contract that breaks the released one, and takes a major", () => {
-    const breaking = compareContracts(fixture("released.yaml"), fixture("current.yaml")).filter((change) => change.type === "breaking");
+    const breaking = compareContracts(fixture("released.yaml"), fixture("current.yaml")).filter(
+      (change) => change.type === "breaking",
+    );
     expect(breaking).toHaveLength(2);
-    expect(releaseRefusal(breaking, "1.0.0", "1.1.0")).toMatch(/needs a new major version, not 1\.1\.0:\n.*operation GET \/v1\/projects\/\{project_id\}/s);
+    expect(releaseRefusal(breaking, "1.0.0", "1.1.0")).toMatch(
+      /needs a new major version, not 1\.1\.0:\n.*operation GET \/v1\/projects\/\{project_id\}/s,
+    );
     expect(releaseRefusal(breaking, "1.0.0", "1.0.1")).toBeDefined();
     expect(releaseRefusal(breaking, "1.0.0", "2.0.0")).toBeUndefined();
     expect(releaseRefusal([], "1.0.0", "1.1.0")).toBeUndefined();

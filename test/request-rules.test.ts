@@ -15,18 +15,28 @@ import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** POSTs a JSON body of about `size` bytes in chunks, without Content-Length; resolves with the answer. */
-function streamJson(url: string, headers: Record<string, string>, size: number): Promise<{ status: number; body: any; requestId: string | undefined }> {
+function streamJson(
+  url: string,
+  headers: Record<string, string>,
+  size: number,
+): Promise<{ status: number; body: any; requestId: string | undefined }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" } });
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () =>
-        resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()), requestId: response.headers["x-request-id"] as string }),
+        resolve({
+          status: response.statusCode!,
+          body: JSON.parse(Buffer.concat(chunks).toString()),
+          requestId: response.headers["x-request-id"] as string,
+        }),
       );
     });
     // The server may close the connection before the whole body is sent: that is its right.
-    request.on("error", (error: NodeJS.ErrnoException) => (["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error)));
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      ["EPIPE", "ECONNRESET"].includes(error.code ?? "") ? undefined : reject(error),
+    );
     request.write('{"name":"streamed","prompt":"');
     const chunk = "b".repeat(64 * 1024);
     let sent = 0;
@@ -69,7 +79,6 @@ forEachDriver("request rules", (driver) => {
     for (const undo of restore.splice(0)) undo();
   });
 
-
   it("answers an unknown route 404 not_found, with or without a key, and audits it without a route", async () => {
     for (const path of ["/v1/nope", "/", "/v2/projects", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/nope", "/V1/PROJECTS"]) {
       expectError(await server.client.get(path), 404, "not_found");
@@ -77,7 +86,12 @@ forEachDriver("request rules", (driver) => {
     }
     const response = await server.client.post("/v1/nothing-here", { a: 1 });
     expectError(response, 404, "not_found");
-    expect(await server.auditRow(response.headers.get("x-request-id")!)).toMatchObject({ route: null, path: "/v1/nothing-here", method: "POST", status: 404 });
+    expect(await server.auditRow(response.headers.get("x-request-id")!)).toMatchObject({
+      route: null,
+      path: "/v1/nothing-here",
+      method: "POST",
+      status: 404,
+    });
   });
 
   it("answers a wrong method 405 method_not_allowed with Allow", async () => {
@@ -101,14 +115,30 @@ forEachDriver("request rules", (driver) => {
     expectError(await server.client.patch("/v1/projects/prj_8kF2mQ9xLp3vR7tZ", big), 413, "payload_too_large");
 
     // Chunked, with no Content-Length: refused while it streams.
-    const streamed = await streamJson(`${server.url}/v1/projects`, { Authorization: `Bearer ${keySecret}` }, JSON_BODY_LIMIT + 128 * 1024);
+    const streamed = await streamJson(
+      `${server.url}/v1/projects`,
+      { Authorization: `Bearer ${keySecret}` },
+      JSON_BODY_LIMIT + 128 * 1024,
+    );
     expect(streamed.status).toBe(413);
-    expect(streamed.body.error).toEqual({ code: "payload_too_large", message: expect.any(String), param: null, request_id: streamed.requestId });
+    expect(streamed.body.error).toEqual({
+      code: "payload_too_large",
+      message: expect.any(String),
+      param: null,
+      request_id: streamed.requestId,
+    });
     // Audited like any other, though the connection was closed under it.
-    expect(await server.auditRow(streamed.requestId!)).toMatchObject({ status: 413, route: "/v1/projects", ip: expect.stringMatching(/127\.0\.0\.1$/) });
+    expect(await server.auditRow(streamed.requestId!)).toMatchObject({
+      status: 413,
+      route: "/v1/projects",
+      ip: expect.stringMatching(/127\.0\.0\.1$/),
+    });
 
     // Just under the limit is read (and refused by the contract's bound on `prompt`, not by size).
-    const under = await server.client.post("/v1/projects", { name: "under", prompt: "c".repeat(JSON_BODY_LIMIT - 100) });
+    const under = await server.client.post("/v1/projects", {
+      name: "under",
+      prompt: "c".repeat(JSON_BODY_LIMIT - 100),
+    });
     expectError(under, 400, "invalid_request", "prompt");
     expect((await server.client.get("/v1/key")).status).toBe(200);
     expect((await server.client.post("/v1/projects", { name: "after big", prompt: "p" })).status).toBe(201);
@@ -124,36 +154,64 @@ forEachDriver("request rules", (driver) => {
 
   it("answers a content type other than the operation's 415 unsupported_media_type naming Content-Type", async () => {
     const json = '{"name":"typed","prompt":"p"}';
-    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"]) {
-      const response = await server.client.request("POST", "/v1/projects", { raw: json, headers: { "Content-Type": contentType } });
+    for (const contentType of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+    ]) {
+      const response = await server.client.request("POST", "/v1/projects", {
+        raw: json,
+        headers: { "Content-Type": contentType },
+      });
       expectError(response, 415, "unsupported_media_type", "Content-Type");
     }
     // A body with no Content-Type at all.
-    expectError(await server.client.request("POST", "/v1/projects", { raw: new TextEncoder().encode(json) }), 415, "unsupported_media_type", "Content-Type");
+    expectError(
+      await server.client.request("POST", "/v1/projects", { raw: new TextEncoder().encode(json) }),
+      415,
+      "unsupported_media_type",
+      "Content-Type",
+    );
     // JSON to the upload, which takes multipart.
-    expectError(await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", { file: "x" }), 415, "unsupported_media_type", "Content-Type");
+    expectError(
+      await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", { file: "x" }),
+      415,
+      "unsupported_media_type",
+      "Content-Type",
+    );
     // Media type parameters and case do not matter.
     for (const contentType of ["application/json; charset=utf-8", "Application/JSON"]) {
-      const response = await server.client.request("POST", "/v1/projects", { raw: json, headers: { "Content-Type": contentType } });
+      const response = await server.client.request("POST", "/v1/projects", {
+        raw: json,
+        headers: { "Content-Type": contentType },
+      });
       expect(response.status, contentType).toBe(201);
     }
   });
 
   it("answers malformed JSON and non-object bodies 400 invalid_request", async () => {
     for (const raw of ["{", '{"name": "x",}', "nul", "{'name':'x'}"]) {
-      const response = await server.client.request("POST", "/v1/projects", { raw, headers: { "Content-Type": "application/json" } });
+      const response = await server.client.request("POST", "/v1/projects", {
+        raw,
+        headers: { "Content-Type": "application/json" },
+      });
       expectError(response, 400, "invalid_request");
       expect(response.body.error.message, raw).toMatch(/JSON/);
     }
     for (const raw of ["[]", '"x"', "null", "42", ""]) {
-      const response = await server.client.request("POST", "/v1/projects", { raw, headers: { "Content-Type": "application/json" } });
+      const response = await server.client.request("POST", "/v1/projects", {
+        raw,
+        headers: { "Content-Type": "application/json" },
+      });
       expectError(response, 400, "invalid_request");
     }
   });
 
   it("refuses a NUL character or a lone surrogate anywhere in a JSON body 400 naming the field, instead of failing in the database", async () => {
     const before = await server.client.get("/v1/projects?limit=100");
-    const project = before.body.data[0]?.id ?? (await server.client.post("/v1/projects", { name: "host", prompt: "y" })).body.id;
+    const project =
+      before.body.data[0]?.id ?? (await server.client.post("/v1/projects", { name: "host", prompt: "y" })).body.id;
     const count = (await server.client.get("/v1/projects?limit=100")).body.data.length;
     const cases: Array<[string, string, string, string | null]> = [
       ["POST", "/v1/projects", '{"name": "a\\u0000b", "prompt": "x"}', "name"],
@@ -161,10 +219,18 @@ forEachDriver("request rules", (driver) => {
       ["POST", "/v1/projects", '{"name": "a", "prompt": "\\udc00x"}', "prompt"],
       ["POST", "/v1/projects", '{"name": "a", "prompt": "x", "n\\u0000": 1}', null],
       ["PATCH", `/v1/projects/${project}`, '{"name": "\\u0000"}', "name"],
-      ["POST", "/v1/webhooks", '{"url": "https://example.com/h", "enabled_events": ["*", "\\ud83d"]}', "enabled_events.1"],
+      [
+        "POST",
+        "/v1/webhooks",
+        '{"url": "https://example.com/h", "enabled_events": ["*", "\\ud83d"]}',
+        "enabled_events.1",
+      ],
     ];
     for (const [method, path, raw, param] of cases) {
-      const response = await server.client.request(method, path, { raw, headers: { "Content-Type": "application/json" } });
+      const response = await server.client.request(method, path, {
+        raw,
+        headers: { "Content-Type": "application/json" },
+      });
       expectError(response, 400, "invalid_request", param);
     }
     // A well-formed pair (an emoji) is text like any other.
@@ -216,7 +282,8 @@ forEachDriver("request rules", (driver) => {
     const response = await server.client.get("/v1/key");
     expectError(response, 500, "internal_error");
     const text = new TextDecoder().decode(response.bytes);
-    for (const leak of ["kaboom", "secret_internal_field", "TypeError", ".ts:", "    at ", "node_modules"]) expect(text).not.toContain(leak);
+    for (const leak of ["kaboom", "secret_internal_field", "TypeError", ".ts:", "    at ", "node_modules"])
+      expect(text).not.toContain(leak);
     expect(response.headers.get("ratelimit")).not.toBeNull();
 
     const requestId = response.headers.get("x-request-id")!;
@@ -232,7 +299,10 @@ forEachDriver("request rules", (driver) => {
     try {
       expect((await doomed.client.get("/v1/projects")).status).toBe(200);
       await doomed.storage.close();
-      for (const response of [await doomed.client.get("/v1/projects"), await doomed.client.post("/v1/projects", { name: "x", prompt: "y" })]) {
+      for (const response of [
+        await doomed.client.get("/v1/projects"),
+        await doomed.client.post("/v1/projects", { name: "x", prompt: "y" }),
+      ]) {
         expectError(response, 500, "internal_error");
         expect(new TextDecoder().decode(response.bytes)).not.toMatch(/ at |\.ts:|pglite|pool|closed/i);
       }
@@ -254,9 +324,12 @@ forEachDriver("request rules", (driver) => {
     ];
     const ids = responses.map((response) => response.headers.get("x-request-id"));
     expect(new Set(ids).size).toBe(ids.length);
-    for (const response of responses.slice(1)) expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
+    for (const response of responses.slice(1))
+      expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
     // The id is the server's: a client's own X-Request-Id is not echoed as ours.
-    const spoofed = await server.client.get("/v1/projects", { headers: { "X-Request-Id": "req_spoofedspoofedspoofed" } });
+    const spoofed = await server.client.get("/v1/projects", {
+      headers: { "X-Request-Id": "req_spoofedspoofedspoofed" },
+    });
     expect(spoofed.headers.get("x-request-id")).not.toBe("req_spoofedspoofedspoofed");
   });
 
@@ -268,7 +341,10 @@ forEachDriver("request rules", (driver) => {
     expect(ready.status).toBe(200);
     expect(await ready.text()).toBe("ready");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const probes = await server.storage.db.select().from(auditLog).where(inArray(auditLog.path, ["/healthz", "/readyz"]));
+    const probes = await server.storage.db
+      .select()
+      .from(auditLog)
+      .where(inArray(auditLog.path, ["/healthz", "/readyz"]));
     expect(probes).toEqual([]);
   });
 
@@ -287,7 +363,13 @@ forEachDriver("request rules", (driver) => {
       ["GET", "/settings/w/rules/webhooks/we_abc123", {}, "/settings/w/{workspace}/webhooks/{id}", 303],
       ["GET", "/.well-known/oauth-authorization-server", {}, "/.well-known/oauth-authorization-server", 200],
       ["GET", "/oauth/authorize?client_id=nobody", {}, "/oauth/authorize", 400],
-      ["POST", "/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password" }, "/oauth/token", 401],
+      [
+        "POST",
+        "/oauth/token",
+        { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password" },
+        "/oauth/token",
+        401,
+      ],
     ];
     for (const [method, path, init, route, status] of requests) {
       const response = await fetch(server.url + path, { method, redirect: "manual", ...init });

@@ -10,7 +10,11 @@ import { document, samplePath } from "./support/contract.ts";
 const methods = ["get", "post", "patch", "put", "delete"];
 
 describe("routing, compiled once", async () => {
-  const reference = new OpenAPIBackend({ definition: pipelineOperations(structuredClone(document)) as Document, quick: true, validate: false });
+  const reference = new OpenAPIBackend({
+    definition: pipelineOperations(structuredClone(document)) as Document,
+    quick: true,
+    validate: false,
+  });
   await reference.init();
   const operations = reference.getOperations();
   const contract = await loadContract();
@@ -46,7 +50,9 @@ describe("routing, compiled once", async () => {
 
   it("answers 405 with the path's methods, and 404 for no path", () => {
     const project = samplePath("/v1/projects/{project_id}");
-    expect(() => contract.match("PUT", project)).toThrow(expect.objectContaining({ status: 405, headers: { Allow: "GET, DELETE, PATCH" } }));
+    expect(() => contract.match("PUT", project)).toThrow(
+      expect.objectContaining({ status: 405, headers: { Allow: "GET, DELETE, PATCH" } }),
+    );
     expect(() => contract.match("GET", "/v1/nothing")).toThrow(expect.objectContaining({ status: 404 }));
   });
 });

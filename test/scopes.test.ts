@@ -11,7 +11,9 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 const namedScopes = allScopes.filter((scope) => scope !== "*");
 // The /v1 operations: the OAuth endpoints (x-served-by: oauth) take no API key and no scope.
-const ops = (await operations()).filter((operation) => !(operation as unknown as Record<string, unknown>)["x-served-by"]);
+const ops = (await operations()).filter(
+  (operation) => !(operation as unknown as Record<string, unknown>)["x-served-by"],
+);
 
 function requiredScopes(operation: Operation): string[] {
   return ((operation as unknown as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [];
@@ -29,12 +31,19 @@ describe("the contract's scopes", () => {
       const required = requiredScopes(operation);
       expect(Array.isArray(required), operation.operationId).toBe(true);
       for (const scope of required) expect(namedScopes, operation.operationId).toContain(scope);
-      const oauth = (operation.security ?? []).flatMap((requirement) => (requirement as Record<string, string[]>).OAuth2 ?? []);
+      const oauth = (operation.security ?? []).flatMap(
+        (requirement) => (requirement as Record<string, string[]>).OAuth2 ?? [],
+      );
       expect(oauth.sort(), `${operation.operationId}: OAuth2 scopes`).toEqual([...required].sort());
     }
     // Only the calling-key operation needs no scope, and the event stream, which checks each event
     // type's scope itself (a key that can read none is refused insufficient_scope: event-stream.test.ts).
-    expect(ops.filter((operation) => requiredScopes(operation).length === 0).map((operation) => operation.operationId).sort()).toEqual(["getCurrentApiKey", "streamEvents"]);
+    expect(
+      ops
+        .filter((operation) => requiredScopes(operation).length === 0)
+        .map((operation) => operation.operationId)
+        .sort(),
+    ).toEqual(["getCurrentApiKey", "streamEvents"]);
   });
 });
 
@@ -60,7 +69,10 @@ forEachDriver("scope matrix", (driver) => {
     it(`${operation.operationId} (${operation.method.toUpperCase()} ${operation.path}) needs ${required.join(", ")}`, async () => {
       const exact = await send(await withScopes(required), operation);
       // Past authorization, and the contract's own example is a valid request: what is left is the sample ids' 404.
-      expect([401, 400], `${operation.operationId} with exactly ${required.join(", ")}: ${JSON.stringify(exact.body)}`).not.toContain(exact.status);
+      expect(
+        [401, 400],
+        `${operation.operationId} with exactly ${required.join(", ")}: ${JSON.stringify(exact.body)}`,
+      ).not.toContain(exact.status);
       expect(exact.status).toBeLessThan(500);
 
       const others = namedScopes.filter((scope) => !required.includes(scope));
@@ -78,7 +90,10 @@ forEachDriver("scope matrix", (driver) => {
     const noBody = await readOnly.post("/v1/projects", undefined);
     expect(noBody.status).toBe(401);
     expect(noBody.body.error.code).toBe("insufficient_scope");
-    const wrongType = await readOnly.request("POST", "/v1/projects", { raw: "x", headers: { "Content-Type": "text/plain" } });
+    const wrongType = await readOnly.request("POST", "/v1/projects", {
+      raw: "x",
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(wrongType.body.error.code).toBe("insufficient_scope");
   });
 

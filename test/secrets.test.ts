@@ -29,7 +29,9 @@ async function dumpTables(storage: Storage): Promise<{ name: string; bytes: Buff
     where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`);
   const dumps: { name: string; bytes: Buffer }[] = [];
   for (const { schema, name } of tables.rows as { schema: string; name: string }[]) {
-    const rows = await storage.db.execute(sql`select row_to_json(t)::text as row from ${sql.identifier(schema)}.${sql.identifier(name)} t`);
+    const rows = await storage.db.execute(
+      sql`select row_to_json(t)::text as row from ${sql.identifier(schema)}.${sql.identifier(name)} t`,
+    );
     dumps.push({ name: `${schema}.${name}`, bytes: Buffer.from(rows.rows.map((r) => String(r.row)).join("\n")) });
   }
   return dumps;
@@ -64,7 +66,10 @@ forEachDriver("no key secret is stored or logged by the server", (driver) => {
       },
     });
     // The server on the data directory (PGlite) or database (PostgreSQL) a deployment would use.
-    server = await startTestServer({ ...driver, open: () => database.open() }, { logger: createLogger({ level: "trace", destination }) });
+    server = await startTestServer(
+      { ...driver, open: () => database.open() },
+      { logger: createLogger({ level: "trace", destination }) },
+    );
   });
   afterEach(async () => {
     await server?.stop();
@@ -86,22 +91,37 @@ forEachDriver("no key secret is stored or logged by the server", (driver) => {
     // Accepted requests of every kind that writes: last_used_at, the audit, idempotency, files.
     for (const secret of all) expect((await s.as(secret).get("/v1/key")).status).toBe(200);
     const full = s.as(secrets.full);
-    const project = await full.post("/v1/projects", { name: "Vault", prompt: "p" }, { headers: { "Idempotency-Key": "vault-1" } });
+    const project = await full.post(
+      "/v1/projects",
+      { name: "Vault", prompt: "p" },
+      { headers: { "Idempotency-Key": "vault-1" } },
+    );
     expect(project.status).toBe(201);
-    expect((await full.post("/v1/projects", { name: "Vault", prompt: "p" }, { headers: { "Idempotency-Key": "vault-1" } })).status).toBe(201);
+    expect(
+      (await full.post("/v1/projects", { name: "Vault", prompt: "p" }, { headers: { "Idempotency-Key": "vault-1" } }))
+        .status,
+    ).toBe(201);
     const form = new FormData();
     form.append("file", new Blob(["file content"], { type: "text/plain" }), "notes.txt");
     expect((await full.request("POST", `/v1/projects/${project.body.id}/files`, { raw: form })).status).toBe(201);
     expect((await s.as(secrets.test).post("/v1/projects", { name: "Test", prompt: "p" })).status).toBe(201);
-    expect((await full.post("/v1/webhooks", { url: "https://hooks.example.com/v", enabled_events: ["*"] })).status).toBe(201);
+    expect(
+      (await full.post("/v1/webhooks", { url: "https://hooks.example.com/v", enabled_events: ["*"] })).status,
+    ).toBe(201);
 
     // Refused requests, which are audited too.
     expect((await s.as(secrets.scoped).post("/v1/projects", { name: "x", prompt: "y" })).status).toBe(401);
     expect((await s.as(null).get("/v1/key", { headers: { Authorization: `Basic ${secrets.full}` } })).status).toBe(401);
-    const [revoked] = await s.storage.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.secretHash, hashSecret(secrets.revoked)));
+    const [revoked] = await s.storage.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(eq(apiKeys.secretHash, hashSecret(secrets.revoked)));
     await revokeApiKey(s.storage.db, revoked!.id);
     expect((await s.as(secrets.revoked).get("/v1/key")).status).toBe(401);
-    await s.storage.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.secretHash, hashSecret(secrets.expired)));
+    await s.storage.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.secretHash, hashSecret(secrets.expired)));
     expect((await s.as(secrets.expired).get("/v1/key")).body.error.code).toBe("expired_api_key");
     // A client that puts its key where it does not belong: the query string, a made-up header.
     expect((await full.get(`/v1/projects?api_key=${secrets.full}`)).status).toBe(400);
@@ -109,9 +129,14 @@ forEachDriver("no key secret is stored or logged by the server", (driver) => {
 
     // The rows, read through the server's own connection while it runs.
     const tables = await dumpTables(s.storage);
-    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(["public.api_keys", "public.audit_log", "public.idempotency_keys"]));
+    expect(tables.map((table) => table.name)).toEqual(
+      expect.arrayContaining(["public.api_keys", "public.audit_log", "public.idempotency_keys"]),
+    );
     for (const secret of all) {
-      expect(tables.some((table) => table.bytes.includes(Buffer.from(hashSecret(secret)))), "the dump holds the key rows").toBe(true);
+      expect(
+        tables.some((table) => table.bytes.includes(Buffer.from(hashSecret(secret)))),
+        "the dump holds the key rows",
+      ).toBe(true);
     }
     const audit = tables.find((table) => table.name === "public.audit_log")!;
     expect(audit.bytes.toString().split("\n").length).toBeGreaterThanOrEqual(15);
@@ -126,7 +151,10 @@ forEachDriver("no key secret is stored or logged by the server", (driver) => {
       const files = await filesUnder(database.dataDir);
       const haystacks = await Promise.all(files.map(async (file) => ({ name: file, bytes: await readFile(file) })));
       for (const secret of all) {
-        expect(haystacks.some((h) => h.bytes.includes(Buffer.from(hashSecret(secret)))), "the data directory holds the key rows").toBe(true);
+        expect(
+          haystacks.some((h) => h.bytes.includes(Buffer.from(hashSecret(secret)))),
+          "the data directory holds the key rows",
+        ).toBe(true);
       }
       expectNoSecret(haystacks, all, "data directory");
     }

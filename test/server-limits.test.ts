@@ -18,7 +18,12 @@ function expectRefusedInErrorShape(text: string, status: number): void {
   expect(response.status).toBe(status);
   expect(response.headers.connection).toBe("close");
   expect(response.body).toEqual({
-    error: { code: "invalid_request", message: expect.any(String), param: null, request_id: response.headers["x-request-id"] },
+    error: {
+      code: "invalid_request",
+      message: expect.any(String),
+      param: null,
+      request_id: response.headers["x-request-id"],
+    },
   });
   expect(response.headers["x-request-id"]).toMatch(/^req_/);
 }
@@ -28,7 +33,13 @@ describe("HTTP server limits", () => {
   let key: string;
   beforeAll(async () => {
     server = await startTestServer(pgliteDriver, {
-      serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500, keepAliveTimeoutMs: 1000, idleTimeoutMs: 1000 },
+      serverLimits: {
+        maxHeaderSize: 4096,
+        headersTimeoutMs: 600,
+        requestTimeoutMs: 1500,
+        keepAliveTimeoutMs: 1000,
+        idleTimeoutMs: 1000,
+      },
     });
     key = await server.createKey();
   });
@@ -39,7 +50,9 @@ describe("HTTP server limits", () => {
     expect(under.status).toBe(200);
 
     const connection = await rawConnection(server.url);
-    connection.socket.write(`GET /v1/key HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Padding: ${"a".repeat(5000)}\r\n\r\n`);
+    connection.socket.write(
+      `GET /v1/key HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Padding: ${"a".repeat(5000)}\r\n\r\n`,
+    );
     await connection.closed;
     expectRefusedInErrorShape(connection.received(), 431);
     expect(parseRawResponse(connection.received()).body.error.message).toContain("4096 bytes");
@@ -49,7 +62,10 @@ describe("HTTP server limits", () => {
     const connection = await rawConnection(server.url);
     connection.socket.write("GET /v1/key HTTP/1.1\r\nHost: x\r\n");
     // A header line every 100 ms: the connection is never idle, but its headers never end.
-    const trickle = setInterval(() => connection.socket.writable && connection.socket.write(`X-Slow-${Date.now()}: 1\r\n`), 100);
+    const trickle = setInterval(
+      () => connection.socket.writable && connection.socket.write(`X-Slow-${Date.now()}: 1\r\n`),
+      100,
+    );
     try {
       const others = await Promise.all(Array.from({ length: 5 }, () => server.as(key).get("/v1/key")));
       expect(others.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
@@ -121,7 +137,9 @@ describe("HTTP server limits", () => {
 
     const connection = await rawConnection(server.url);
     connection.socket.pause(); // never reads
-    connection.socket.write(`GET /v1/projects/${project.id}/files/${file.id}/content HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    connection.socket.write(
+      `GET /v1/projects/${project.id}/files/${file.id}/content HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
     await sleep(300);
     expect(await connections()).toBeGreaterThanOrEqual(1);
     const deadline = Date.now() + 5000;
@@ -158,7 +176,9 @@ describe("the connection cap", () => {
 });
 
 describe("the apps listener", () => {
-  const server = suiteServer(pgliteDriver, { serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500 } });
+  const server = suiteServer(pgliteDriver, {
+    serverLimits: { maxHeaderSize: 4096, headersTimeoutMs: 600, requestTimeoutMs: 1500 },
+  });
 
   it("has the same limits: 431 over the header cap, a slow header cut", async () => {
     const big = await rawConnection(server.appsUrl);

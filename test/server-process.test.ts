@@ -14,7 +14,14 @@ import { pgliteDriver } from "./support/database.ts";
 describe("the server process on the embedded default", () => {
   let dataDir: string;
   let server: Awaited<ReturnType<typeof startServer>>;
-  const env = () => ({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: "", REDIS_URL: "", LOG_LEVEL: "info" });
+  const env = () => ({
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    LOG_LEVEL: "info",
+  });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
@@ -33,7 +40,11 @@ describe("the server process on the embedded default", () => {
 
   let secret: string;
   it("gets a working key from `pbs keys create` while it runs", async () => {
-    const created = await run(join(repoRoot, "src/cli/pbs.ts"), ["keys", "create", "--workspace", "ops", "--name", "smoke"], { DATA_DIR: dataDir, DATABASE_URL: "" });
+    const created = await run(
+      join(repoRoot, "src/cli/pbs.ts"),
+      ["keys", "create", "--workspace", "ops", "--name", "smoke"],
+      { DATA_DIR: dataDir, DATABASE_URL: "" },
+    );
     expect(created.code).toBe(0);
     secret = created.stdout.trimEnd().split("\n").at(-1)!;
     expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
@@ -57,7 +68,9 @@ describe("the server process on the embedded default", () => {
       headers: { Authorization: `Bearer ${secret}`, "Content-Type": `multipart/form-data; boundary=${boundary}` },
     });
     const answered = once(upload, "response") as Promise<[import("node:http").IncomingMessage]>;
-    upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\nfirst half `);
+    upload.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\nfirst half `,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const exited = once(server.child, "exit");
@@ -77,7 +90,10 @@ describe("the server process on the embedded default", () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 
     // The data directory is free again, and the upload was committed before the storage closed.
-    const storage = await openStorage({ dataDir, databaseUrl: undefined, databasePoolSize: 1 }, { migrations: "require" });
+    const storage = await openStorage(
+      { dataDir, databaseUrl: undefined, databasePoolSize: 1 },
+      { migrations: "require" },
+    );
     try {
       const result = await storage.db.execute<{ path: string }>("select path from files");
       expect(result.rows.map((row) => row.path)).toContain("slow.txt");
@@ -91,7 +107,15 @@ describe("the server process with MIGRATE_ON_START=false", () => {
   it("refuses to start on a database that is not migrated, saying what to run", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
     try {
-      const env = { DATA_DIR: dataDir, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", DATABASE_URL: "", REDIS_URL: "", MIGRATE_ON_START: "false" };
+      const env = {
+        DATA_DIR: dataDir,
+        PORT: "0",
+        APPS_PORT: "0",
+        HOST: "127.0.0.1",
+        DATABASE_URL: "",
+        REDIS_URL: "",
+        MIGRATE_ON_START: "false",
+      };
       const refused = await run(process.execPath, ["src/main.ts"], env);
       expect(refused.code).toBe(1);
       const fatal = refused.stdout
@@ -99,7 +123,9 @@ describe("the server process with MIGRATE_ON_START=false", () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { level: number; msg: string })
         .find((entry) => entry.level === 60);
-      expect(fatal?.msg).toBe("the database has no schema yet (no migration applied); run `pbs migrate` to create it (or start with MIGRATE_ON_START=true)");
+      expect(fatal?.msg).toBe(
+        "the database has no schema yet (no migration applied); run `pbs migrate` to create it (or start with MIGRATE_ON_START=true)",
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -109,10 +135,19 @@ describe("the server process with MIGRATE_ON_START=false", () => {
     // The application's migrations applied, pg-boss's schema not installed (no server ever ran).
     const database = await pgliteDriver.forProcess();
     try {
-      const env = { ...database.env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", MIGRATE_ON_START: "false" };
+      const env = {
+        ...database.env,
+        PORT: "0",
+        APPS_PORT: "0",
+        HOST: "127.0.0.1",
+        REDIS_URL: "",
+        MIGRATE_ON_START: "false",
+      };
       const refused = await run(process.execPath, ["src/main.ts"], env);
       expect(refused.code).toBe(1);
-      expect(refused.stdout).toContain("the job queue's schema (pgboss) is missing or behind this release; run `pbs migrate` (or start with MIGRATE_ON_START=true)");
+      expect(refused.stdout).toContain(
+        "the job queue's schema (pgboss) is missing or behind this release; run `pbs migrate` (or start with MIGRATE_ON_START=true)",
+      );
 
       expect((await run(join(repoRoot, "src/cli/pbs.ts"), ["migrate"], env)).code).toBe(0);
       const server = await startServer(env);

@@ -27,7 +27,14 @@ describe("README walk-through: settings console and OAuth, with the real server 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "pbs-settings-"));
     const port = await freePort();
-    env = { DATA_DIR: dataDir, PORT: String(port), APPS_PORT: String(await freePort()), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "info" };
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      APPS_PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "info",
+    };
     server = await startServer(env);
   });
   afterAll(async () => {
@@ -41,7 +48,19 @@ describe("README walk-through: settings console and OAuth, with the real server 
 
   it("owner from pbs → sign-in → key from the console → API; OAuth client from pbs → consent → API", async () => {
     expect((await pbs(env, "", "workspaces", "create", "--slug", "acme", "--name", "Acme")).code).toBe(0);
-    const added = await pbs(env, `${PASSWORD}\n`, "members", "add", "--workspace", "acme", "--email", "owner@acme.example", "--role", "owner", "--password-stdin");
+    const added = await pbs(
+      env,
+      `${PASSWORD}\n`,
+      "members",
+      "add",
+      "--workspace",
+      "acme",
+      "--email",
+      "owner@acme.example",
+      "--role",
+      "owner",
+      "--password-stdin",
+    );
     expect(added.stderr).toBe("");
     expect(added.code).toBe(0);
 
@@ -49,7 +68,11 @@ describe("README walk-through: settings console and OAuth, with the real server 
     const signInPage = await browser.fetch("/settings");
     expect(signInPage.status).toBe(303);
     const form = await browser.fetch(signInPage.headers.get("location")!);
-    const signedIn = await browser.post("/settings/sign-in", { ...Object.fromEntries(formFields(await form.text())), email: "owner@acme.example", password: PASSWORD });
+    const signedIn = await browser.post("/settings/sign-in", {
+      ...Object.fromEntries(formFields(await form.text())),
+      email: "owner@acme.example",
+      password: PASSWORD,
+    });
     expect(signedIn.status).toBe(303);
 
     const keysPage = await browser.fetch("/settings/w/acme/keys");
@@ -69,7 +92,17 @@ describe("README walk-through: settings console and OAuth, with the real server 
     expect(await me.json()).toMatchObject({ name: "my laptop", workspace: { slug: "acme" }, scopes: ["*"] });
 
     const redirectUri = "http://127.0.0.1:9/callback";
-    const registered = await pbs(env, "", "oauth-clients", "create", "--name", "Example integration", "--redirect-uri", redirectUri, "--json");
+    const registered = await pbs(
+      env,
+      "",
+      "oauth-clients",
+      "create",
+      "--name",
+      "Example integration",
+      "--redirect-uri",
+      redirectUri,
+      "--json",
+    );
     expect(registered.code).toBe(0);
     const client = JSON.parse(registered.stdout) as { client_id: string; client_secret: string };
 
@@ -78,7 +111,10 @@ describe("README walk-through: settings console and OAuth, with the real server 
     const authorize = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, scope: "projects:read", state: "xyz", code_challenge: challenge, code_challenge_method: "S256" })}`;
     const consentPage = await browser.fetch(authorize);
     expect(consentPage.status).toBe(200);
-    const decided = await browser.post("/oauth/authorize", [...formFields(await consentPage.text(), "allow"), ["decision", "allow"]]);
+    const decided = await browser.post("/oauth/authorize", [
+      ...formFields(await consentPage.text(), "allow"),
+      ["decision", "allow"],
+    ]);
     const callback = new URL(decided.headers.get("location")!);
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
     expect(callback.searchParams.get("state")).toBe("xyz");
@@ -86,20 +122,37 @@ describe("README walk-through: settings console and OAuth, with the real server 
     const token = await fetch(`${server.url}/oauth/token`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ grant_type: "authorization_code", code: callback.searchParams.get("code"), client_id: client.client_id, client_secret: client.client_secret, redirect_uri: redirectUri, code_verifier: verifier }),
+      body: JSON.stringify({
+        grant_type: "authorization_code",
+        code: callback.searchParams.get("code"),
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }),
     });
     expect(token.status).toBe(200);
     const tokens = (await token.json()) as { access_token: string; scope: string };
     expect(tokens.scope).toBe("projects:read");
-    const projects = await fetch(`${server.url}/v1/projects`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    const projects = await fetch(`${server.url}/v1/projects`, {
+      headers: { Authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(projects.status).toBe(200);
-    const outside = await fetch(`${server.url}/v1/webhooks`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    const outside = await fetch(`${server.url}/v1/webhooks`, {
+      headers: { Authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(outside.status).toBe(401);
     expect(((await outside.json()) as { error: { code: string } }).error.code).toBe("insufficient_scope");
 
     // Everything above is in the audit log, read with pbs through the running server.
-    const audit = JSON.parse((await pbs(env, "", "audit", "--workspace", "acme", "--json")).stdout) as { action: string | null; path: string | null; client_id: string | null }[];
-    expect(audit.map((row) => row.action).filter(Boolean)).toEqual(expect.arrayContaining(["member.added", "api_key.created", "oauth_app.authorized"]));
+    const audit = JSON.parse((await pbs(env, "", "audit", "--workspace", "acme", "--json")).stdout) as {
+      action: string | null;
+      path: string | null;
+      client_id: string | null;
+    }[];
+    expect(audit.map((row) => row.action).filter(Boolean)).toEqual(
+      expect.arrayContaining(["member.added", "api_key.created", "oauth_app.authorized"]),
+    );
     expect(audit).toContainEqual(expect.objectContaining({ path: "/v1/projects", client_id: client.client_id }));
   });
 });

@@ -187,7 +187,8 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const describeFindings = (list: Finding[]): string[] => list.map((f) => `${f.code} @ ${f.path.join(".")}: ${f.message}`);
+const describeFindings = (list: Finding[]): string[] =>
+  list.map((f) => `${f.code} @ ${f.path.join(".")}: ${f.message}`);
 
 describe("the valid fixture", () => {
   it("has no finding at all under the whole ruleset (OpenAPI 3.0)", () => {
@@ -205,7 +206,10 @@ describe("custom rules", () => {
       const found = findings.get(`case-${i}.json`) ?? [];
       const ours = found.filter((f) => String(f.code).startsWith("pb-"));
       // The expected rule fires with the expected message...
-      expect(ours.some((f) => f.code === testCase.rule && f.message.includes(testCase.message)), describeFindings(found).join("\n")).toBe(true);
+      expect(
+        ours.some((f) => f.code === testCase.rule && f.message.includes(testCase.message)),
+        describeFindings(found).join("\n"),
+      ).toBe(true);
       // ...and none of our other rules does: each rule checks one thing.
       expect(ours.filter((f) => f.code !== testCase.rule).map((f) => f.code)).toEqual([]);
     });
@@ -217,9 +221,14 @@ describe("the overrides exempting the OAuth endpoints", () => {
   // only ones our pb-* rules and the rate-limit rules may be switched off for.
   const oauthOperations = ["getAuthorizationServerMetadata", "authorize", "requestToken", "revokeToken"];
   const exemptable = /^pb-|^owasp:api4:2023-rate-limit|^owasp:api8:2023-define-error/;
-  const ruleset = parse(readFileSync(join(root, ".spectral.yaml"), "utf8")) as { overrides: { files: string[]; rules: Record<string, string> }[] };
+  const ruleset = parse(readFileSync(join(root, ".spectral.yaml"), "utf8")) as {
+    overrides: { files: string[]; rules: Record<string, string> }[];
+  };
   const generated = (file: string): Doc => parse(readFileSync(join(root, "generated", file), "utf8"));
-  const documents: Record<string, Doc> = { "openapi.yaml": generated("openapi.yaml"), "openapi.3.1.yaml": generated("openapi.3.1.yaml") };
+  const documents: Record<string, Doc> = {
+    "openapi.yaml": generated("openapi.yaml"),
+    "openapi.3.1.yaml": generated("openapi.3.1.yaml"),
+  };
 
   /** The operation a `generated/<file>#/paths/<path>/<method>[/...]` override points into. */
   function operationAt(target: string): { file: string; operation: Doc | undefined } {
@@ -230,7 +239,9 @@ describe("the overrides exempting the OAuth endpoints", () => {
     return { file: file!, operation: documents[file!]?.paths?.[decoded]?.[method!] };
   }
 
-  const exempting = ruleset.overrides.filter((override) => Object.keys(override.rules).some((rule) => exemptable.test(rule)));
+  const exempting = ruleset.overrides.filter((override) =>
+    Object.keys(override.rules).some((rule) => exemptable.test(rule)),
+  );
 
   it("switch rules off only for the named OAuth operations, in both documents", () => {
     expect(exempting.length).toBeGreaterThan(0);
@@ -240,7 +251,11 @@ describe("the overrides exempting the OAuth endpoints", () => {
         expect(oauthOperations).toContain(operation?.operationId);
         expect(operation?.["x-served-by"]).toBe("oauth");
       }
-      const ids = (file: string) => reached.filter((r) => r.file === file).map((r) => r.operation?.operationId).sort();
+      const ids = (file: string) =>
+        reached
+          .filter((r) => r.file === file)
+          .map((r) => r.operation?.operationId)
+          .sort();
       expect(ids("openapi.3.1.yaml")).toEqual(ids("openapi.yaml"));
     }
   });

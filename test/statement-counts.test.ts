@@ -54,44 +54,55 @@ forEachDriver("statements per request", (driver) => {
     expect(sent[0]!.text).toMatch(/from "projects"/);
   });
 
-  it.runIf(driver.name === "postgres")("warm GETs with the rate limit counted in PostgreSQL: a statement per ten requests for it", async () => {
-    const counted = await startTestServer(driver, {
-      rateLimitPlans: PLAN_LIMITS,
-      rateLimitStore: (storage) => createPostgresStore({ pool: (storage as PostgresStorage).pool }),
-    });
-    try {
-      const client = counted.as(await counted.createKey({ workspace: "big", plan: "enterprise" }));
-      const created = await client.post<{ id: string }>("/v1/projects", { name: "Counted", prompt: "p" });
-      await client.get(`/v1/projects/${created.body.id}`);
-      const sent = await statementsOf(counted, async () => {
-        for (let i = 0; i < 50; i++) await client.get(`/v1/projects/${created.body.id}`);
+  it.runIf(driver.name === "postgres")(
+    "warm GETs with the rate limit counted in PostgreSQL: a statement per ten requests for it",
+    async () => {
+      const counted = await startTestServer(driver, {
+        rateLimitPlans: PLAN_LIMITS,
+        rateLimitStore: (storage) => createPostgresStore({ pool: (storage as PostgresStorage).pool }),
       });
-      const limits = sent.filter(({ text }) => /rate_limit_take/.test(text));
-      expect(sent.filter(({ text }) => /from "projects"/.test(text))).toHaveLength(50);
-      // 50 requests with leases of 10 (an enterprise key's burst is 100), and one more when the second turns.
-      expect(limits.length).toBeGreaterThanOrEqual(4);
-      expect(limits.length).toBeLessThanOrEqual(7);
-    } finally {
-      await counted.stop();
-    }
-  });
+      try {
+        const client = counted.as(await counted.createKey({ workspace: "big", plan: "enterprise" }));
+        const created = await client.post<{ id: string }>("/v1/projects", { name: "Counted", prompt: "p" });
+        await client.get(`/v1/projects/${created.body.id}`);
+        const sent = await statementsOf(counted, async () => {
+          for (let i = 0; i < 50; i++) await client.get(`/v1/projects/${created.body.id}`);
+        });
+        const limits = sent.filter(({ text }) => /rate_limit_take/.test(text));
+        expect(sent.filter(({ text }) => /from "projects"/.test(text))).toHaveLength(50);
+        // 50 requests with leases of 10 (an enterprise key's burst is 100), and one more when the second turns.
+        expect(limits.length).toBeGreaterThanOrEqual(4);
+        expect(limits.length).toBeLessThanOrEqual(7);
+      } finally {
+        await counted.stop();
+      }
+    },
+  );
 
   it("an idempotent create: claim, then BEGIN, project + run + events + deliveries, job, stored answer, COMMIT", async () => {
     await server.client.get("/v1/projects?limit=1");
     const sent = await statementsOf(server, () =>
-      server.client.post("/v1/projects", { name: "Counted create", prompt: "p" }, { headers: { "Idempotency-Key": `count-${Date.now()}` } }),
+      server.client.post(
+        "/v1/projects",
+        { name: "Counted create", prompt: "p" },
+        { headers: { "Idempotency-Key": `count-${Date.now()}` } },
+      ),
     );
     expect(sent.length, sent.map(({ text }) => text).join("\n")).toBeLessThanOrEqual(6);
     if (driver.name === "postgres") {
       // Each parsed and planned once per connection, pg-boss's job insert included (src/storage/prepared.ts).
-      const unnamed = sent.filter(({ text, named }) => !named && !/^(begin|commit)$/i.test(text)).map(({ text }) => text);
+      const unnamed = sent
+        .filter(({ text, named }) => !named && !/^(begin|commit)$/i.test(text))
+        .map(({ text }) => text);
       expect(unnamed).toEqual([]);
     }
   });
 
   it("a refused key, again: no statement (its refusal is remembered; the audit row is batched)", async () => {
     await server.as("svc_live_unknownunknownunknownunknownunknown1").get("/v1/projects");
-    const sent = await statementsOf(server, () => server.as("svc_live_unknownunknownunknownunknownunknown1").get("/v1/projects"));
+    const sent = await statementsOf(server, () =>
+      server.as("svc_live_unknownunknownunknownunknownunknown1").get("/v1/projects"),
+    );
     expect(sent).toEqual([]);
   });
 
@@ -101,7 +112,9 @@ forEachDriver("statements per request", (driver) => {
       for (let i = 0; i < 3; i++) await limited.as(`svc_live_random_${i}_${Date.now()}`).get("/v1/projects");
       await limited.app.flushAudit();
       seen.length = 0;
-      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => limited.as(`svc_live_flood_${i}_${Date.now()}`).get("/v1/projects")));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => limited.as(`svc_live_flood_${i}_${Date.now()}`).get("/v1/projects")),
+      );
       expect(responses.map((response) => response.status)).toEqual(Array(20).fill(429));
       const sent = [...seen];
       await limited.app.flushAudit();

@@ -17,7 +17,16 @@ it("has committed migrations in step with src/storage/schema.ts", async () => {
     // drizzle-kit generate on a copy: it would write a new migration if the schema had moved on.
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [join(repoRoot, "node_modules", "drizzle-kit", "bin.cjs"), "generate", "--dialect", "postgresql", "--schema", "./src/storage/schema.ts", "--out", relative(repoRoot, scratch)],
+      [
+        join(repoRoot, "node_modules", "drizzle-kit", "bin.cjs"),
+        "generate",
+        "--dialect",
+        "postgresql",
+        "--schema",
+        "./src/storage/schema.ts",
+        "--out",
+        relative(repoRoot, scratch),
+      ],
       { cwd: repoRoot },
     );
     expect(stdout).toContain("No schema changes");

@@ -18,7 +18,12 @@ import { forEachDriver, type ProcessDatabase } from "./support/database.ts";
 async function createAndUseKeys(storage: Storage): Promise<string[]> {
   const workspace = await createWorkspace(storage.db, { slug: "acme" });
   const direct = await createApiKey(storage.db, { workspaceId: workspace.id, name: "direct", expires: "30d" });
-  const viaCli = (await executeCommand(storage.db, parseCommand(["keys", "create", "--workspace", "acme", "--name", "cli", "--env", "test", "--json"]))).json as { secret: string };
+  const viaCli = (
+    await executeCommand(
+      storage.db,
+      parseCommand(["keys", "create", "--workspace", "acme", "--name", "cli", "--env", "test", "--json"]),
+    )
+  ).json as { secret: string };
   for (const secret of [direct.secret, viaCli.secret]) {
     expect(await authenticate(storage.db, secret)).toHaveProperty("key"); // use it: last_used_at is written
   }
@@ -55,16 +60,23 @@ forEachDriver("no key secret is stored", (driver) => {
 
     const haystacks: { name: string; bytes: Buffer }[] = [];
     if (driver.name === "pglite") {
-      for (const file of await filesUnder(database.dataDir)) haystacks.push({ name: file, bytes: await readFile(file) });
+      for (const file of await filesUnder(database.dataDir))
+        haystacks.push({ name: file, bytes: await readFile(file) });
     } else {
-      const { stdout } = await promisify(execFile)("pg_dump", ["--no-owner", database.databaseUrl!], { maxBuffer: 64 * 1024 * 1024, encoding: "buffer" });
+      const { stdout } = await promisify(execFile)("pg_dump", ["--no-owner", database.databaseUrl!], {
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: "buffer",
+      });
       haystacks.push({ name: "pg_dump", bytes: stdout });
     }
     expect(haystacks.length).toBeGreaterThan(0);
 
     for (const secret of secrets) {
       const hash = Buffer.from(hashSecret(secret));
-      expect(haystacks.some((haystack) => haystack.bytes.includes(hash)), "the search sees the stored key rows").toBe(true);
+      expect(
+        haystacks.some((haystack) => haystack.bytes.includes(hash)),
+        "the search sees the stored key rows",
+      ).toBe(true);
       for (const needle of needles(secret)) {
         const found = haystacks.filter((haystack) => haystack.bytes.includes(needle)).map((haystack) => haystack.name);
         expect(found, `secret found in ${found.join(", ")}`).toEqual([]);

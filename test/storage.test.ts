@@ -58,15 +58,32 @@ const allTables = [
 /** A workspace with one project, its run, a deployment and a two-chunk file. */
 async function seedProject(storage: Storage) {
   const { db } = storage;
-  const [workspace] = await db.insert(workspaces).values({ id: newId("ws"), slug: `ws-${newId("ws").slice(3, 11).toLowerCase()}`, name: "Acme" }).returning();
+  const [workspace] = await db
+    .insert(workspaces)
+    .values({ id: newId("ws"), slug: `ws-${newId("ws").slice(3, 11).toLowerCase()}`, name: "Acme" })
+    .returning();
   const partition = { workspaceId: workspace!.id, environment: "live" as const };
   const [project] = await db
     .insert(projects)
-    .values({ id: newId("prj"), ...partition, name: "Shop", prompt: "a shop", agent: "coding-agent-1", visibility: "private" })
+    .values({
+      id: newId("prj"),
+      ...partition,
+      name: "Shop",
+      prompt: "a shop",
+      agent: "coding-agent-1",
+      visibility: "private",
+    })
     .returning();
   const [run] = await db
     .insert(agentRuns)
-    .values({ id: newId("run"), projectId: project!.id, ...partition, agent: "coding-agent-1", prompt: "a shop", trigger: "project_created" })
+    .values({
+      id: newId("run"),
+      projectId: project!.id,
+      ...partition,
+      agent: "coding-agent-1",
+      prompt: "a shop",
+      trigger: "project_created",
+    })
     .returning();
   const [deployment] = await db
     .insert(deployments)
@@ -74,7 +91,15 @@ async function seedProject(storage: Storage) {
     .returning();
   const [file] = await db
     .insert(files)
-    .values({ id: newId("file"), projectId: project!.id, ...partition, path: "src/index.html", contentType: "text/html", sizeBytes: 4, sha256: "0".repeat(64) })
+    .values({
+      id: newId("file"),
+      projectId: project!.id,
+      ...partition,
+      path: "src/index.html",
+      contentType: "text/html",
+      sizeBytes: 4,
+      sha256: "0".repeat(64),
+    })
     .returning();
   await db.insert(fileChunks).values([
     { fileId: file!.id, seq: 0, data: new Uint8Array([0, 1]) },
@@ -108,11 +133,17 @@ forEachDriver("storage", (driver) => {
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual(allTables);
 
-    const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
-    const applied = await storage().db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+    const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+      entries: unknown[];
+    };
+    const applied = await storage().db.execute<{ count: number }>(
+      sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+    );
     expect(applied.rows[0]!.count).toBe(journal.entries.length);
 
-    const index = await storage().db.execute<{ indexdef: string }>(sql`select indexdef from pg_indexes where indexname = 'projects_page_idx'`);
+    const index = await storage().db.execute<{ indexdef: string }>(
+      sql`select indexdef from pg_indexes where indexname = 'projects_page_idx'`,
+    );
     expect(index.rows[0]!.indexdef).toContain("(workspace_id, environment, created_at DESC, id DESC)");
   });
 
@@ -132,40 +163,89 @@ forEachDriver("storage", (driver) => {
 
     const [key] = await db
       .insert(apiKeys)
-      .values({ id: newId("key"), workspaceId: workspace.id, name: "k", environment: "test", secretHash: "h", displayPrefix: "svc_test_abcd", last4: "wxyz" })
+      .values({
+        id: newId("key"),
+        workspaceId: workspace.id,
+        name: "k",
+        environment: "test",
+        secretHash: "h",
+        displayPrefix: "svc_test_abcd",
+        last4: "wxyz",
+      })
       .returning();
     expect(key!.scopes).toEqual(["*"]);
 
     const [endpoint] = await db
       .insert(webhookEndpoints)
-      .values({ id: newId("we"), ...partition, url: "https://example.com/hook", enabledEvents: ["project.created", "*"], secret: "whsec_x" })
+      .values({
+        id: newId("we"),
+        ...partition,
+        url: "https://example.com/hook",
+        enabledEvents: ["project.created", "*"],
+        secret: "whsec_x",
+      })
       .returning();
     expect(endpoint!.enabledEvents).toEqual(["project.created", "*"]);
     const [event] = await db
       .insert(events)
-      .values({ id: newId("evt"), ...partition, type: "project.created", data: { object: { id: project.id, nested: [1, "two", null] } } })
+      .values({
+        id: newId("evt"),
+        ...partition,
+        type: "project.created",
+        data: { object: { id: project.id, nested: [1, "two", null] } },
+      })
       .returning();
     expect(event!.data).toEqual({ object: { id: project.id, nested: [1, "two", null] } });
-    const [delivery] = await db.insert(webhookDeliveries).values({ id: newId("dlv"), webhookEndpointId: endpoint!.id, eventId: event!.id, ...partition }).returning();
+    const [delivery] = await db
+      .insert(webhookDeliveries)
+      .values({ id: newId("dlv"), webhookEndpointId: endpoint!.id, eventId: event!.id, ...partition })
+      .returning();
     expect(delivery).toMatchObject({ status: "pending", attempts: 0 });
 
     const periodStart = new Date("2026-11-01T00:00:00.000Z");
     const [invoice] = await db
       .insert(invoices)
-      .values({ id: newId("inv"), ...partition, number: "INV-1", status: "open", currency: "usd", amountDue: 50_000_000_000, periodStart, periodEnd: new Date("2026-12-01T00:00:00.000Z") })
+      .values({
+        id: newId("inv"),
+        ...partition,
+        number: "INV-1",
+        status: "open",
+        currency: "usd",
+        amountDue: 50_000_000_000,
+        periodStart,
+        periodEnd: new Date("2026-12-01T00:00:00.000Z"),
+      })
       .returning();
     expect(invoice!.amountDue).toBe(50_000_000_000); // beyond int4
     expect(invoice!.periodStart.toISOString()).toBe(periodStart.toISOString());
 
     const [entry] = await db
       .insert(auditLog)
-      .values({ method: "GET", route: "/v1/projects", path: "/v1/projects", status: 200, requestId: "req_1", latencyMs: 3 })
+      .values({
+        method: "GET",
+        route: "/v1/projects",
+        path: "/v1/projects",
+        status: 200,
+        requestId: "req_1",
+        latencyMs: 3,
+      })
       .returning();
     expect(typeof entry!.id).toBe("number");
 
     const [idem] = await db
       .insert(idempotencyKeys)
-      .values({ ...partition, key: "k1", method: "POST", path: "/v1/projects", requestHash: "h", state: "completed", responseStatus: 201, responseHeaders: { a: "b" }, responseBody: { id: 1 }, expiresAt: new Date(Date.now() + 1000) })
+      .values({
+        ...partition,
+        key: "k1",
+        method: "POST",
+        path: "/v1/projects",
+        requestHash: "h",
+        state: "completed",
+        responseStatus: 201,
+        responseHeaders: { a: "b" },
+        responseBody: { id: 1 },
+        expiresAt: new Date(Date.now() + 1000),
+      })
       .returning();
     expect(idem).toMatchObject({ responseHeaders: { a: "b" }, responseBody: { id: 1 } });
 
@@ -184,7 +264,9 @@ forEachDriver("storage", (driver) => {
     expect(await count(agentRuns, project.id)).toBe(0);
     expect(await count(deployments, project.id)).toBe(0);
     expect(await count(files, project.id)).toBe(0);
-    const orphanChunks = await db.execute<{ count: number }>(sql`select count(*)::int as count from file_chunks where file_id not in (select id from files)`);
+    const orphanChunks = await db.execute<{ count: number }>(
+      sql`select count(*)::int as count from file_chunks where file_id not in (select id from files)`,
+    );
     expect(orphanChunks.rows[0]!.count).toBe(0);
 
     // Nothing else went: the other project keeps everything, the workspace stays.
@@ -196,14 +278,34 @@ forEachDriver("storage", (driver) => {
   it("enforces the constraints: unique slug, unique file path per project, allowed values, foreign keys", async () => {
     const { db } = storage();
     const { workspace, partition, project } = await seedProject(storage());
-    await expect(db.insert(workspaces).values({ id: newId("ws"), slug: workspace.slug, name: "again" })).rejects.toThrow();
     await expect(
-      db.insert(files).values({ id: newId("file"), projectId: project.id, ...partition, path: "src/index.html", contentType: "text/html", sizeBytes: 1, sha256: "1" }),
+      db.insert(workspaces).values({ id: newId("ws"), slug: workspace.slug, name: "again" }),
     ).rejects.toThrow();
-    expect(await failure(db.execute(sql`update projects set environment = 'staging' where id = ${project.id}`))).toContain("projects_environment_check");
+    await expect(
+      db.insert(files).values({
+        id: newId("file"),
+        projectId: project.id,
+        ...partition,
+        path: "src/index.html",
+        contentType: "text/html",
+        sizeBytes: 1,
+        sha256: "1",
+      }),
+    ).rejects.toThrow();
+    expect(
+      await failure(db.execute(sql`update projects set environment = 'staging' where id = ${project.id}`)),
+    ).toContain("projects_environment_check");
     expect(await failure(db.execute(sql`update agent_runs set status = 'done'`))).toContain("agent_runs_status_check");
     await expect(
-      db.insert(projects).values({ id: newId("prj"), workspaceId: "ws_missing0000", environment: "live", name: "n", prompt: "p", agent: "coding-agent-1", visibility: "public" }),
+      db.insert(projects).values({
+        id: newId("prj"),
+        workspaceId: "ws_missing0000",
+        environment: "live",
+        name: "n",
+        prompt: "p",
+        agent: "coding-agent-1",
+        visibility: "public",
+      }),
     ).rejects.toThrow();
   });
 
@@ -258,8 +360,12 @@ describe("storage on a PGlite data directory", () => {
       await migratedTemplate();
       const fresh = await openPgliteStorage({ dataDir: empty });
       try {
-        const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
-        const applied = await fresh.db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+        const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+          entries: unknown[];
+        };
+        const applied = await fresh.db.execute<{ count: number }>(
+          sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+        );
         expect(applied.rows[0]!.count).toBe(journal.entries.length);
         // A cluster of its own: what it writes stays in it, and the template does not change.
         await fresh.db.insert(workspaces).values({ id: newId("ws"), slug: "own", name: "Own" });

@@ -39,8 +39,14 @@ describe("unauthenticated traffic, limited per client address", () => {
   let shortWindow: TestServer;
   beforeAll(async () => {
     const trustProxy = { hops: 1 };
-    server = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: 4, windowSeconds: LONG_WINDOW_SECONDS }, trustProxy });
-    shortWindow = await startTestServer(pgliteDriver, { unauthenticatedLimit: { limit: 4, windowSeconds: SHORT_WINDOW_SECONDS }, trustProxy });
+    server = await startTestServer(pgliteDriver, {
+      unauthenticatedLimit: { limit: 4, windowSeconds: LONG_WINDOW_SECONDS },
+      trustProxy,
+    });
+    shortWindow = await startTestServer(pgliteDriver, {
+      unauthenticatedLimit: { limit: 4, windowSeconds: SHORT_WINDOW_SECONDS },
+      trustProxy,
+    });
   });
   afterAll(() => Promise.all([server?.stop(), shortWindow?.stop()]));
 
@@ -107,7 +113,11 @@ describe("unauthenticated traffic, limited per client address", () => {
     for (let i = 0; i < 4; i++) await from(address, null).get("/v1/projects");
     const refused = await from(address, null).get("/v1/projects");
     expect(refused.status).toBe(429);
-    expect(await server.auditRow(refused.headers.get("x-request-id")!)).toMatchObject({ ip: address, status: 429, route: "/v1/projects" });
+    expect(await server.auditRow(refused.headers.get("x-request-id")!)).toMatchObject({
+      ip: address,
+      status: 429,
+      route: "/v1/projects",
+    });
   });
 });
 
@@ -117,9 +127,16 @@ describe("the per-address limit without TRUST_PROXY", () => {
   it("counts by the socket's address: X-Forwarded-For cannot spread a flood over made-up addresses", async () => {
     expect((await server.client.get("/v1/key")).status).toBe(200);
     for (let i = 0; i < 3; i++) {
-      expect((await server.as(`svc_live_random${i}`).get("/v1/key", { headers: { "X-Forwarded-For": `198.51.100.${i}` } })).status).toBe(401);
+      expect(
+        (await server.as(`svc_live_random${i}`).get("/v1/key", { headers: { "X-Forwarded-For": `198.51.100.${i}` } }))
+          .status,
+      ).toBe(401);
     }
-    expectAddressLimited(await server.as("svc_live_random9").get("/v1/key", { headers: { "X-Forwarded-For": "198.51.100.9" } }), 3, 60);
+    expectAddressLimited(
+      await server.as("svc_live_random9").get("/v1/key", { headers: { "X-Forwarded-For": "198.51.100.9" } }),
+      3,
+      60,
+    );
     // The key used before the flood is in the server's memory, and still served.
     expect((await server.client.get("/v1/key")).status).toBe(200);
   });

@@ -18,18 +18,34 @@ forEachDriver("webhook deliveries through a crash", (driver) => {
   afterAll(() => receiver?.close());
 
   it("delivers every event of a burst after kill -9 and a restart, none lost", async () => {
-    const env = { ...database().env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", LOG_LEVEL: "info", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
+    const env = {
+      ...database().env,
+      PORT: "0",
+      APPS_PORT: "0",
+      HOST: "127.0.0.1",
+      REDIS_URL: "",
+      LOG_LEVEL: "info",
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    };
     let server = await startServer(env);
     await pbs(["workspaces", "create", "--slug", "burst", "--plan", "enterprise"], database().env);
-    const secret = (await pbs(["keys", "create", "--workspace", "burst", "--name", "t"], database().env)).trimEnd().split("\n").at(-1)!;
+    const secret = (await pbs(["keys", "create", "--workspace", "burst", "--name", "t"], database().env))
+      .trimEnd()
+      .split("\n")
+      .at(-1)!;
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } }).then(
-        (response) => response.json() as Promise<any>,
-      );
-    await api("/v1/webhooks", { method: "POST", body: JSON.stringify({ url: `${receiver.url}/burst`, enabled_events: ["project.created", "project.updated"] }) });
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+      }).then((response) => response.json() as Promise<any>);
+    await api("/v1/webhooks", {
+      method: "POST",
+      body: JSON.stringify({ url: `${receiver.url}/burst`, enabled_events: ["project.created", "project.updated"] }),
+    });
 
     const project = await api("/v1/projects", { method: "POST", body: JSON.stringify({ name: "Burst", prompt: "x" }) });
-    for (let i = 0; i < 15; i++) await api(`/v1/projects/${project.id}`, { method: "PATCH", body: JSON.stringify({ name: `Burst ${i}` }) });
+    for (let i = 0; i < 15; i++)
+      await api(`/v1/projects/${project.id}`, { method: "PATCH", body: JSON.stringify({ name: `Burst ${i}` }) });
     await receiver.waitFor("/burst", 2);
     server.child.kill("SIGKILL");
     await new Promise((resolve) => server.child.once("exit", resolve));
@@ -37,13 +53,16 @@ forEachDriver("webhook deliveries through a crash", (driver) => {
     expect(delivered.size).toBeLessThan(16);
 
     server = await startServer(env);
-    const events = (await api("/v1/events?limit=100")).data.filter((event: { type: string }) => event.type.startsWith("project."));
+    const events = (await api("/v1/events?limit=100")).data.filter((event: { type: string }) =>
+      event.type.startsWith("project."),
+    );
     expect(events).toHaveLength(16);
     const deadline = Date.now() + 90_000;
     for (;;) {
       const ids = new Set(receiver.received.map((request) => request.headers["webhook-id"]));
       if (events.every((event: { id: string }) => ids.has(event.id))) break;
-      if (Date.now() > deadline) throw new Error(`only ${ids.size} of ${events.length} events were delivered after the restart`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${ids.size} of ${events.length} events were delivered after the restart`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }, 150_000);

@@ -14,7 +14,11 @@ import { final, pollUntil } from "./support/poll.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-type Delivery = { status: string; attempts: number; attempt_log: { response_status: number | null; error: string | null; response_body: string | null }[] };
+type Delivery = {
+  status: string;
+  attempts: number;
+  attempt_log: { response_status: number | null; error: string | null; response_body: string | null }[];
+};
 
 forEachDriver("webhook deliveries", (driver) => {
   let server: TestServer;
@@ -22,7 +26,10 @@ forEachDriver("webhook deliveries", (driver) => {
   beforeAll(async () => {
     receiver = await startReceiver();
     // Retries after 200 ms instead of 5 s, 5 min, …: three retries, then the delivery fails.
-    server = await startTestServer(driver, { workers: true, webhooks: { deliver: true, allowPrivateNetworks: true, retrySchedule: [200, 200, 200] } });
+    server = await startTestServer(driver, {
+      workers: true,
+      webhooks: { deliver: true, allowPrivateNetworks: true, retrySchedule: [200, 200, 200] },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -30,24 +37,41 @@ forEachDriver("webhook deliveries", (driver) => {
   });
 
   async function register(path: string, enabledEvents: string[] = ["*"]) {
-    const created = await server.client.post("/v1/webhooks", { url: `${receiver.url}${path}`, enabled_events: enabledEvents });
+    const created = await server.client.post("/v1/webhooks", {
+      url: `${receiver.url}${path}`,
+      enabled_events: enabledEvents,
+    });
     expect(created.status).toBe(201);
     return created.body as { id: string; secret: string };
   }
   const deliveryOf = async (endpointId: string, eventId: string) => {
-    const list = (await server.client.get(`/v1/webhooks/${endpointId}/deliveries?limit=100`)).body.data as { id: string; event_id: string }[];
+    const list = (await server.client.get(`/v1/webhooks/${endpointId}/deliveries?limit=100`)).body.data as {
+      id: string;
+      event_id: string;
+    }[];
     const delivery = list.find((entry) => entry.event_id === eventId)!;
     return `/v1/webhooks/${endpointId}/deliveries/${delivery.id}`;
   };
 
   it("delivers a project's life, signed, within seconds of each event", async () => {
     const endpoint = await register("/life");
-    const created = await server.client.post("/v1/projects", { name: "Hooked", prompt: "A page", visibility: "public" });
+    const created = await server.client.post("/v1/projects", {
+      name: "Hooked",
+      prompt: "A page",
+      visibility: "public",
+    });
     await pollUntil(server.client, `/v1/projects/${created.body.id}`, final);
     const deployment = await server.client.post(`/v1/projects/${created.body.id}/deployments`);
     await pollUntil(server.client, `/v1/projects/${created.body.id}/deployments/${deployment.body.id}`, final);
 
-    const wanted = ["project.created", "agent_run.queued", "agent_run.started", "agent_run.succeeded", "deployment.queued", "deployment.ready"];
+    const wanted = [
+      "project.created",
+      "agent_run.queued",
+      "agent_run.started",
+      "agent_run.succeeded",
+      "deployment.queued",
+      "deployment.ready",
+    ];
     const received = await receiver.waitFor("/life", wanted.length);
     const standard = new Webhook(endpoint.secret);
     const types: string[] = [];
@@ -55,7 +79,15 @@ forEachDriver("webhook deliveries", (driver) => {
       const headers = request.headers as Record<string, string>;
       expect(headers["x-svc-signature"]).toBe(headers["webhook-signature"]);
       expect(headers["content-type"]).toBe("application/json");
-      expect(verifyWebhook({ id: headers["webhook-id"]!, timestamp: headers["webhook-timestamp"]!, body: request.body, signature: headers["webhook-signature"]!, secret: endpoint.secret })).toEqual({ ok: true });
+      expect(
+        verifyWebhook({
+          id: headers["webhook-id"]!,
+          timestamp: headers["webhook-timestamp"]!,
+          body: request.body,
+          signature: headers["webhook-signature"]!,
+          secret: endpoint.secret,
+        }),
+      ).toEqual({ ok: true });
       const event = standard.verify(request.body, headers) as { id: string; type: string };
       expect(event.id).toBe(headers["webhook-id"]);
       types.push(event.type);
@@ -70,8 +102,14 @@ forEachDriver("webhook deliveries", (driver) => {
       const event = events.find((e) => e.id === request.headers["webhook-id"])!;
       expect(request.at - Date.parse(event.created_at)).toBeLessThan(10_000);
     }
-    const delivery = (await server.client.get(await deliveryOf(endpoint.id, received[0]!.headers["webhook-id"] as string))).body as Delivery;
-    expect(delivery).toMatchObject({ status: "succeeded", attempts: 1, attempt_log: [{ response_status: 200, error: null, response_body: "ok" }] });
+    const delivery = (
+      await server.client.get(await deliveryOf(endpoint.id, received[0]!.headers["webhook-id"] as string))
+    ).body as Delivery;
+    expect(delivery).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+      attempt_log: [{ response_status: 200, error: null, response_body: "ok" }],
+    });
   });
 
   it("retries a failing receiver with the same webhook-id until it answers 2xx, recording every attempt", async () => {
@@ -80,7 +118,11 @@ forEachDriver("webhook deliveries", (driver) => {
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
     const [first, second] = await receiver.waitFor("/flaky", 2);
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
-    const delivery = await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending");
+    const delivery = await pollUntil<Delivery>(
+      server.client,
+      sent.headers.get("location")!,
+      (d) => d.status !== "pending",
+    );
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(delivery.attempt_log.map((attempt) => attempt.response_status)).toEqual([200, 500]);
     expect(delivery.attempt_log[1]!.response_body).toBe("try later");
@@ -90,7 +132,11 @@ forEachDriver("webhook deliveries", (driver) => {
     const endpoint = await register("/broken");
     receiver.answer("/broken", (response) => response.writeHead(302, { Location: "http://169.254.169.254/" }).end());
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    const delivery = await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending");
+    const delivery = await pollUntil<Delivery>(
+      server.client,
+      sent.headers.get("location")!,
+      (d) => d.status !== "pending",
+    );
     expect(delivery).toMatchObject({ status: "failed", attempts: 4 });
     for (const attempt of delivery.attempt_log) expect(attempt.error).toContain("redirects are not followed");
     // Only the four attempts: the redirect was not followed.
@@ -101,7 +147,11 @@ forEachDriver("webhook deliveries", (driver) => {
     const endpoint = await register("/gone");
     receiver.answer("/gone", 410);
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    const delivery = await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending");
+    const delivery = await pollUntil<Delivery>(
+      server.client,
+      sent.headers.get("location")!,
+      (d) => d.status !== "pending",
+    );
     expect(delivery).toMatchObject({ status: "failed", attempts: 1 });
     const disabled = (await server.client.get(`/v1/webhooks/${endpoint.id}`)).body;
     expect(disabled).toMatchObject({ status: "disabled", disabled_reason: "The endpoint answered 410 Gone." });
@@ -119,13 +169,20 @@ forEachDriver("webhook deliveries", (driver) => {
       .where(eq(webhookEndpoints.id, endpoint.id));
     await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
     await receiver.waitFor("/dying", 1);
-    const disabled = await pollUntil<{ status: string; disabled_reason: string | null }>(server.client, `/v1/webhooks/${endpoint.id}`, (e) => e.status === "disabled");
+    const disabled = await pollUntil<{ status: string; disabled_reason: string | null }>(
+      server.client,
+      `/v1/webhooks/${endpoint.id}`,
+      (e) => e.status === "disabled",
+    );
     expect(disabled.disabled_reason).toBe("Every delivery to the endpoint failed for 3 days.");
 
     // A success in between starts the count again.
     const healthy = await register("/recovering");
     receiver.answer("/recovering", 500, 200);
-    await server.storage.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - 60_000) }).where(eq(webhookEndpoints.id, healthy.id));
+    await server.storage.db
+      .update(webhookEndpoints)
+      .set({ failingSince: new Date(Date.now() - 60_000) })
+      .where(eq(webhookEndpoints.id, healthy.id));
     const sent = await server.client.post(`/v1/webhooks/${healthy.id}/test`);
     await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status === "succeeded");
     const [row] = await server.storage.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, healthy.id));
@@ -145,10 +202,16 @@ forEachDriver("webhook deliveries", (driver) => {
     await receiver.waitFor("/healthy", 1);
     // Well within the 10 s a blackholed attempt takes, with room for a loaded machine.
     expect(Date.now() - started).toBeLessThan(4_000);
-    expect((await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending")).status).toBe("succeeded");
+    expect(
+      (await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending")).status,
+    ).toBe("succeeded");
 
     const loud = await server.client.post(`/v1/webhooks/${noisy.id}/test`);
-    const answered = await pollUntil<Delivery>(server.client, loud.headers.get("location")!, (d) => d.status !== "pending");
+    const answered = await pollUntil<Delivery>(
+      server.client,
+      loud.headers.get("location")!,
+      (d) => d.status !== "pending",
+    );
     expect(answered.status).toBe("succeeded");
     expect(answered.attempt_log[0]!.response_body).toHaveLength(1024);
 
@@ -156,19 +219,27 @@ forEachDriver("webhook deliveries", (driver) => {
     const garbled = await register("/garbage");
     receiver.answer("/garbage", (response) => response.socket!.end("this is not HTTP\r\n\r\n"));
     const sentGarbage = await server.client.post(`/v1/webhooks/${garbled.id}/test`);
-    const garbage = await pollUntil<Delivery>(server.client, sentGarbage.headers.get("location")!, (d) => d.status !== "pending");
+    const garbage = await pollUntil<Delivery>(
+      server.client,
+      sentGarbage.headers.get("location")!,
+      (d) => d.status !== "pending",
+    );
     expect(garbage).toMatchObject({ status: "failed", attempts: 4 });
     expect(garbage.attempt_log[0]).toMatchObject({ response_status: null, error: expect.any(String) });
   });
 
   it("signs with the new and the previous secret for a day after a rotation", async () => {
     const endpoint = await register("/rotated");
-    const rotated = await server.client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, { headers: { "Idempotency-Key": `rotate-${endpoint.id}` } });
+    const rotated = await server.client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, {
+      headers: { "Idempotency-Key": `rotate-${endpoint.id}` },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(endpoint.secret);
     // A retried rotation answers the same secret rather than rotating twice.
-    const again = await server.client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, { headers: { "Idempotency-Key": `rotate-${endpoint.id}` } });
+    const again = await server.client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, {
+      headers: { "Idempotency-Key": `rotate-${endpoint.id}` },
+    });
     expect(again.body.secret).toBe(rotated.body.secret);
 
     await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
@@ -232,7 +303,12 @@ forEachDriver("webhook targets", (driver) => {
   });
 
   it("refuses plain http, credentials and overlong URLs, and accepts a public https URL", async () => {
-    for (const url of ["http://public.test/hook", "https://user:pass@public.test/hook", `https://public.test/${"a".repeat(2100)}`, "public.test/hook"]) {
+    for (const url of [
+      "http://public.test/hook",
+      "https://user:pass@public.test/hook",
+      `https://public.test/${"a".repeat(2100)}`,
+      "public.test/hook",
+    ]) {
       const refused = await create(url);
       expect(refused.status, url).toBe(400);
       expect(refused.body.error.param, url).toBe("url");
@@ -245,7 +321,11 @@ forEachDriver("webhook targets", (driver) => {
     const endpoint = (await create("https://rebind.test/hook")).body;
     table["rebind.test"] = ["127.0.0.1"];
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    const delivery = await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending");
+    const delivery = await pollUntil<Delivery>(
+      server.client,
+      sent.headers.get("location")!,
+      (d) => d.status !== "pending",
+    );
     expect(delivery).toMatchObject({ status: "failed", attempts: 1 });
     expect(delivery.attempt_log[0]!.error).toContain("refused");
     expect(delivery.attempt_log[0]!.error).toContain("127.0.0.1");

@@ -13,7 +13,10 @@ forEachDriver("webhooks", (driver) => {
   const create = (body: Record<string, unknown>) => server.client.post("/v1/webhooks", body);
 
   it("creates an endpoint with its secret, shown in the create answer only", async () => {
-    const created = await create({ url: "https://example.com/hooks", enabled_events: ["project.created", "agent_run.failed", "project.created"] });
+    const created = await create({
+      url: "https://example.com/hooks",
+      enabled_events: ["project.created", "agent_run.failed", "project.created"],
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`/v1/webhooks/${created.body.id}`);
     expect(created.body).toMatchObject({
@@ -71,7 +74,8 @@ forEachDriver("webhooks", (driver) => {
 
   it("lists endpoints newest first, a page at a time", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await create({ url: `https://example.com/page/${i}`, enabled_events: ["*"] })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await create({ url: `https://example.com/page/${i}`, enabled_events: ["*"] })).body.id);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -88,12 +92,21 @@ forEachDriver("webhooks", (driver) => {
   });
 
   it("updates only the fields sent; a null description clears it", async () => {
-    const { body: endpoint } = await create({ url: "https://example.com/a", description: "Orders", enabled_events: ["*"] });
+    const { body: endpoint } = await create({
+      url: "https://example.com/a",
+      description: "Orders",
+      enabled_events: ["*"],
+    });
     expect(endpoint.description).toBe("Orders");
 
     const status = await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "disabled" });
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ url: "https://example.com/a", description: "Orders", enabled_events: ["*"], status: "disabled" });
+    expect(status.body).toMatchObject({
+      url: "https://example.com/a",
+      description: "Orders",
+      enabled_events: ["*"],
+      status: "disabled",
+    });
     expect(status.body).not.toHaveProperty("secret");
     expect(Date.parse(status.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(endpoint.updated_at));
     expect(status.body.created_at).toBe(endpoint.created_at);
@@ -155,13 +168,22 @@ forEachDriver("webhooks", (driver) => {
   });
 
   it("queues the events an endpoint subscribes to, and lists its deliveries newest first with filters", async () => {
-    const { body: endpoint } = await create({ url: "https://example.com/projects", enabled_events: ["project.created"] });
+    const { body: endpoint } = await create({
+      url: "https://example.com/projects",
+      enabled_events: ["project.created"],
+    });
     const projects = [];
-    for (let i = 0; i < 3; i++) projects.push((await server.client.post("/v1/projects", { name: `P${i}`, prompt: "x" })).body);
+    for (let i = 0; i < 3; i++)
+      projects.push((await server.client.post("/v1/projects", { name: `P${i}`, prompt: "x" })).body);
     const test = (await server.client.post(`/v1/webhooks/${endpoint.id}/test`)).body;
 
     const all = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?limit=100`);
-    expect(all.body.data.map((d: { event_type: string }) => d.event_type)).toEqual(["webhook.test", "project.created", "project.created", "project.created"]);
+    expect(all.body.data.map((d: { event_type: string }) => d.event_type)).toEqual([
+      "webhook.test",
+      "project.created",
+      "project.created",
+      "project.created",
+    ]);
     expect(all.body.data[0]).toEqual(test);
 
     // Paging, with a cursor bound to this endpoint's list.
@@ -183,10 +205,20 @@ forEachDriver("webhooks", (driver) => {
       .where(eq(webhookDeliveries.id, test.id));
     const succeeded = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=succeeded`);
     expect(succeeded.body.data).toHaveLength(1);
-    expect(succeeded.body.data[0]).toMatchObject({ id: test.id, status: "succeeded", attempts: 1, response_status: 204, next_attempt_at: null });
+    expect(succeeded.body.data[0]).toMatchObject({
+      id: test.id,
+      status: "succeeded",
+      attempts: 1,
+      response_status: 204,
+      next_attempt_at: null,
+    });
     expect(succeeded.body.data[0].last_attempt_at).not.toBeNull();
     const pending = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=pending`);
-    expect(pending.body.data.map((d: { event_type: string }) => d.event_type)).toEqual(["project.created", "project.created", "project.created"]);
+    expect(pending.body.data.map((d: { event_type: string }) => d.event_type)).toEqual([
+      "project.created",
+      "project.created",
+      "project.created",
+    ]);
     expect((await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=lost`)).status).toBe(400);
     expect((await server.client.get("/v1/webhooks/we_doesNotExist0000/deliveries")).status).toBe(404);
   });
@@ -203,7 +235,13 @@ forEachDriver("webhooks", (driver) => {
     expect(again.status).toBe(202);
     expect(again.headers.get("location")).toBe(`/v1/webhooks/${endpoint.id}/deliveries/${again.body.id}`);
     const originalNow = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries/${original.id}`);
-    expect(originalNow.body).toMatchObject({ id: original.id, status: "failed", attempts: 8, response_status: 500, next_attempt_at: null });
+    expect(originalNow.body).toMatchObject({
+      id: original.id,
+      status: "failed",
+      attempts: 8,
+      response_status: 500,
+      next_attempt_at: null,
+    });
     expect(again.body).toMatchObject({
       webhook_endpoint_id: endpoint.id,
       event_id: original.event_id,
@@ -225,8 +263,12 @@ forEachDriver("webhooks", (driver) => {
     expect(wrongEndpoint.status).toBe(404);
     expect(wrongEndpoint.body.error).toMatchObject({ code: "not_found", param: "delivery_id" });
     expect((await server.client.get(`/v1/webhooks/${other.id}/deliveries/${original.id}`)).status).toBe(404);
-    expect((await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000`)).body.error.param).toBe("delivery_id");
-    expect((await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000/redeliver`)).status).toBe(404);
+    expect(
+      (await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000`)).body.error.param,
+    ).toBe("delivery_id");
+    expect(
+      (await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/dlv_doesNotExist0000/redeliver`)).status,
+    ).toBe(404);
   });
 
   it("sends a test event and redelivers at most once per Idempotency-Key", async () => {
@@ -236,12 +278,20 @@ forEachDriver("webhooks", (driver) => {
     const again = await server.client.post(`/v1/webhooks/${endpoint.id}/test`, undefined, { headers });
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    const redelivered = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${first.body.id}/redeliver`, undefined, {
-      headers: { "Idempotency-Key": "redeliver-once" },
-    });
-    const redeliveredAgain = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${first.body.id}/redeliver`, undefined, {
-      headers: { "Idempotency-Key": "redeliver-once" },
-    });
+    const redelivered = await server.client.post(
+      `/v1/webhooks/${endpoint.id}/deliveries/${first.body.id}/redeliver`,
+      undefined,
+      {
+        headers: { "Idempotency-Key": "redeliver-once" },
+      },
+    );
+    const redeliveredAgain = await server.client.post(
+      `/v1/webhooks/${endpoint.id}/deliveries/${first.body.id}/redeliver`,
+      undefined,
+      {
+        headers: { "Idempotency-Key": "redeliver-once" },
+      },
+    );
     expect(redeliveredAgain.body.id).toBe(redelivered.body.id);
     const deliveries = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries`);
     expect(deliveries.body.data.map((d: { id: string }) => d.id)).toEqual([redelivered.body.id, first.body.id]);
@@ -287,7 +337,10 @@ forEachDriver("webhooks", (driver) => {
     expect((await server.client.get(`/v1/webhooks/${endpoint.id}`)).body.status).toBe("enabled");
 
     // A test key's endpoint lives in the test partition, and its test event is not livemode.
-    const { body: sandbox } = await testKey.post("/v1/webhooks", { url: "https://example.com/sandbox", enabled_events: ["*"] });
+    const { body: sandbox } = await testKey.post("/v1/webhooks", {
+      url: "https://example.com/sandbox",
+      enabled_events: ["*"],
+    });
     const [row] = await server.storage.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, sandbox.id));
     expect(row!.environment).toBe("test");
     const sent = await testKey.post(`/v1/webhooks/${sandbox.id}/test`);

@@ -11,29 +11,41 @@ import { forEachDriver } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { suiteServer } from "./support/server.ts";
 
-
 forEachDriver("work that finishes", (driver) => {
   const server = suiteServer(driver, { workers: true });
 
   async function deploy(client: ApiClient, projectId: string, body?: object) {
     const created = await client.post(`/v1/projects/${projectId}/deployments`, body);
     expect(created.status).toBe(202);
-    return pollUntil<{ id: string; status: string; url: string; error: unknown }>(client, `/v1/projects/${projectId}/deployments/${created.body.id}`, final);
+    return pollUntil<{ id: string; status: string; url: string; error: unknown }>(
+      client,
+      `/v1/projects/${projectId}/deployments/${created.body.id}`,
+      final,
+    );
   }
 
   it("creates, builds, deploys, changes, rolls back, and charges the live partition", async () => {
     const client = server.client;
-    const created = await client.post("/v1/projects", { name: "Recipe <planner>", prompt: "A web app that plans dinners from my fridge." });
+    const created = await client.post("/v1/projects", {
+      name: "Recipe <planner>",
+      prompt: "A web app that plans dinners from my fridge.",
+    });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe("queued");
 
-    const ready = await pollUntil<{ status: string; latest_run_id: string }>(client, `/v1/projects/${created.body.id}`, final);
+    const ready = await pollUntil<{ status: string; latest_run_id: string }>(
+      client,
+      `/v1/projects/${created.body.id}`,
+      final,
+    );
     expect(ready.status).toBe("ready");
     const run = (await client.get(`/v1/projects/${created.body.id}/runs/${ready.latest_run_id}`)).body;
     expect(run).toMatchObject({ status: "succeeded", error: null, credits_used: 1 });
     expect(run.started_at).not.toBeNull();
     expect(run.summary).toContain("index.html");
-    const files = (await client.get(`/v1/projects/${created.body.id}/files`)).body.data.map((file: { path: string }) => file.path);
+    const files = (await client.get(`/v1/projects/${created.body.id}/files`)).body.data.map(
+      (file: { path: string }) => file.path,
+    );
     expect(files.sort()).toEqual(["app.js", "index.html", "style.css"]);
 
     const first = await deploy(client, created.body.id);
@@ -51,8 +63,19 @@ forEachDriver("work that finishes", (driver) => {
     // The link's redirect (which drops the token from the address) stays on the app's origin,
     // whatever path the link names.
     const appUrl = new URL(project.url);
-    for (const path of ["/.//evil.example/x", "/..//evil.example/x", "/%2e//evil.example/x", "/%2E%2E//evil.example/x", "//evil.example/x", "/\\evil.example/x"]) {
-      const answer = await getAppPath(server.appsUrl, appUrl.host, `${path}?access_token=${appUrl.searchParams.get("access_token")}`);
+    for (const path of [
+      "/.//evil.example/x",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
+      "/%2E%2E//evil.example/x",
+      "//evil.example/x",
+      "/\\evil.example/x",
+    ]) {
+      const answer = await getAppPath(
+        server.appsUrl,
+        appUrl.host,
+        `${path}?access_token=${appUrl.searchParams.get("access_token")}`,
+      );
       expect(answer.status, path).toBe(303);
       expect(new URL(String(answer.headers.location), appUrl).origin, path).toBe(appUrl.origin);
       expect(String(answer.headers.location), path).not.toMatch(/^\/[\/\\]/);
@@ -62,9 +85,15 @@ forEachDriver("work that finishes", (driver) => {
     expect(css.status).toBe(200);
     expect(css.headers["content-type"]).toBe("text/css; charset=utf-8");
 
-    const second = await client.post(`/v1/projects/${created.body.id}/runs`, { prompt: "Add a shopping list of missing ingredients" });
+    const second = await client.post(`/v1/projects/${created.body.id}/runs`, {
+      prompt: "Add a shopping list of missing ingredients",
+    });
     expect(second.status).toBe(202);
-    const secondRun = await pollUntil<{ status: string }>(client, `/v1/projects/${created.body.id}/runs/${second.body.id}`, final);
+    const secondRun = await pollUntil<{ status: string }>(
+      client,
+      `/v1/projects/${created.body.id}/runs/${second.body.id}`,
+      final,
+    );
     expect(secondRun.status).toBe("succeeded");
     const changed = await deploy(client, created.body.id);
     expect(changed.status).toBe("ready");
@@ -84,7 +113,10 @@ forEachDriver("work that finishes", (driver) => {
       final,
     );
     expect(rolledBack).toMatchObject({ status: "ready", rollback_of: firstId });
-    const rolledBackPage = await openApp(server.appsUrl, (await client.get(`/v1/projects/${created.body.id}`)).body.url);
+    const rolledBackPage = await openApp(
+      server.appsUrl,
+      (await client.get(`/v1/projects/${created.body.id}`)).body.url,
+    );
     expect(rolledBackPage.text).toContain("plans dinners from my fridge");
     expect(rolledBackPage.text).not.toContain("Add a shopping list");
     // The superseded deployment keeps serving its own build at its own origin.
@@ -98,8 +130,16 @@ forEachDriver("work that finishes", (driver) => {
 
   it("never charges test keys", async () => {
     const client = server.as(await server.createKey({ workspace: "sandbox", environment: "test" }));
-    const created = await client.post("/v1/projects", { name: "Sandbox", prompt: "A todo list", agent: "coding-agent-3" });
-    const ready = await pollUntil<{ status: string; latest_run_id: string }>(client, `/v1/projects/${created.body.id}`, final);
+    const created = await client.post("/v1/projects", {
+      name: "Sandbox",
+      prompt: "A todo list",
+      agent: "coding-agent-3",
+    });
+    const ready = await pollUntil<{ status: string; latest_run_id: string }>(
+      client,
+      `/v1/projects/${created.body.id}`,
+      final,
+    );
     expect(ready.status).toBe("ready");
     expect((await client.get(`/v1/projects/${created.body.id}/runs/${ready.latest_run_id}`)).body.credits_used).toBe(0);
     expect((await client.get("/v1/billing/usage")).body.credits.used).toBe(0);
@@ -108,7 +148,12 @@ forEachDriver("work that finishes", (driver) => {
   it("serves public apps to everyone, unlisted ones with noindex, and nothing at unknown hosts", async () => {
     const client = server.client;
     for (const visibility of ["public", "unlisted"] as const) {
-      const created = await client.post("/v1/projects", { name: `Open ${visibility}`, prompt: "A landing page", visibility, template: "landing-page" });
+      const created = await client.post("/v1/projects", {
+        name: `Open ${visibility}`,
+        prompt: "A landing page",
+        visibility,
+        template: "landing-page",
+      });
       await pollUntil(client, `/v1/projects/${created.body.id}`, final);
       const deployment = await deploy(client, created.body.id);
       expect(deployment.url).not.toContain("access_token");
@@ -130,13 +175,21 @@ forEachDriver("work that finishes", (driver) => {
       const created = await client.post("/v1/projects", { name: "Broken", prompt: "A page", visibility: "public" });
       await pollUntil(client, `/v1/projects/${created.body.id}`, final);
       const good = await deploy(client, created.body.id);
-      const index = (await client.get(`/v1/projects/${created.body.id}/files`)).body.data.find((file: { path: string }) => file.path === "index.html");
+      const index = (await client.get(`/v1/projects/${created.body.id}/files`)).body.data.find(
+        (file: { path: string }) => file.path === "index.html",
+      );
       expect((await client.delete(`/v1/projects/${created.body.id}/files/${index.id}`)).status).toBe(204);
       // The next run writes a page again (the built-in agent starts over without an index.html),
       // so break the build another way: a script entry point that does not compile.
       const form = new FormData();
       form.append("path", "index.html");
-      form.append("file", new Blob(['<!doctype html><html><body><script type="module" src="main.ts"></script></body></html>'], { type: "text/html" }), "index.html");
+      form.append(
+        "file",
+        new Blob(['<!doctype html><html><body><script type="module" src="main.ts"></script></body></html>'], {
+          type: "text/html",
+        }),
+        "index.html",
+      );
       expect((await client.request("POST", `/v1/projects/${created.body.id}/files`, { raw: form })).status).toBe(201);
       const bad = new FormData();
       bad.append("path", "main.ts");
@@ -162,9 +215,17 @@ forEachDriver("work that finishes", (driver) => {
       const created = await limited.client.post("/v1/projects", { name: "Heavy", prompt: "A page" });
       await pollUntil(limited.client, `/v1/projects/${created.body.id}`, final);
       const failed = await deploy(limited.client, created.body.id);
-      expect(failed).toMatchObject({ status: "failed", error: { code: "build_error", message: "The build passed its time limit of 1 ms." } });
-      const jobs = () => limited.jobs.boss.findJobs<{ deploymentId: string }>(queues.deploymentBuild, { data: { deploymentId: failed.id } });
-      await expect.poll(async () => (await jobs()).map((job) => [job.state, job.retryCount])).toEqual([["completed", 0]]);
+      expect(failed).toMatchObject({
+        status: "failed",
+        error: { code: "build_error", message: "The build passed its time limit of 1 ms." },
+      });
+      const jobs = () =>
+        limited.jobs.boss.findJobs<{ deploymentId: string }>(queues.deploymentBuild, {
+          data: { deploymentId: failed.id },
+        });
+      await expect
+        .poll(async () => (await jobs()).map((job) => [job.state, job.retryCount]))
+        .toEqual([["completed", 0]]);
     });
   });
 });

@@ -6,12 +6,17 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
 const [port, file] = process.argv.slice(2);
-const capture = JSON.parse(readFileSync(file, "utf8")) as { status: number; headers: Record<string, string>; body: string };
+const capture = JSON.parse(readFileSync(file, "utf8")) as {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+};
 const body = Buffer.from(capture.body, "base64");
 const headers: Record<string, string> = {};
 for (const [name, value] of Object.entries(capture.headers)) {
   // node:http frames the answer itself.
-  if (!["connection", "keep-alive", "transfer-encoding", "content-length", "date"].includes(name)) headers[name] = value;
+  if (!["connection", "keep-alive", "transfer-encoding", "content-length", "date"].includes(name))
+    headers[name] = value;
 }
 headers["content-length"] = String(body.length);
 

@@ -17,10 +17,14 @@ import { parse } from "yaml";
 import { contractPath, openApiBackend, pipelineOperations } from "../../src/http/contract.ts";
 
 const [port, storage, defaultProjectId, positionJson] = process.argv.slice(2);
-const position = positionJson && positionJson !== "undefined" ? (JSON.parse(positionJson) as { created_at: string; id: string }) : undefined;
+const position =
+  positionJson && positionJson !== "undefined"
+    ? (JSON.parse(positionJson) as { created_at: string; id: string })
+    : undefined;
 const api = await openApiBackend(pipelineOperations(parse(readFileSync(contractPath, "utf8")) as Document));
 const SELECT = "select * from projects where id = $1";
-const PAGE = "select * from projects where workspace_id = $1 and environment = $2 order by created_at desc, id desc limit $3";
+const PAGE =
+  "select * from projects where workspace_id = $1 and environment = $2 order by created_at desc, id desc limit $3";
 const PAGE_AFTER =
   "select * from projects where workspace_id = $1 and environment = $2 and (created_at, id) < ($4, $5) order by created_at desc, id desc limit $3";
 
@@ -56,15 +60,20 @@ createServer(async (request, response) => {
     if (!operation) return void response.writeHead(404).end();
     const result = api.validateRequest(req, operation);
     const aboutBody = (error: { instancePath: string; params: unknown }) =>
-      error.instancePath.startsWith("/requestBody") || (error.params as { missingProperty?: string }).missingProperty === "requestBody";
+      error.instancePath.startsWith("/requestBody") ||
+      (error.params as { missingProperty?: string }).missingProperty === "requestBody";
     const errors = (result.errors ?? []).filter((error) => json || !aboutBody(error));
-    if (errors.length) return void response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(errors[0]));
+    if (errors.length)
+      return void response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(errors[0]));
     let body: string;
     if (operation.operationId === "listProjects" && home) {
       const coerced = (result.coerced.query ?? {}) as { limit?: number; cursor?: string };
       const limit = Number(coerced.limit ?? 20);
       const params = [home.workspace_id, home.environment, limit];
-      const rows = coerced.cursor && position ? await query(PAGE_AFTER, [...params, position.created_at, position.id]) : await query(PAGE, params);
+      const rows =
+        coerced.cursor && position
+          ? await query(PAGE_AFTER, [...params, position.created_at, position.id])
+          : await query(PAGE, params);
       body = JSON.stringify({ data: rows, next_cursor: rows.length === limit ? "more" : null });
     } else {
       const id = (result.coerced.params as Record<string, string> | undefined)?.project_id ?? defaultProjectId;

@@ -24,9 +24,15 @@ export default function listPagination(root, options) {
     ]) {
       const parameter = query.get(param);
       if (!parameter) {
-        results.push({ message: `${name}: list operations take a \`${param}\` query parameter.`, path: [...path, "parameters"] });
+        results.push({
+          message: `${name}: list operations take a \`${param}\` query parameter.`,
+          path: [...path, "parameters"],
+        });
       } else if (!hasType(root, parameter.schema, type)) {
-        results.push({ message: `${name}: the \`${param}\` query parameter must be of type ${type}.`, path: [...path, "parameters"] });
+        results.push({
+          message: `${name}: the \`${param}\` query parameter must be of type ${type}.`,
+          path: [...path, "parameters"],
+        });
       }
     }
 
@@ -37,10 +43,17 @@ export default function listPagination(root, options) {
     }
     for (const status of successes) {
       const response = deref(root, responses[status]);
-      const schema = response && response.content && response.content["application/json"] && response.content["application/json"].schema;
+      const schema =
+        response &&
+        response.content &&
+        response.content["application/json"] &&
+        response.content["application/json"].schema;
       const where = [...path, "responses", status];
       if (!schema) {
-        results.push({ message: `${name}: the ${status} response must be an application/json page { data, next_cursor }.`, path: where });
+        results.push({
+          message: `${name}: the ${status} response must be an application/json page { data, next_cursor }.`,
+          path: where,
+        });
         continue;
       }
       const { properties, required } = objectShape(root, schema);
@@ -48,13 +61,19 @@ export default function listPagination(root, options) {
         results.push({ message: `${name}: the page must have a \`data\` array.`, path: where });
       }
       if (!properties.next_cursor) {
-        results.push({ message: `${name}: the page must have \`next_cursor\` (string, null on the last page).`, path: where });
+        results.push({
+          message: `${name}: the page must have \`next_cursor\` (string, null on the last page).`,
+          path: where,
+        });
       } else if (!hasType(root, properties.next_cursor, "string") || !isNullable(root, properties.next_cursor)) {
         results.push({ message: `${name}: \`next_cursor\` must be a nullable string.`, path: where });
       }
       for (const property of ["data", "next_cursor"]) {
         if (properties[property] && !required.has(property)) {
-          results.push({ message: `${name}: \`${property}\` must be required in the page (always present).`, path: where });
+          results.push({
+            message: `${name}: \`${property}\` must be required in the page (always present).`,
+            path: where,
+          });
         }
       }
     }

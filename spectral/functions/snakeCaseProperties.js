@@ -7,7 +7,16 @@
 import { HTTP_METHODS } from "./openapi-walk.js";
 
 const NESTED_SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const NESTED_SCHEMAS = ["items", "not", "additionalProperties", "unevaluatedProperties", "contains", "if", "then", "else"];
+const NESTED_SCHEMAS = [
+  "items",
+  "not",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "contains",
+  "if",
+  "then",
+  "else",
+];
 
 export default function snakeCaseProperties(root, options) {
   const pattern = new RegExp((options && options.pattern) || "^[a-z][a-z0-9]*(_[a-z0-9]+)*$");
@@ -61,7 +70,8 @@ export default function snakeCaseProperties(root, options) {
         walkHolder(operation.requestBody, [...at, "requestBody"]);
         walkHolders(operation.responses, [...at, "responses"]);
         // Callbacks are path items keyed by expression.
-        for (const [callback, items] of entries(operation.callbacks)) walkPathItems(items, [...at, "callbacks", callback]);
+        for (const [callback, items] of entries(operation.callbacks))
+          walkPathItems(items, [...at, "callbacks", callback]);
       }
     }
   }
@@ -70,7 +80,8 @@ export default function snakeCaseProperties(root, options) {
   walkPathItems(root.webhooks, ["webhooks"]);
   const components = root.components || {};
   for (const [name, schema] of entries(components.schemas)) walkSchema(schema, ["components", "schemas", name]);
-  for (const kind of ["parameters", "requestBodies", "responses", "headers"]) walkHolders(components[kind], ["components", kind]);
+  for (const kind of ["parameters", "requestBodies", "responses", "headers"])
+    walkHolders(components[kind], ["components", kind]);
   return results;
 }
 

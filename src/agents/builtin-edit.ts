@@ -40,7 +40,12 @@ const SUMMARY_QUOTE = 120;
 
 function create(request: BuiltinRequest): BuiltinEdit {
   const { name, template } = request.project;
-  const page: Page = { name, prompt: request.prompt, words: keywords(request.prompt), seed: `${name}\n${request.prompt}` };
+  const page: Page = {
+    name,
+    prompt: request.prompt,
+    words: keywords(request.prompt),
+    seed: `${name}\n${request.prompt}`,
+  };
   return {
     writes: [
       ["index.html", indexHtml(page, template)],
@@ -64,7 +69,9 @@ function update(request: BuiltinRequest, original: string): BuiltinEdit {
   const count = changesSection(html)?.items ?? 0;
 
   const writes: [string, string][] = [];
-  const done = [`added change ${count} ("${truncate(prompt.replace(/\s+/g, " "), SUMMARY_QUOTE)}") to the changes list and the latest-change banner`];
+  const done = [
+    `added change ${count} ("${truncate(prompt.replace(/\s+/g, " "), SUMMARY_QUOTE)}") to the changes list and the latest-change banner`,
+  ];
   const style = restyle(request);
   if (style) {
     if (!linksStylesheet(html)) html = linkStylesheet(html);
@@ -89,7 +96,8 @@ function changesSection(html: string): ChangesSection | undefined {
   let section: ChangesSection | undefined;
   forEachTag(html, (tag) => {
     if (!section) {
-      if (tag.name === "section" && hasId(tag, "changes")) section = { close: html.length, listClose: undefined, items: 0 };
+      if (tag.name === "section" && hasId(tag, "changes"))
+        section = { close: html.length, listClose: undefined, items: 0 };
       return;
     }
     if (tag.kind === "close" && tag.name === "section") {
@@ -135,7 +143,11 @@ function setBanner(html: string, change: string): string {
   });
   if (banner) {
     const { name, contentStart, close } = banner;
-    return html.slice(0, contentStart) + text + (close === undefined ? `</${name}>` + html.slice(contentStart) : html.slice(close));
+    return (
+      html.slice(0, contentStart) +
+      text +
+      (close === undefined ? `</${name}>` + html.slice(contentStart) : html.slice(close))
+    );
   }
   const block = `<p id="latest-change" class="latest-change" role="status">${text}</p>\n`;
   return insertAt(html, bodyStart ?? changesStart ?? html.length, block);
@@ -144,7 +156,9 @@ function setBanner(html: string, change: string): string {
 function linksStylesheet(html: string): boolean {
   let linked = false;
   forEachTag(html, (tag) => {
-    linked = tag.kind === "open" && tag.attributes.some((attribute) => attribute.name === "href" && attribute.value?.startsWith("style.css"));
+    linked =
+      tag.kind === "open" &&
+      tag.attributes.some((attribute) => attribute.name === "href" && attribute.value?.startsWith("style.css"));
     return !linked;
   });
   return linked;

@@ -54,7 +54,10 @@ const BODIES: Record<SchemaTemplate, (page: Page) => string> = {
   "landing-page": (page) => {
     const name = escapeHtml(page.name);
     const features = pick(page.words, 3, ["Fast", "Simple", "Reliable"])
-      .map((word) => `<article class="feature"><h3>${escapeHtml(capitalize(word))}</h3><p>${name} puts ${escapeHtml(word)} front and centre.</p></article>`)
+      .map(
+        (word) =>
+          `<article class="feature"><h3>${escapeHtml(capitalize(word))}</h3><p>${name} puts ${escapeHtml(word)} front and centre.</p></article>`,
+      )
       .join("\n");
     return `<header class="hero">
 <h1>${name}</h1>
@@ -98,7 +101,12 @@ ${cards}
 
   "web-app": (page) => {
     const items = pick(page.words, 3, ["First item", "Second item"]);
-    const list = items.map((word) => `<li><span>${escapeHtml(capitalize(word))}</span> <button type="button" class="remove">Remove</button></li>`).join("\n");
+    const list = items
+      .map(
+        (word) =>
+          `<li><span>${escapeHtml(capitalize(word))}</span> <button type="button" class="remove">Remove</button></li>`,
+      )
+      .join("\n");
     return `${topbar(page)}
 <main>
 <section class="panel">
@@ -124,7 +132,10 @@ ${list}
         ["POST", `/${resource}`, `Creates one of ${resource}.`],
         ["GET", `/${resource}/{id}`, `Returns one of ${resource}.`],
       ])
-      .map(([method, path, text]) => `<li class="endpoint"><code class="method">${method}</code> <code>${path}</code> <span class="muted">${text}</span></li>`)
+      .map(
+        ([method, path, text]) =>
+          `<li class="endpoint"><code class="method">${method}</code> <code>${path}</code> <span class="muted">${text}</span></li>`,
+      )
       .join("\n");
     return `${topbar(page)}
 <main>
@@ -239,7 +250,11 @@ interface Theme {
 
 // Each agent value has its own look, so runs with different agents are told apart at a glance.
 const THEMES: Record<SchemaAgent, Theme> = {
-  "coding-agent-1": { accent: "#2563eb", font: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', radius: "8px" },
+  "coding-agent-1": {
+    accent: "#2563eb",
+    font: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    radius: "8px",
+  },
   "coding-agent-2": { accent: "#047857", font: 'Georgia, "Times New Roman", serif', radius: "2px" },
   "coding-agent-3": { accent: "#7c3aed", font: '"Trebuchet MS", Verdana, sans-serif', radius: "16px" },
 };

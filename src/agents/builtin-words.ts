@@ -3,10 +3,12 @@
 // ——— Text helpers ———
 
 const STOP_WORDS = new Set(
-  ("about also after again all and any app application apps are because been before being build builds but can could create " +
+  (
+    "about also after again all and any app application apps are because been before being build builds but can could create " +
     "does each every for from have into just like lets make more most much need needs only other over page please " +
     "show shows simple site small some than that the their them then there these they this those using very want " +
-    "wants web website what when where which while will with would your yours").split(" "),
+    "wants web website what when where which while will with would your yours"
+  ).split(" "),
 );
 
 /** The prompt's distinctive words, in order of first appearance, lower-cased, without repeats. */

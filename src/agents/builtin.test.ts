@@ -12,7 +12,13 @@ function treeOf(files: Record<string, string> = {}): WorkingTree {
   return new WorkingTree(
     Object.entries(files).map(([path, text]): StoredFile => {
       const bytes = new TextEncoder().encode(text);
-      return { path, sizeBytes: bytes.length, contentType: "text/plain", sha256: "0".repeat(64), read: async () => bytes };
+      return {
+        path,
+        sizeBytes: bytes.length,
+        contentType: "text/plain",
+        sha256: "0".repeat(64),
+        read: async () => bytes,
+      };
     }),
   );
 }
@@ -87,26 +93,30 @@ describe("builtin agent, first run", () => {
     expect(summary).toContain(`"Tom & Jerry's <App>"`);
   });
 
-  it.each(TEMPLATES)("builds a valid %s page that references only its own files, with nothing inline", async (template) => {
-    const { files } = await build(input({ template }));
-    const html = files["index.html"]!;
-    expect(html.startsWith("<!doctype html>\n<html lang=\"en\">")).toBe(true);
-    expect(html.trimEnd().endsWith("</html>")).toBe(true);
-    expect(html).toContain('<link rel="stylesheet" href="style.css">');
-    expect(html).toContain('<script src="app.js" defer></script>');
-    expect(html).toContain(`<body class="template-${template}">`);
+  it.each(TEMPLATES)(
+    "builds a valid %s page that references only its own files, with nothing inline",
+    async (template) => {
+      const { files } = await build(input({ template }));
+      const html = files["index.html"]!;
+      expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
+      expect(html.trimEnd().endsWith("</html>")).toBe(true);
+      expect(html).toContain('<link rel="stylesheet" href="style.css">');
+      expect(html).toContain('<script src="app.js" defer></script>');
+      expect(html).toContain(`<body class="template-${template}">`);
 
-    const references = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
-    for (const reference of references) {
-      if (!reference.startsWith("#")) expect(Object.keys(files)).toContain(reference);
-    }
-    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
-    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+      const references = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
+      for (const reference of references) {
+        if (!reference.startsWith("#")) expect(Object.keys(files)).toContain(reference);
+      }
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+      expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
 
-    // The script is valid JavaScript and only looks up elements the page has.
-    expect(() => new Function(files["app.js"]!)).not.toThrow();
-    for (const [, id] of files["app.js"]!.matchAll(/getElementById\("([^"]+)"\)/g)) expect(html).toContain(`id="${id}"`);
-  });
+      // The script is valid JavaScript and only looks up elements the page has.
+      expect(() => new Function(files["app.js"]!)).not.toThrow();
+      for (const [, id] of files["app.js"]!.matchAll(/getElementById\("([^"]+)"\)/g))
+        expect(html).toContain(`id="${id}"`);
+    },
+  );
 
   it("shapes the page by template and derives its content from the prompt", async () => {
     const landing = (await build(input({ template: "landing-page" }))).files["index.html"]!;
@@ -133,7 +143,9 @@ describe("builtin agent, first run", () => {
 
   it("styles each agent value its own way", async () => {
     const styles = await Promise.all(
-      (["coding-agent-1", "coding-agent-2", "coding-agent-3"] as SchemaAgent[]).map(async (agent) => (await build(input({ agent }))).files["style.css"]!),
+      (["coding-agent-1", "coding-agent-2", "coding-agent-3"] as SchemaAgent[]).map(
+        async (agent) => (await build(input({ agent }))).files["style.css"]!,
+      ),
     );
     expect(styles[0]).toContain("--accent: #2563eb;");
     expect(styles[1]).toContain("--accent: #047857;");
@@ -174,18 +186,28 @@ describe("builtin agent, follow-up runs", () => {
 
   it("appends each change to the list, shows the newest in the banner and keeps the page", async () => {
     const { tree, original } = await initialTree();
-    const first = await builtinAgent.run(input({ template: "web-app", initial: false, files: tree, prompt: "Add a <b>shopping list</b>" }));
-    expect(first.summary).toBe('Updated index.html: added change 1 ("Add a <b>shopping list</b>") to the changes list and the latest-change banner.');
+    const first = await builtinAgent.run(
+      input({ template: "web-app", initial: false, files: tree, prompt: "Add a <b>shopping list</b>" }),
+    );
+    expect(first.summary).toBe(
+      'Updated index.html: added change 1 ("Add a <b>shopping list</b>") to the changes list and the latest-change banner.',
+    );
     let html = (await tree.readText("index.html"))!;
-    expect(html).toContain('<p id="latest-change" class="latest-change" role="status">Latest change: Add a &lt;b&gt;shopping list&lt;/b&gt;</p>');
-    expect(html).toContain('<section id="changes">\n<h2>Changes</h2>\n<ol>\n<li>Add a &lt;b&gt;shopping list&lt;/b&gt;</li>\n</ol>\n</section>\n</main>');
+    expect(html).toContain(
+      '<p id="latest-change" class="latest-change" role="status">Latest change: Add a &lt;b&gt;shopping list&lt;/b&gt;</p>',
+    );
+    expect(html).toContain(
+      '<section id="changes">\n<h2>Changes</h2>\n<ol>\n<li>Add a &lt;b&gt;shopping list&lt;/b&gt;</li>\n</ol>\n</section>\n</main>',
+    );
     expect(html).toContain('<form id="item-form"');
     expect(html).toContain("<h1>Dinner Planner</h1>");
     // Only index.html changed: nothing rewritten from scratch, nothing deleted.
     expect(tree.changes().writes.map((write) => write.path)).toEqual(["index.html"]);
     expect(tree.changes().deletes).toEqual([]);
 
-    const second = await builtinAgent.run(input({ template: "web-app", initial: false, files: tree, prompt: "Sort items by name" }));
+    const second = await builtinAgent.run(
+      input({ template: "web-app", initial: false, files: tree, prompt: "Sort items by name" }),
+    );
     expect(second.summary).toContain('added change 2 ("Sort items by name")');
     html = (await tree.readText("index.html"))!;
     expect(html).toContain("<ol>\n<li>Add a &lt;b&gt;shopping list&lt;/b&gt;</li>\n<li>Sort items by name</li>\n</ol>");
@@ -224,7 +246,10 @@ describe("builtin agent, follow-up runs", () => {
   });
 
   it("adds its markers to a user's index.html that lacks them, keeping the user's content", async () => {
-    const tree = treeOf({ "index.html": "<html><head><title>Mine</title></head><body><h1>Mine</h1></body></html>", "data.json": "{}" });
+    const tree = treeOf({
+      "index.html": "<html><head><title>Mine</title></head><body><h1>Mine</h1></body></html>",
+      "data.json": "{}",
+    });
     await builtinAgent.run(input({ initial: false, files: tree, prompt: "Add a footer" }));
     const html = (await tree.readText("index.html"))!;
     expect(html).toBe(
@@ -246,7 +271,9 @@ describe("builtin agent, follow-up runs", () => {
         '<section id="changes">\n<h2>Changes</h2>\n<ol>\n<li>One</li>\n</ol>\n</section>\n',
     );
 
-    const own = treeOf({ "index.html": `<body><div id='latest-change'>old</div><section class="log" id="changes"><h2>Log</h2></section></body>` });
+    const own = treeOf({
+      "index.html": `<body><div id='latest-change'>old</div><section class="log" id="changes"><h2>Log</h2></section></body>`,
+    });
     await builtinAgent.run(input({ initial: false, files: own, prompt: "Two" }));
     expect(await own.readText("index.html")).toBe(
       `<body><div id='latest-change'>Latest change: Two</div><section class="log" id="changes"><h2>Log</h2><ol>\n<li>Two</li>\n</ol>\n</section></body>`,
@@ -301,11 +328,18 @@ describe("builtin agent, hostile pages", () => {
   it("refuses to edit an index.html or style.css over 1 MiB, naming it", async () => {
     const big = "<p>" + "x".repeat(1024 * 1024);
     await expect(builtinAgent.run(input({ initial: false, files: treeOf({ "index.html": big }) }))).rejects.toThrow(
-      new AgentError("agent_error", "index.html has 1048579 bytes; the built-in agent edits files of at most 1048576 (1 MiB)."),
+      new AgentError(
+        "agent_error",
+        "index.html has 1048579 bytes; the built-in agent edits files of at most 1048576 (1 MiB).",
+      ),
     );
     const files = { "index.html": "<p>hi</p>", "style.css": big };
     // Read only when the prompt asks for a style change.
-    await expect(builtinAgent.run(input({ initial: false, files: treeOf(files), prompt: "Add a footer" }))).resolves.toBeDefined();
-    await expect(builtinAgent.run(input({ initial: false, files: treeOf(files), prompt: "Make it dark" }))).rejects.toThrow(/^style\.css has 1048579 bytes/);
+    await expect(
+      builtinAgent.run(input({ initial: false, files: treeOf(files), prompt: "Add a footer" })),
+    ).resolves.toBeDefined();
+    await expect(
+      builtinAgent.run(input({ initial: false, files: treeOf(files), prompt: "Make it dark" })),
+    ).rejects.toThrow(/^style\.css has 1048579 bytes/);
   });
 });

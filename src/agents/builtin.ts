@@ -21,7 +21,14 @@ export function createBuiltinAgent(edit: BuiltinEditor): Agent {
       const restyling = !input.initial && indexHtml !== undefined && restyleRules(input.prompt) !== undefined;
       const styleCss = restyling ? await readEdited(input.files, "style.css") : undefined;
       const { agent, prompt, initial, project } = input;
-      const request = { agent, prompt, initial, project: { name: project.name, template: project.template }, indexHtml, styleCss };
+      const request = {
+        agent,
+        prompt,
+        initial,
+        project: { name: project.name, template: project.template },
+        indexHtml,
+        styleCss,
+      };
       const { writes, summary } = await edit(request, input.signal);
       for (const [path, text] of writes) {
         input.files.write(path, text);
@@ -40,7 +47,10 @@ async function readEdited(files: WorkingTree, path: string): Promise<string | un
   const bytes = await files.read(path);
   if (bytes === undefined) return undefined;
   if (bytes.byteLength > MAX_AGENT_FILE_BYTES) {
-    throw new AgentError("agent_error", `${path} has ${bytes.byteLength} bytes; the built-in agent edits files of at most ${MAX_AGENT_FILE_BYTES} (1 MiB).`);
+    throw new AgentError(
+      "agent_error",
+      `${path} has ${bytes.byteLength} bytes; the built-in agent edits files of at most ${MAX_AGENT_FILE_BYTES} (1 MiB).`,
+    );
   }
   return new TextDecoder().decode(bytes);
 }

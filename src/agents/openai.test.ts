@@ -23,7 +23,13 @@ function treeOf(files: Record<string, string> = {}): WorkingTree {
   return new WorkingTree(
     Object.entries(files).map(([path, text]): StoredFile => {
       const bytes = new TextEncoder().encode(text);
-      return { path, sizeBytes: bytes.length, contentType: "text/plain", sha256: "0".repeat(64), read: async () => bytes };
+      return {
+        path,
+        sizeBytes: bytes.length,
+        contentType: "text/plain",
+        sha256: "0".repeat(64),
+        read: async () => bytes,
+      };
     }),
   );
 }
@@ -73,7 +79,9 @@ describe("OpenAI-compatible agent", () => {
     expect(createOpenAiAgent({ baseUrl: model.url, model: "m" }).kind).toBe("model");
     expect(files.list()).toEqual(["index.html", "main.tsx", "notes.md", "style.css"]);
     expect(await files.readText("index.html")).toContain("<title>Recipe &#60;Box&#62;</title>");
-    expect(await files.readText("main.tsx")).toContain('const greeting: Greeting = { text: "Hello from Recipe <Box>" };');
+    expect(await files.readText("main.tsx")).toContain(
+      'const greeting: Greeting = { text: "Hello from Recipe <Box>" };',
+    );
     expect(files.changes().writes.map((write) => write.contentType)).toEqual(["text/html", "text/tsx", "text/css"]);
 
     expect(model.requests).toHaveLength(2);
@@ -82,7 +90,12 @@ describe("OpenAI-compatible agent", () => {
     expect(first!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(first!.body.model).toBe("test-model");
     expect(first!.body.tool_choice).toBe("auto");
-    expect(first!.tools.map((tool) => (tool as { function: { name: string } }).function.name)).toEqual(["write_file", "delete_file", "read_file", "list_files"]);
+    expect(first!.tools.map((tool) => (tool as { function: { name: string } }).function.name)).toEqual([
+      "write_file",
+      "delete_file",
+      "read_file",
+      "list_files",
+    ]);
     expect(first!.messages.map((message) => message.role)).toEqual(["system", "user"]);
     expect(first!.messages[0]!.content).toContain('"Recipe Box" (template: web-app)');
     expect(first!.messages[0]!.content).toContain("index.html");
@@ -90,7 +103,14 @@ describe("OpenAI-compatible agent", () => {
     expect(first!.messages[0]!.content).toContain("The project's files now:\nnotes.md");
     expect(first!.messages[1]!.content).toBe("Build a recipe box");
     // The second call carries the assistant's tool calls and one result per call.
-    expect(second!.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "tool", "tool"]);
+    expect(second!.messages.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "tool",
+    ]);
     expect(second!.messages[2]!.tool_calls).toHaveLength(3);
     expect(second!.messages.slice(3).map((message) => [message.tool_call_id, message.content])).toEqual([
       ["call_0_0", expect.stringMatching(/^Wrote index\.html \(\d+ bytes\)\.$/)],
@@ -122,7 +142,9 @@ describe("OpenAI-compatible agent", () => {
     expect(result.summary).toBe("Done.");
     expect(files.list()).toEqual(["index.html"]);
     expect(files.changes().deletes).toEqual(["old.css"]);
-    expect(model.requests[1]!.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual([
+    expect(
+      model.requests[1]!.messages.filter((message) => message.role === "tool").map((message) => message.content),
+    ).toEqual([
       "index.html\nold.css",
       "<h1>Hi</h1>",
       "Error: there is no file missing.txt.",
@@ -135,7 +157,10 @@ describe("OpenAI-compatible agent", () => {
   });
 
   it("uses a default summary when the final answer is empty, and cuts long ones to 1,000 characters", async () => {
-    const empty = await start([{ toolCalls: [{ name: "write_file", arguments: { path: "index.html", content: "x" } }] }, { text: "" }]);
+    const empty = await start([
+      { toolCalls: [{ name: "write_file", arguments: { path: "index.html", content: "x" } }] },
+      { text: "" },
+    ]);
     expect((await agent(empty).run(input())).summary).toBe("Wrote 1 file and deleted 0.");
     await empty.close();
 
@@ -146,16 +171,23 @@ describe("OpenAI-compatible agent", () => {
   });
 
   it("stops at maxTurns with the work done so far, not as a failure", async () => {
-    const model = await start((_request, index) => ({ toolCalls: [{ name: "write_file", arguments: { path: `page${index}.html`, content: "x" } }] }));
+    const model = await start((_request, index) => ({
+      toolCalls: [{ name: "write_file", arguments: { path: `page${index}.html`, content: "x" } }],
+    }));
     const files = treeOf();
     const result = await agent(model, { maxTurns: 3 }).run(input({ files }));
     expect(model.requests).toHaveLength(3);
     expect(files.list()).toEqual(["page0.html", "page1.html", "page2.html"]);
-    expect(result.summary).toBe("Stopped at the limit of 3 model turns; kept the work done so far. Wrote 3 files and deleted 0.");
+    expect(result.summary).toBe(
+      "Stopped at the limit of 3 model turns; kept the work done so far. Wrote 3 files and deleted 0.",
+    );
   });
 
   it("retries a 429 after the Retry-After delay, then succeeds", async () => {
-    const model = await start([{ status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "0.3" } }, { text: "ok" }]);
+    const model = await start([
+      { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "0.3" } },
+      { text: "ok" },
+    ]);
     const started = performance.now();
     const result = await agent(model, { retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2000 } }).run(input());
     const elapsed = performance.now() - started;
@@ -196,20 +228,33 @@ describe("OpenAI-compatible agent", () => {
   });
 
   it("fails with agent_error on a malformed answer", async () => {
-    const model = await start([{ status: 200, body: "<html>not json</html>" }, { status: 200, body: { choices: [] } }]);
+    const model = await start([
+      { status: 200, body: "<html>not json</html>" },
+      { status: 200, body: { choices: [] } },
+    ]);
     const notJson = await rejectionOf(agent(model).run(input()));
-    expect(notJson).toMatchObject({ code: "agent_error", message: "The model API answered with a malformed response (not JSON): <html>not json</html>" });
+    expect(notJson).toMatchObject({
+      code: "agent_error",
+      message: "The model API answered with a malformed response (not JSON): <html>not json</html>",
+    });
     const noChoices = await rejectionOf(agent(model).run(input()));
-    expect(noChoices).toMatchObject({ code: "agent_error", message: 'The model API answered with a malformed response (no choices): {"choices":[]}' });
+    expect(noChoices).toMatchObject({
+      code: "agent_error",
+      message: 'The model API answered with a malformed response (no choices): {"choices":[]}',
+    });
   });
 
   it("fails with agent_error when the model API cannot be reached", async () => {
     const model = await start([]);
     const url = model.url;
     await model.close();
-    const error = await rejectionOf(agent(model, { baseUrl: url, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()));
+    const error = await rejectionOf(
+      agent(model, { baseUrl: url, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()),
+    );
     expect(error).toMatchObject({ code: "agent_error" });
-    expect((error as Error).message).toMatch(/^The model API failed after 2 attempts: a network error \(fetch failed: .*ECONNREFUSED/);
+    expect((error as Error).message).toMatch(
+      /^The model API failed after 2 attempts: a network error \(fetch failed: .*ECONNREFUSED/,
+    );
   });
 
   it("rejects with the signal's reason at once when aborted during a slow answer, closing the connection", async () => {
@@ -233,13 +278,18 @@ describe("OpenAI-compatible agent", () => {
     const started = performance.now();
     await model.close();
     expect(performance.now() - started).toBeLessThan(500);
-    expect(await running).toMatchObject({ code: "agent_error", message: expect.stringMatching(/^The model API failed after 2 attempts: a network error/) });
+    expect(await running).toMatchObject({
+      code: "agent_error",
+      message: expect.stringMatching(/^The model API failed after 2 attempts: a network error/),
+    });
   });
 
   it("rejects with the signal's reason when aborted during a retry wait, or before it starts", async () => {
     const model = await start(() => ({ status: 503, headers: { "retry-after": "20" } }));
     const controller = new AbortController();
-    const running = agent(model, { retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 20_000 } }).run(input({ signal: controller.signal }));
+    const running = agent(model, { retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 20_000 } }).run(
+      input({ signal: controller.signal }),
+    );
     await vi.waitFor(() => expect(model.requests).toHaveLength(1), { timeout: 2000, interval: 5 });
     const started = performance.now();
     const timeout = new DOMException("The run timed out.", "TimeoutError");
@@ -254,7 +304,10 @@ describe("OpenAI-compatible agent", () => {
   });
 
   it("fails the run with invalid_output when the model writes outside the project", async () => {
-    const model = await start([{ toolCalls: [{ name: "write_file", arguments: { path: "../evil", content: "x" } }] }, { text: "unreachable" }]);
+    const model = await start([
+      { toolCalls: [{ name: "write_file", arguments: { path: "../evil", content: "x" } }] },
+      { text: "unreachable" },
+    ]);
     const files = treeOf();
     const error = await rejectionOf(agent(model).run(input({ files })));
     expect(error).toBeInstanceOf(AgentError);
@@ -266,7 +319,10 @@ describe("OpenAI-compatible agent", () => {
   it("reports each answer's tokens to the meter and lets its InsufficientCreditsError through", async () => {
     const model = await start([
       { toolCalls: [{ name: "list_files", arguments: {} }], usage: { prompt_tokens: 30, completion_tokens: 12 } },
-      { toolCalls: [{ name: "list_files", arguments: {} }], usage: { total_tokens: 500, prompt_tokens: 1, completion_tokens: 1 } },
+      {
+        toolCalls: [{ name: "list_files", arguments: {} }],
+        usage: { total_tokens: 500, prompt_tokens: 1, completion_tokens: 1 },
+      },
       { toolCalls: [{ name: "list_files", arguments: {} }], usage: null },
       { text: "done", usage: { total_tokens: 7 } },
     ]);
@@ -275,7 +331,10 @@ describe("OpenAI-compatible agent", () => {
     expect(usage.calls).toEqual([42, 500, 0, 7]);
     expect(usage.tokens).toBe(549);
 
-    const pricey = await startFakeModel(() => ({ toolCalls: [{ name: "list_files", arguments: {} }], usage: { total_tokens: 400 } }));
+    const pricey = await startFakeModel(() => ({
+      toolCalls: [{ name: "list_files", arguments: {} }],
+      usage: { total_tokens: 400 },
+    }));
     try {
       const error = await rejectionOf(agent(pricey).run(input({ meter: meter(1000) })));
       expect(error).toBeInstanceOf(InsufficientCreditsError);
@@ -295,12 +354,17 @@ describe("OpenAI-compatible agent", () => {
     ]);
     const unauthorized = (await rejectionOf(agent(model).run(input()))) as AgentError;
     expect(unauthorized.code).toBe("agent_error");
-    expect(unauthorized.message).toBe('The model API refused the request with HTTP 401: {"error":{"message":"Incorrect API key provided: [redacted]."}}');
-    const exhausted = (await rejectionOf(agent(model, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()))) as AgentError;
+    expect(unauthorized.message).toBe(
+      'The model API refused the request with HTTP 401: {"error":{"message":"Incorrect API key provided: [redacted]."}}',
+    );
+    const exhausted = (await rejectionOf(
+      agent(model, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).run(input()),
+    )) as AgentError;
     expect(exhausted.message).toBe("The model API failed after 2 attempts: HTTP 500: key [redacted] overloaded");
     const malformed = (await rejectionOf(agent(model).run(input()))) as AgentError;
     expect(malformed.message).toContain("not json [redacted]");
-    for (const error of [unauthorized, exhausted, malformed]) expect(`${error.message} ${error.stack}`).not.toContain(API_KEY);
+    for (const error of [unauthorized, exhausted, malformed])
+      expect(`${error.message} ${error.stack}`).not.toContain(API_KEY);
     expect(model.requests.every((request) => request.headers.authorization === `Bearer ${API_KEY}`)).toBe(true);
   });
 

@@ -58,7 +58,11 @@ const TOOLS = [
 function tool(name: string, description: string, properties: Record<string, object>) {
   return {
     type: "function",
-    function: { name, description, parameters: { type: "object", properties, required: Object.keys(properties), additionalProperties: false } },
+    function: {
+      name,
+      description,
+      parameters: { type: "object", properties, required: Object.keys(properties), additionalProperties: false },
+    },
   } as const;
 }
 
@@ -98,10 +102,15 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
         failure = `a network error (${redact(describe(error))})`;
       }
       if (attempt >= retry.attempts) {
-        throw new AgentError("agent_error", `The model API failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${failure}`);
+        throw new AgentError(
+          "agent_error",
+          `The model API failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${failure}`,
+        );
       }
       // Ends at once with the signal's reason (a cancel, the run's timeout) when it aborts.
-      await delay(Math.min(retry.maxDelayMs, retryAfterMs ?? backoff(attempt, retry.baseDelayMs)), undefined, { signal }).catch((error: unknown) => {
+      await delay(Math.min(retry.maxDelayMs, retryAfterMs ?? backoff(attempt, retry.baseDelayMs)), undefined, {
+        signal,
+      }).catch((error: unknown) => {
         throw signal.aborted ? signal.reason : error;
       });
     }
@@ -130,7 +139,12 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
           input.progress?.(progressOf(call, result));
         }
       }
-      return { summary: truncate(`Stopped at the limit of ${maxTurns} model turns; kept the work done so far. ${defaultSummary(input)}`, MAX_SUMMARY) };
+      return {
+        summary: truncate(
+          `Stopped at the limit of ${maxTurns} model turns; kept the work done so far. ${defaultSummary(input)}`,
+          MAX_SUMMARY,
+        ),
+      };
     },
   };
 }
@@ -192,7 +206,8 @@ async function runTool(input: AgentInput, call: ToolCall): Promise<string> {
         return `${text.slice(0, MAX_READ_CHARS)}\n[Truncated: ${path} has ${text.length} characters; only the first ${MAX_READ_CHARS} are shown. Do not rewrite it whole.]`;
       }
       case "write_file": {
-        if (path === undefined || typeof args.content !== "string") return "Error: write_file needs a string `path` and a string `content`.";
+        if (path === undefined || typeof args.content !== "string")
+          return "Error: write_file needs a string `path` and a string `content`.";
         // A write the tree refuses (bad path, limits) fails the run: it is thrown, not reported back.
         files.write(path, args.content);
         return `Wrote ${path} (${new TextEncoder().encode(args.content).length} bytes).`;
@@ -215,7 +230,11 @@ async function runTool(input: AgentInput, call: ToolCall): Promise<string> {
 }
 
 function parseCompletion(text: string, redact: (text: string) => string): Completion {
-  const malformed = (why: string) => new AgentError("agent_error", `The model API answered with a malformed response (${why}): ${excerpt(redact(text))}`);
+  const malformed = (why: string) =>
+    new AgentError(
+      "agent_error",
+      `The model API answered with a malformed response (${why}): ${excerpt(redact(text))}`,
+    );
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -237,13 +256,19 @@ function parseCompletion(text: string, redact: (text: string) => string): Comple
       },
     };
   });
-  return { message: { content: typeof content === "string" ? content : null, tool_calls: toolCalls }, tokens: tokensOf(isObject(body) ? body.usage : undefined) };
+  return {
+    message: { content: typeof content === "string" ? content : null, tool_calls: toolCalls },
+    tokens: tokensOf(isObject(body) ? body.usage : undefined),
+  };
 }
 
 function tokensOf(usage: unknown): number {
   if (!isObject(usage)) return 0;
-  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
-  return typeof usage.total_tokens === "number" ? count(usage.total_tokens) : count(usage.prompt_tokens) + count(usage.completion_tokens);
+  const count = (value: unknown) =>
+    typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+  return typeof usage.total_tokens === "number"
+    ? count(usage.total_tokens)
+    : count(usage.prompt_tokens) + count(usage.completion_tokens);
 }
 
 function defaultSummary(input: AgentInput): string {
@@ -262,7 +287,6 @@ function retryAfter(header: string | null): number | undefined {
   if (header === null || !/^\s*\d+(\.\d+)?\s*$/.test(header)) return undefined;
   return Number(header) * 1000;
 }
-
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);

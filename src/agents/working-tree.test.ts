@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AgentError } from "./agent.ts";
-import { MAX_AGENT_FILE_BYTES, MAX_PROJECT_FILES, MAX_RUN_WRITE_BYTES, WorkingTree, type StoredFile } from "./working-tree.ts";
+import {
+  MAX_AGENT_FILE_BYTES,
+  MAX_PROJECT_FILES,
+  MAX_RUN_WRITE_BYTES,
+  WorkingTree,
+  type StoredFile,
+} from "./working-tree.ts";
 
 const stored = (path: string, text: string): StoredFile => ({
   path,
@@ -21,7 +27,11 @@ const refusal = (write: () => void) => {
 
 describe("WorkingTree", () => {
   it("lays writes and deletes over the files a run started with, and reports only the changes", async () => {
-    const tree = new WorkingTree([stored("index.html", "<p>old</p>"), stored("notes.txt", "keep"), stored("old.css", "x")]);
+    const tree = new WorkingTree([
+      stored("index.html", "<p>old</p>"),
+      stored("notes.txt", "keep"),
+      stored("old.css", "x"),
+    ]);
     tree.write("index.html", "<p>new</p>");
     tree.write("src/app.ts", "export {}");
     expect(tree.delete("old.css")).toBe(true);
@@ -41,7 +51,10 @@ describe("WorkingTree", () => {
   it("refuses paths outside the project", () => {
     const tree = new WorkingTree([]);
     for (const path of ["../x", "/etc/passwd", "a/../../b", "a//b", "", ".", "a\\\\b", "a\u0000b"]) {
-      expect(refusal(() => tree.write(path, "x")), JSON.stringify(path)).toBe("invalid_output");
+      expect(
+        refusal(() => tree.write(path, "x")),
+        JSON.stringify(path),
+      ).toBe("invalid_output");
     }
     expect(refusal(() => tree.delete("../x"))).toBe("invalid_output");
     expect(tree.list()).toEqual([]);

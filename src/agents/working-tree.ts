@@ -90,16 +90,25 @@ export class WorkingTree {
     const checked = checkedPath(path);
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
     if (bytes.length > MAX_AGENT_FILE_BYTES) {
-      throw new AgentError("invalid_output", `The agent wrote ${checked} with ${bytes.length} bytes; a file may have at most ${MAX_AGENT_FILE_BYTES}.`);
+      throw new AgentError(
+        "invalid_output",
+        `The agent wrote ${checked} with ${bytes.length} bytes; a file may have at most ${MAX_AGENT_FILE_BYTES}.`,
+      );
     }
     if (!this.#entries.has(checked) && this.#entries.size >= MAX_PROJECT_FILES) {
-      throw new AgentError("invalid_output", `The agent tried to create ${checked}, past the limit of ${MAX_PROJECT_FILES} files in a project.`);
+      throw new AgentError(
+        "invalid_output",
+        `The agent tried to create ${checked}, past the limit of ${MAX_PROJECT_FILES} files in a project.`,
+      );
     }
     this.#writtenBytes += bytes.length;
     if (this.#writtenBytes > MAX_RUN_WRITE_BYTES) {
       throw new AgentError("invalid_output", `The agent wrote more than ${MAX_RUN_WRITE_BYTES} bytes in one run.`);
     }
-    this.#entries.set(checked, { kind: "written", write: { path: checked, content: bytes, contentType: contentTypeOf(checked) } });
+    this.#entries.set(checked, {
+      kind: "written",
+      write: { path: checked, content: bytes, contentType: contentTypeOf(checked) },
+    });
   }
 
   /** Removes the file; true when there was one. */
@@ -123,7 +132,8 @@ function checkedPath(path: string): string {
   try {
     return validPath(path);
   } catch (error) {
-    if (error instanceof InvalidInputError) throw new AgentError("invalid_output", `The agent used an invalid file path: ${error.message}`);
+    if (error instanceof InvalidInputError)
+      throw new AgentError("invalid_output", `The agent used an invalid file path: ${error.message}`);
     throw error;
   }
 }

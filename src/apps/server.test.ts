@@ -8,8 +8,16 @@ import { admitToPrivateApp } from "./server.ts";
 const PROJECT = "prj_private";
 
 /** A listener that lets through what admitToPrivateApp admits, for apps served over http or https. */
-async function gate(secure: boolean): Promise<{ access: AppAccess; get(path: string, cookie?: string): Promise<{ status: number; headers: Record<string, unknown> }>; close(): Promise<void> }> {
-  const access = createAppAccess({ secret: "test-apps-secret-0123456789", appsDomain: secure ? "apps.example.com" : undefined, appsPort: 8081 });
+async function gate(secure: boolean): Promise<{
+  access: AppAccess;
+  get(path: string, cookie?: string): Promise<{ status: number; headers: Record<string, unknown> }>;
+  close(): Promise<void>;
+}> {
+  const access = createAppAccess({
+    secret: "test-apps-secret-0123456789",
+    appsDomain: secure ? "apps.example.com" : undefined,
+    appsPort: 8081,
+  });
   const cookies = cookieJar(access.secure);
   const server: Server = createServer((req, res) => {
     if (admitToPrivateApp(req, res, PROJECT, { access, cookies, head: false })) res.writeHead(200).end("the app");
@@ -20,10 +28,13 @@ async function gate(secure: boolean): Promise<{ access: AppAccess; get(path: str
     access,
     get: (path, cookie) =>
       new Promise((resolve, reject) => {
-        const outgoing = request({ host: "127.0.0.1", port, path, headers: cookie ? { Cookie: cookie } : {} }, (response) => {
-          response.resume();
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
-        });
+        const outgoing = request(
+          { host: "127.0.0.1", port, path, headers: cookie ? { Cookie: cookie } : {} },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+          },
+        );
         outgoing.on("error", reject);
         outgoing.end();
       }),
@@ -44,12 +55,21 @@ describe("a private app's access gate", () => {
     const answer = await http.get(`/menu/today?day=2&access_token=${token}`);
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe("/menu/today?day=2");
-    expect(answer.headers["set-cookie"]).toEqual([`pb_app_access=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`]);
+    expect(answer.headers["set-cookie"]).toEqual([
+      `pb_app_access=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`,
+    ]);
   });
 
   it("never redirects off the app's origin, however the link's path is spelled", async () => {
     const token = http.access.token(PROJECT);
-    for (const path of ["/.//evil.example/x", "/..//evil.example/x", "/%2e//evil.example/x", "/%2e%2e//evil.example/x", "//evil.example/x", "/\\evil.example/x"]) {
+    for (const path of [
+      "/.//evil.example/x",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
+      "/%2e%2e//evil.example/x",
+      "//evil.example/x",
+      "/\\evil.example/x",
+    ]) {
       const answer = await http.get(`${path}?access_token=${token}`);
       expect(answer.status, path).toBe(303);
       expect(answer.headers.location, path).toBe("/");
@@ -59,7 +79,9 @@ describe("a private app's access gate", () => {
   it("over https names the cookie __Host- (no sibling app can set it) and marks it Secure", async () => {
     const token = https.access.token(PROJECT);
     const answer = await https.get(`/?access_token=${token}`);
-    expect(answer.headers["set-cookie"]).toEqual([`__Host-pb_app_access=${token}; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=3600`]);
+    expect(answer.headers["set-cookie"]).toEqual([
+      `__Host-pb_app_access=${token}; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=3600`,
+    ]);
     expect((await https.get("/", `__Host-pb_app_access=${token}`)).status).toBe(200);
     // The unprefixed name, which any app under the domain could set, is not read there.
     expect((await https.get("/", `pb_app_access=${token}`)).status).toBe(403);

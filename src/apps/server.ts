@@ -26,7 +26,12 @@ export interface AppsServer {
   stop(): Promise<void>;
 }
 
-export function createAppsServer(options: { db: Database; access: AppAccess; logger: Logger; limits?: ServerLimits }): AppsServer {
+export function createAppsServer(options: {
+  db: Database;
+  access: AppAccess;
+  logger: Logger;
+  limits?: ServerLimits;
+}): AppsServer {
   const { db, access, logger } = options;
   const secure = access.secure;
   const cookies = cookieJar(secure);
@@ -37,7 +42,11 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
     const deployment = label ? await findPublishedDeployment(db, label) : undefined;
     if (!deployment) return sendNotFound(response, { secure }, head);
 
-    if (deployment.visibility === "private" && !admitToPrivateApp(request, response, deployment.projectId, { access, cookies, head })) return;
+    if (
+      deployment.visibility === "private" &&
+      !admitToPrivateApp(request, response, deployment.projectId, { access, cookies, head })
+    )
+      return;
 
     const site: Site = {
       async file(path) {
@@ -61,7 +70,10 @@ export function createAppsServer(options: { db: Database; access: AppAccess; log
       if (unavailable) logger.warn({ err: error }, "apps listener: database unavailable");
       else logger.error({ err: error }, "apps listener failed");
       if (response.headersSent) response.destroy();
-      else if (unavailable) response.writeHead(503, { "Content-Type": "text/plain", "Retry-After": "5" }).end("Temporarily unavailable; try again in a few seconds.");
+      else if (unavailable)
+        response
+          .writeHead(503, { "Content-Type": "text/plain", "Retry-After": "5" })
+          .end("Temporarily unavailable; try again in a few seconds.");
       else response.writeHead(500, { "Content-Type": "text/plain" }).end("Something went wrong.");
     });
   });

@@ -32,7 +32,7 @@ const site = memorySite({
   "data.json": memoryFile("{}", "application/json"),
   "logo.png": memoryFile(new Uint8Array([0x89, 0x50])),
   "font.woff2": memoryFile(new Uint8Array([1])),
-  "icon": memoryFile("<svg/>", "image/svg+xml"),
+  icon: memoryFile("<svg/>", "image/svg+xml"),
   "big.bin": memoryFile(large),
   "broken.js": {
     sha256: "0".repeat(64),
@@ -104,7 +104,9 @@ describe("serveSite", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("<!doctype html><title>Home</title>");
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(response.headers.get("etag")).toBe(`"${sha256(new TextEncoder().encode("<!doctype html><title>Home</title>"))}"`);
+    expect(response.headers.get("etag")).toBe(
+      `"${sha256(new TextEncoder().encode("<!doctype html><title>Home</title>"))}"`,
+    );
     expect(response.headers.get("cache-control")).toBe("no-cache");
     expectSecurityHeaders(response.headers);
     expect(response.headers.get("strict-transport-security")).toBeNull();
@@ -165,7 +167,9 @@ describe("serveSite", () => {
   });
 
   it("serves index.html for client-side routes that a browser asks for", async () => {
-    const route = await fetch(`${origin}/settings/profile`, { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    const route = await fetch(`${origin}/settings/profile`, {
+      headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
     expect(route.status).toBe(200);
     expect(await route.text()).toBe("<!doctype html><title>Home</title>");
     expect(route.headers.get("vary")).toBe("Accept");
@@ -191,7 +195,16 @@ describe("serveSite", () => {
   });
 
   it("refuses paths that climb, hide separators or are malformed", async () => {
-    for (const path of ["/%2e%2e/x", "/..%2fsecret", "/a/../index.html", "/%zz", "/a%00b", "/a%5c..%5cindex.html", "/a\\b", "/./index.html"]) {
+    for (const path of [
+      "/%2e%2e/x",
+      "/..%2fsecret",
+      "/a/../index.html",
+      "/%zz",
+      "/a%00b",
+      "/a%5c..%5cindex.html",
+      "/a\\b",
+      "/./index.html",
+    ]) {
       const response = await raw(path);
       expect([path, response.status]).toEqual([path, 400]);
       expect(response.headers["content-type"]).toBe("text/plain; charset=utf-8");

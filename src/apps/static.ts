@@ -73,10 +73,22 @@ export function securityHeaders(options: { noindex?: boolean; secure?: boolean }
   };
 }
 
-export async function serveSite(request: IncomingMessage, response: ServerResponse, site: Site, options: ServeOptions = {}): Promise<void> {
+export async function serveSite(
+  request: IncomingMessage,
+  response: ServerResponse,
+  site: Site,
+  options: ServeOptions = {},
+): Promise<void> {
   const head = request.method === "HEAD";
   if (request.method !== "GET" && !head) {
-    sendText(response, 405, "Method not allowed: a site answers GET and HEAD.\n", options, { Allow: "GET, HEAD" }, head);
+    sendText(
+      response,
+      405,
+      "Method not allowed: a site answers GET and HEAD.\n",
+      options,
+      { Allow: "GET, HEAD" },
+      head,
+    );
     return;
   }
   const target = requestPath(request.url ?? "/");
@@ -197,7 +209,11 @@ export function notFoundPage(): string {
 }
 
 /** A 404 with the built-in page and the security headers; also for hosts that name no site. */
-export function sendNotFound(response: ServerResponse, options: { noindex?: boolean; secure?: boolean } = {}, head = false): void {
+export function sendNotFound(
+  response: ServerResponse,
+  options: { noindex?: boolean; secure?: boolean } = {},
+  head = false,
+): void {
   const body = Buffer.from(notFoundPage());
   response.writeHead(404, {
     ...securityHeaders(options),

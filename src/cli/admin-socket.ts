@@ -13,9 +13,18 @@ import { chmod, rm } from "node:fs/promises";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { Logger } from "pino";
 import type { Storage } from "../storage/index.ts";
-import { CommandError, executeCommand, parseCommand, UsageError, type CommandInput, type CommandOutput } from "./commands.ts";
+import {
+  CommandError,
+  executeCommand,
+  parseCommand,
+  UsageError,
+  type CommandInput,
+  type CommandOutput,
+} from "./commands.ts";
 
-export type AdminReply = { readonly ok: true; readonly output: CommandOutput } | { readonly ok: false; readonly message: string; readonly exitCode: number };
+export type AdminReply =
+  | { readonly ok: true; readonly output: CommandOutput }
+  | { readonly ok: false; readonly message: string; readonly exitCode: number };
 
 export interface AdminSocket {
   readonly path: string;
@@ -26,7 +35,11 @@ export interface AdminSocket {
 const MAX_REQUEST_BYTES = 64 * 1024;
 
 /** Serves `pbs` commands on `socketPath`. Call it only while this process owns the data directory. */
-export async function startAdminSocket(options: { storage: Storage; socketPath: string; logger: Logger }): Promise<AdminSocket> {
+export async function startAdminSocket(options: {
+  storage: Storage;
+  socketPath: string;
+  logger: Logger;
+}): Promise<AdminSocket> {
   const { storage, socketPath, logger } = options;
   // A socket file left by a crash would make listen fail. This process holds the data directory's
   // lock, so no live server can be behind it.
@@ -131,7 +144,9 @@ export async function sendToAdminSocket(
     throw error;
   }
   socket.setEncoding("utf8");
-  socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`the server did not answer within ${timeoutMs / 1000} s`)));
+  socket.setTimeout(timeoutMs, () =>
+    socket.destroy(new Error(`the server did not answer within ${timeoutMs / 1000} s`)),
+  );
   socket.write(`${JSON.stringify({ argv, input })}\n`);
   let response = "";
   for await (const chunk of socket) response += chunk as string;

@@ -77,7 +77,13 @@ export type Command =
   | { readonly name: "keys.list"; readonly workspace: string; readonly json: boolean }
   | { readonly name: "keys.revoke"; readonly keyId: string; readonly json: boolean }
   | { readonly name: "audit"; readonly workspace: string | null; readonly limit: number; readonly json: boolean }
-  | { readonly name: "workspaces.create"; readonly slug: string; readonly workspaceName: string | undefined; readonly plan: Plan; readonly json: boolean }
+  | {
+      readonly name: "workspaces.create";
+      readonly slug: string;
+      readonly workspaceName: string | undefined;
+      readonly plan: Plan;
+      readonly json: boolean;
+    }
   | {
       readonly name: "members.add";
       readonly workspace: string;
@@ -143,14 +149,22 @@ export function parseCommand(argv: readonly string[]): Command {
     return { name: "migrate", json: values.json === true };
   }
   if (group === "audit") {
-    const { values } = parse(argv.slice(1), { ...stringOptions("workspace", "limit"), unattributed: { type: "boolean" }, ...common });
+    const { values } = parse(argv.slice(1), {
+      ...stringOptions("workspace", "limit"),
+      unattributed: { type: "boolean" },
+      ...common,
+    });
     if (values.help) return { name: "help" };
-    if (values.unattributed && values.workspace !== undefined) throw new UsageError("pbs audit takes --workspace <slug> or --unattributed, not both.");
+    if (values.unattributed && values.workspace !== undefined)
+      throw new UsageError("pbs audit takes --workspace <slug> or --unattributed, not both.");
     const workspace = values.unattributed ? null : required(values.workspace, "--workspace");
     return { name: "audit", workspace, limit: limit(values.limit), json: values.json === true };
   }
   if (group === "keys" && action === "create") {
-    const { values } = parse(argv.slice(2), { ...stringOptions("workspace", "name", "scopes", "env", "expires", "expires-at"), ...common });
+    const { values } = parse(argv.slice(2), {
+      ...stringOptions("workspace", "name", "scopes", "env", "expires", "expires-at"),
+      ...common,
+    });
     if (values.help) return { name: "help" };
     return {
       name: "keys.create",
@@ -170,7 +184,8 @@ export function parseCommand(argv: readonly string[]): Command {
   if (group === "keys" && action === "revoke") {
     const { values, positionals } = parse(argv.slice(2), common, true);
     if (values.help) return { name: "help" };
-    if (positionals.length !== 1) throw new UsageError("pbs keys revoke takes exactly one key id, e.g. pbs keys revoke key_…");
+    if (positionals.length !== 1)
+      throw new UsageError("pbs keys revoke takes exactly one key id, e.g. pbs keys revoke key_…");
     const keyId = positionals[0]!;
     if (!KEY_ID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (key_ and 8–64 letters and digits)`);
     return { name: "keys.revoke", keyId, json: values.json === true };
@@ -187,9 +202,14 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   }
   if (group === "members" && action === "add") {
-    const { values } = parse(argv.slice(2), { ...stringOptions("workspace", "email", "role"), "password-stdin": { type: "boolean" }, ...common });
+    const { values } = parse(argv.slice(2), {
+      ...stringOptions("workspace", "email", "role"),
+      "password-stdin": { type: "boolean" },
+      ...common,
+    });
     if (values.help) return { name: "help" };
-    if (values["password-stdin"] !== true) throw new UsageError("--password-stdin is required: pipe the password in (never on the command line)");
+    if (values["password-stdin"] !== true)
+      throw new UsageError("--password-stdin is required: pipe the password in (never on the command line)");
     return {
       name: "members.add",
       workspace: required(values.workspace, "--workspace"),
@@ -200,7 +220,12 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   }
   if (group === "oauth-clients" && action === "create") {
-    const { values } = parse(argv.slice(2), { ...stringOptions("name"), "redirect-uri": { type: "string", multiple: true }, public: { type: "boolean" }, ...common });
+    const { values } = parse(argv.slice(2), {
+      ...stringOptions("name"),
+      "redirect-uri": { type: "string", multiple: true },
+      public: { type: "boolean" },
+      ...common,
+    });
     if (values.help) return { name: "help" };
     const redirectUris = values["redirect-uri"] ?? [];
     if (redirectUris.length === 0) throw new UsageError("--redirect-uri is required (repeat it for several)");
@@ -223,7 +248,11 @@ function stringOptions<const Name extends string>(...names: Name[]): Record<Name
   return Object.fromEntries(names.map((name) => [name, { type: "string" }])) as Record<Name, { type: "string" }>;
 }
 
-function parse<const O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, allowPositionals = false) {
+function parse<const O extends NonNullable<ParseArgsConfig["options"]>>(
+  args: string[],
+  options: O,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
@@ -253,7 +282,10 @@ function expiry(choice: string | undefined, at: string | undefined): ExpiryChoic
   if (choice !== undefined && at !== undefined) throw new UsageError("give --expires or --expires-at, not both");
   if (at !== undefined) {
     // An ISO 8601 date-time with its offset, so the moment is unambiguous.
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(at) || Number.isNaN(Date.parse(at))) {
+    if (
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(at) ||
+      Number.isNaN(Date.parse(at))
+    ) {
       throw new UsageError("--expires-at must be an ISO time with its offset, e.g. 2027-01-31T00:00:00Z");
     }
     return { at };
@@ -264,7 +296,8 @@ function expiry(choice: string | undefined, at: string | undefined): ExpiryChoic
 function limit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_AUDIT_LIMIT;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < 1 || value > MAX_AUDIT_LIMIT) throw new UsageError(`--limit must be an integer from 1 to ${MAX_AUDIT_LIMIT}`);
+  if (!/^\d+$/.test(raw) || value < 1 || value > MAX_AUDIT_LIMIT)
+    throw new UsageError(`--limit must be an integer from 1 to ${MAX_AUDIT_LIMIT}`);
   return value;
 }
 
@@ -275,7 +308,12 @@ export type Migrate = () => Promise<MigrationReport>;
  * Carries out a command. Throws CommandError (exit 1 for a missing or conflicting thing, 2 for a
  * value the domain refuses); any other error is a bug. `migrate` is what `pbs migrate` calls.
  */
-export async function executeCommand(db: Database, command: Command, input: CommandInput = {}, migrate?: Migrate): Promise<CommandOutput> {
+export async function executeCommand(
+  db: Database,
+  command: Command,
+  input: CommandInput = {},
+  migrate?: Migrate,
+): Promise<CommandOutput> {
   if (command.name === "migrate") {
     if (!migrate) throw new CommandError("this process cannot migrate the database", 1);
     return migrationOutput(await migrate());
@@ -291,7 +329,10 @@ export async function executeCommand(db: Database, command: Command, input: Comm
 
 function migrationOutput({ applied, latest }: MigrationReport): CommandOutput {
   const current = `The schema is up to date (last migration ${latest}).`;
-  const lines = applied.length === 0 ? [`Nothing to apply. ${current}`] : [...applied.map(({ tag, ms }) => `Applied ${tag} in ${ms} ms.`), current];
+  const lines =
+    applied.length === 0
+      ? [`Nothing to apply. ${current}`]
+      : [...applied.map(({ tag, ms }) => `Applied ${tag} in ${ms} ms.`), current];
   return { text: lines.join("\n"), json: { applied, latest } };
 }
 
@@ -306,10 +347,20 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       throw new Error("executeCommand runs migrate itself");
 
     case "workspaces.create": {
-      const workspace = await createWorkspace(db, { slug: command.slug, name: command.workspaceName, plan: command.plan });
+      const workspace = await createWorkspace(db, {
+        slug: command.slug,
+        name: command.workspaceName,
+        plan: command.plan,
+      });
       return {
         text: `Created workspace ${workspace.slug} (${workspace.id}), plan ${workspace.plan}.`,
-        json: { id: workspace.id, slug: workspace.slug, name: workspace.name, plan: workspace.plan, created_at: workspace.createdAt.toISOString() },
+        json: {
+          id: workspace.id,
+          slug: workspace.slug,
+          name: workspace.name,
+          plan: workspace.plan,
+          created_at: workspace.createdAt.toISOString(),
+        },
       };
     }
 
@@ -325,7 +376,12 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
           expires,
           createdBy: PBS,
         });
-        await recordAdminAction(tx, { workspaceId: workspace.id, action: "api_key.created", actor: PBS, target: key.id });
+        await recordAdminAction(tx, {
+          workspaceId: workspace.id,
+          action: "api_key.created",
+          actor: PBS,
+          target: key.id,
+        });
         return { key, secret, workspace, created };
       });
       const lines = [
@@ -358,7 +414,10 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       const text = keys.length
         ? table(["ID", "NAME", "ENV", "KEY", "SCOPES", "STATUS", "CREATED", "EXPIRES", "LAST USED"], rows)
         : `Workspace ${workspace.slug} has no keys.`;
-      return { text, json: keys.map((key) => ({ ...keyJson(key), workspace: workspace.slug, status: keyStatus(key, now) })) };
+      return {
+        text,
+        json: keys.map((key) => ({ ...keyJson(key), workspace: workspace.slug, status: keyStatus(key, now) })),
+      };
     }
 
     case "keys.revoke": {
@@ -367,36 +426,73 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
         const key = await revokeApiKey(tx, command.keyId, before);
         if (!key) throw new NotFoundError(`there is no key ${command.keyId}`);
         const already = key.revokedAt!.getTime() < before.getTime();
-        if (!already) await recordAdminAction(tx, { workspaceId: key.workspaceId, action: "api_key.revoked", actor: PBS, target: key.id });
+        if (!already)
+          await recordAdminAction(tx, {
+            workspaceId: key.workspaceId,
+            action: "api_key.revoked",
+            actor: PBS,
+            target: key.id,
+          });
         return { key, already };
       });
       const revokedAt = key.revokedAt!;
       return {
-        text: already ? `Key ${key.id} was already revoked at ${revokedAt.toISOString()}.` : `Revoked key ${key.id} ("${key.name}"); it no longer authenticates.`,
+        text: already
+          ? `Key ${key.id} was already revoked at ${revokedAt.toISOString()}.`
+          : `Revoked key ${key.id} ("${key.name}"); it no longer authenticates.`,
         json: { ...keyJson(key), already_revoked: already },
       };
     }
 
     case "members.add": {
       const password = input.stdin?.replace(/\r?\n$/, "");
-      if (!password) throw new CommandError("no password on standard input; pipe it in, e.g. printf '%s' \"$PASSWORD\" | pbs members add …", 2);
+      if (!password)
+        throw new CommandError(
+          "no password on standard input; pipe it in, e.g. printf '%s' \"$PASSWORD\" | pbs members add …",
+          2,
+        );
       const workspace = await existingWorkspace(db, command.workspace);
       const { user, userCreated } = await db.transaction(async (tx) => {
-        const added = await addMember(tx, { workspaceId: workspace.id, email: command.email, role: command.role, password });
-        await recordAdminAction(tx, { workspaceId: workspace.id, action: "member.added", actor: PBS, target: added.user.id });
+        const added = await addMember(tx, {
+          workspaceId: workspace.id,
+          email: command.email,
+          role: command.role,
+          password,
+        });
+        await recordAdminAction(tx, {
+          workspaceId: workspace.id,
+          action: "member.added",
+          actor: PBS,
+          target: added.user.id,
+        });
         return added;
       });
       const note = userCreated ? "" : " (an existing account: its password is unchanged)";
       return {
         text: `Added ${user.email} (${user.id}) to workspace ${workspace.slug} as ${command.role}${note}. Sign in at /settings.`,
-        json: { user_id: user.id, email: user.email, workspace: workspace.slug, role: command.role, user_created: userCreated },
+        json: {
+          user_id: user.id,
+          email: user.email,
+          workspace: workspace.slug,
+          role: command.role,
+          user_created: userCreated,
+        },
       };
     }
 
     case "oauth-clients.create": {
       const { client, secret } = await db.transaction(async (tx) => {
-        const created = await createOAuthClient(tx, { name: command.clientName, redirectUris: command.redirectUris, public: command.public });
-        await recordAdminAction(tx, { workspaceId: null, action: "oauth_client.created", actor: PBS, target: created.client.id });
+        const created = await createOAuthClient(tx, {
+          name: command.clientName,
+          redirectUris: command.redirectUris,
+          public: command.public,
+        });
+        await recordAdminAction(tx, {
+          workspaceId: null,
+          action: "oauth_client.created",
+          actor: PBS,
+          target: created.client.id,
+        });
         return created;
       });
       const lines = [
@@ -407,7 +503,13 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       ];
       return {
         text: lines.join("\n"),
-        json: { client_id: client.id, name: client.name, redirect_uris: client.redirectUris, public: !secret, ...(secret ? { client_secret: secret } : {}) },
+        json: {
+          client_id: client.id,
+          name: client.name,
+          redirect_uris: client.redirectUris,
+          public: !secret,
+          ...(secret ? { client_secret: secret } : {}),
+        },
       };
     }
 
@@ -417,7 +519,9 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
       const rows = entries.map((entry) => [
         entry.occurredAt.toISOString(),
         entry.action ? "ACTION" : (entry.method ?? "-"),
-        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) + (entry.tool ? ` (via MCP: ${entry.tool})` : "") + (entry.count > 1 ? ` (×${entry.count})` : ""),
+        (entry.action ? `${entry.action} ${entry.target ?? ""}`.trim() : (entry.path ?? "-")) +
+          (entry.tool ? ` (via MCP: ${entry.tool})` : "") +
+          (entry.count > 1 ? ` (×${entry.count})` : ""),
         entry.status === null ? "-" : String(entry.status),
         entry.action ? (entry.actor ?? "-") : (entry.keyId ?? entry.clientId ?? "-"),
         entry.ip ?? "-",
@@ -482,5 +586,12 @@ function auditJson(entry: AuditEntry) {
 /** Left-aligned columns separated by two spaces. */
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

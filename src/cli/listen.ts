@@ -12,7 +12,14 @@
 // a time, in the stream's order. Ctrl-C (SIGINT) or SIGTERM ends it: the stream closes, a forward in
 // flight is abandoned, and it exits 0.
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiConnectionError, ApiError, createClient, EventStreamError, type StreamEvent, type StreamEventType } from "../../packages/client/src/index.ts";
+import {
+  ApiConnectionError,
+  ApiError,
+  createClient,
+  EventStreamError,
+  type StreamEvent,
+  type StreamEventType,
+} from "../../packages/client/src/index.ts";
 import { newWebhookSecret, secretKey } from "../domain/webhook-signature.ts";
 import { createWebhookTargets } from "../domain/webhook-targets.ts";
 import { deliveryHeaders, sendWebhook, type AttemptResult } from "../jobs/webhook-sender.ts";
@@ -42,7 +49,11 @@ interface ListenOptions {
 }
 
 /** Runs until Ctrl-C (0), a refusal of the stream such as a wrong key (1), or bad usage (2). */
-export async function runListen(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number> {
+export async function runListen(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Io = stdio,
+): Promise<number> {
   const options = parseOptions(argv, env, io);
   if (typeof options === "number") return options;
 
@@ -61,7 +72,12 @@ export async function runListen(argv: readonly string[], env: NodeJS.ProcessEnv 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): ListenOptions | number {
   const values = clientArgs(
     argv,
-    { "forward-to": { type: "string" }, events: { type: "string", multiple: true }, project: { type: "string" }, secret: { type: "string" } },
+    {
+      "forward-to": { type: "string" },
+      events: { type: "string", multiple: true },
+      project: { type: "string" },
+      secret: { type: "string" },
+    },
     LISTEN_USAGE,
     { error: io.error, help: io.out },
   );
@@ -72,10 +88,12 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): 
   };
   const forwardTo = values["forward-to"];
   if (!forwardTo) return usage("--forward-to is required: the local URL that receives the events");
-  if (!/^https?:$/.test(URL.parse(forwardTo)?.protocol ?? "")) return usage(`--forward-to ${JSON.stringify(forwardTo)} is not an http(s) URL`);
+  if (!/^https?:$/.test(URL.parse(forwardTo)?.protocol ?? ""))
+    return usage(`--forward-to ${JSON.stringify(forwardTo)} is not an http(s) URL`);
   const { key, serverUrl } = serverClient(values, env);
   if (!key) return usage(KEY_REQUIRED);
-  if (!/^https?:$/.test(URL.parse(serverUrl)?.protocol ?? "")) return usage(`--url ${JSON.stringify(serverUrl)} is not an http(s) URL`);
+  if (!/^https?:$/.test(URL.parse(serverUrl)?.protocol ?? ""))
+    return usage(`--url ${JSON.stringify(serverUrl)} is not an http(s) URL`);
   const secret = values.secret ?? newWebhookSecret();
   try {
     secretKey(secret);
@@ -83,7 +101,10 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): 
     return usage("--secret is `whsec_` and base64, as an endpoint's secret");
   }
   // "a,b" and repeated --events alike; "*" (or none) is every type the key can read.
-  const types = (values.events ?? []).flatMap((list) => list.split(",")).map((type) => type.trim()).filter((type) => type !== "");
+  const types = (values.events ?? [])
+    .flatMap((list) => list.split(","))
+    .map((type) => type.trim())
+    .filter((type) => type !== "");
   return {
     forwardTo,
     serverUrl,
@@ -95,18 +116,26 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): 
 }
 
 async function listen(options: ListenOptions, signal: AbortSignal, io: Io): Promise<number> {
-  const client = createClient({ apiKey: options.key, baseUrl: options.serverUrl, headers: { "User-Agent": "pbs-listen" } });
+  const client = createClient({
+    apiKey: options.key,
+    baseUrl: options.serverUrl,
+    headers: { "User-Agent": "pbs-listen" },
+  });
   // The receiver is the developer's own machine: loopback and private addresses are the point here.
   const targets = createWebhookTargets({ allowPrivateNetworks: true });
   const events = client.events.stream({
     ...(options.types ? { types: options.types } : {}),
     ...(options.projectId ? { project_id: options.projectId } : {}),
     signal,
-    onReconnect: ({ delayMs, cause }) => io.error(`${describeInterruption(cause)}; reconnecting in ${(delayMs / 1000).toFixed(1)} s`),
+    onReconnect: ({ delayMs, cause }) =>
+      io.error(`${describeInterruption(cause)}; reconnecting in ${(delayMs / 1000).toFixed(1)} s`),
   });
 
   io.out(`Ready. Your webhook signing secret is ${options.secret} (^C to quit)`);
-  const filters = [options.types ? `types ${options.types.join(", ")}` : "all types", options.projectId ? `project ${options.projectId}` : undefined].filter(Boolean);
+  const filters = [
+    options.types ? `types ${options.types.join(", ")}` : "all types",
+    options.projectId ? `project ${options.projectId}` : undefined,
+  ].filter(Boolean);
   io.out(`Forwarding events of ${options.serverUrl} (${filters.join("; ")}) to ${options.forwardTo}`);
 
   try {
@@ -116,7 +145,8 @@ async function listen(options: ListenOptions, signal: AbortSignal, io: Io): Prom
       io.out(`${new Date().toISOString()}  ${event.type}  ${event.id}  ${outcome}`);
     }
   } catch (error) {
-    if (error instanceof ApiError) io.error(`the server refused the event stream: ${error.status} ${error.code}: ${error.message}`);
+    if (error instanceof ApiError)
+      io.error(`the server refused the event stream: ${error.status} ${error.code}: ${error.message}`);
     else if (error instanceof ApiConnectionError || error instanceof EventStreamError) io.error(error.message);
     else throw error;
     return 1;
@@ -126,19 +156,31 @@ async function listen(options: ListenOptions, signal: AbortSignal, io: Io): Prom
 }
 
 /** One event to the receiver; what came of it, as printed, or undefined when stopped meanwhile. */
-async function forward(event: StreamEvent, options: ListenOptions, targets: ReturnType<typeof createWebhookTargets>, signal: AbortSignal): Promise<string | undefined> {
+async function forward(
+  event: StreamEvent,
+  options: ListenOptions,
+  targets: ReturnType<typeof createWebhookTargets>,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   const body = JSON.stringify(event);
   let result: AttemptResult;
   for (let attempt = 1; ; attempt++) {
     // Signed afresh each attempt: the timestamp is the attempt's, as the server's are.
-    result = await sendWebhook({ url: options.forwardTo, body, headers: deliveryHeaders(event.id, body, [options.secret]), targets, signal });
+    result = await sendWebhook({
+      url: options.forwardTo,
+      body,
+      headers: deliveryHeaders(event.id, body, [options.secret]),
+      targets,
+      signal,
+    });
     if (result.abandoned || signal.aborted) return undefined;
     const delay = FORWARD_RETRY_DELAYS_MS[attempt - 1];
     if (result.status !== undefined || delay === undefined) break;
     if (!(await sleep(delay, true, { signal }).catch(() => false))) return undefined;
   }
   const tries = (n: number) => `${n} attempt${n === 1 ? "" : "s"}`;
-  if (result.status === undefined) return `-> failed: ${result.error ?? "no answer"} (${tries(FORWARD_RETRY_DELAYS_MS.length + 1)}; not retried further)`;
+  if (result.status === undefined)
+    return `-> failed: ${result.error ?? "no answer"} (${tries(FORWARD_RETRY_DELAYS_MS.length + 1)}; not retried further)`;
   return `-> ${result.status} (${result.durationMs} ms)${result.error ? `: ${result.error}` : ""}`;
 }
 

@@ -25,7 +25,11 @@ const stdio: Io = {
 };
 
 /** Runs until standard input ends and every message has been answered; the exit status. */
-export async function runMcpProxy(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number> {
+export async function runMcpProxy(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Io = stdio,
+): Promise<number> {
   // Standard output carries only the protocol: the usage, even asked for, goes to standard error.
   const values = clientArgs(argv, {}, MCP_USAGE, { error: io.error, help: io.error });
   if (typeof values === "number") return values;
@@ -66,7 +70,14 @@ export async function runMcpProxy(argv: readonly string[], env: NodeJS.ProcessEn
       text = await response.text();
     } catch (error) {
       io.error(`could not reach ${endpoint.href}: ${(error as Error).cause ?? (error as Error).message}`);
-      if (isRequest) io.write(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: `The server could not be reached at ${endpoint.href}.` } }));
+      if (isRequest)
+        io.write(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32000, message: `The server could not be reached at ${endpoint.href}.` },
+          }),
+        );
       return;
     }
     if (status === 202 || text === "") return;
@@ -75,10 +86,18 @@ export async function runMcpProxy(argv: readonly string[], env: NodeJS.ProcessEn
       answer = JSON.parse(text) as typeof answer;
     } catch {
       io.error(`the server answered ${status} with something other than JSON`);
-      if (isRequest) io.write(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `The server answered ${status} without JSON.` } }));
+      if (isRequest)
+        io.write(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32603, message: `The server answered ${status} without JSON.` },
+          }),
+        );
       return;
     }
-    if (message?.method === "initialize" && typeof answer.result?.protocolVersion === "string") protocolVersion = answer.result.protocolVersion;
+    if (message?.method === "initialize" && typeof answer.result?.protocolVersion === "string")
+      protocolVersion = answer.result.protocolVersion;
     if (status >= 400) {
       io.error(`${status}: ${answer.error?.message ?? text.slice(0, 200)}`);
       // The refusal of the HTTP request names no id (it was not read); here it answers the request that was sent.
@@ -101,7 +120,9 @@ export async function runMcpProxy(argv: readonly string[], env: NodeJS.ProcessEn
 function parsed(line: string): { id?: unknown; method?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as { id?: unknown; method?: unknown }) : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as { id?: unknown; method?: unknown })
+      : undefined;
   } catch {
     return undefined;
   }

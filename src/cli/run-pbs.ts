@@ -17,7 +17,16 @@ import { openStorage } from "../storage/index.ts";
 import { SchemaNotCurrentError } from "../storage/migrator.ts";
 import { DataDirInUseError } from "../storage/pglite.ts";
 import { sendToAdminSocket, type AdminReply } from "./admin-socket.ts";
-import { CommandError, executeCommand, parseCommand, readsStdin, USAGE, UsageError, type Command, type CommandInput } from "./commands.ts";
+import {
+  CommandError,
+  executeCommand,
+  parseCommand,
+  readsStdin,
+  USAGE,
+  UsageError,
+  type Command,
+  type CommandInput,
+} from "./commands.ts";
 
 process.stdin.setEncoding("utf8");
 
@@ -29,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
     // has and the server's image (src/ and generated/ only) does not.
     const listen = await import("./listen.ts").catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ERR_MODULE_NOT_FOUND") throw error;
-      process.stderr.write(`pbs: listen needs the client library of a checkout of the repository (packages/client): ${error.message}\n`);
+      process.stderr.write(
+        `pbs: listen needs the client library of a checkout of the repository (packages/client): ${error.message}\n`,
+      );
       return undefined;
     });
     return listen ? listen.runListen(argv.slice(1)) : 1;

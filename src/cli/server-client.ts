@@ -6,7 +6,10 @@ import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
 export const KEY_REQUIRED = "give the key with --key or PB_API_KEY (an API key, or an OAuth access token)";
 
 /** The key (`--key`, else PB_API_KEY; undefined when neither) and the server (`--url`, else PUBLIC_URL, else port 8080 here). */
-export function serverClient(values: { readonly url?: string | undefined; readonly key?: string | undefined }, env: NodeJS.ProcessEnv) {
+export function serverClient(
+  values: { readonly url?: string | undefined; readonly key?: string | undefined },
+  env: NodeJS.ProcessEnv,
+) {
   return {
     key: values.key ?? (env.PB_API_KEY?.trim() || undefined),
     serverUrl: values.url ?? env.PUBLIC_URL?.trim() ?? "http://localhost:8080",
@@ -14,7 +17,11 @@ export function serverClient(values: { readonly url?: string | undefined; readon
 }
 
 /** The options every client of a server takes: where the server is, the key, and --help. */
-const CLIENT_OPTIONS = { url: { type: "string" }, key: { type: "string" }, help: { type: "boolean", short: "h" } } as const;
+const CLIENT_OPTIONS = {
+  url: { type: "string" },
+  key: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /**
  * A client's arguments: its own `options` and --url, --key and --help. A number is the status to exit

@@ -9,7 +9,8 @@ import type { WorkspaceRoute } from "./routes.ts";
 import { confirmForm, message, none, table, time } from "./layout.ts";
 
 const NOTICES: Record<string, string> = {
-  revoked: "The app was disconnected: its tokens are refused from now on. It needs a new authorization to act in this workspace again.",
+  revoked:
+    "The app was disconnected: its tokens are refused from now on. It needs a new authorization to act in this workspace again.",
 };
 
 function scopeList(scopes: readonly string[]): string {
@@ -24,23 +25,27 @@ async function appsPage(ctx: WorkspaceContext): Promise<void> {
     title: "Connected apps",
     section: "apps",
     body: html`${notice ? message("notice", notice) : ""}
-<p>Third-party applications that members of this workspace allowed to use the API on their behalf (OAuth). An app acts with the scopes it was granted, never beyond what the member who authorized it may do.</p>
-${table({
-  caption: "Apps connected to this workspace",
-  columns: ["App", "Scopes", "Authorized by", "Authorized", "Last used", ...(admin ? ["Action"] : [])],
-  rows: apps.map(
-    (app) => html`<tr>
-<th scope="row">${app.clientName}<br><code class="meta nowrap">${app.clientId}</code></th>
-<td>${scopeList(app.scopes)}</td>
-<td>${app.authorizedBy}</td>
-<td>${time(app.authorizedAt)}</td>
-<td>${app.lastUsedAt ? time(app.lastUsedAt) : none()}</td>
-${admin ? html`<td><a href="${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke" aria-label="Disconnect ${app.clientName}">Disconnect</a></td>` : ""}
-</tr>`,
-  ),
-  empty: "No apps are connected to this workspace.",
-})}
-${admin ? "" : html`<p class="hint">Only owners and admins of the workspace can disconnect apps. Your role is ${ctx.role}.</p>`}`,
+      <p>
+        Third-party applications that members of this workspace allowed to use the API on their behalf (OAuth). An app
+        acts with the scopes it was granted, never beyond what the member who authorized it may do.
+      </p>
+      ${table({
+        caption: "Apps connected to this workspace",
+        columns: ["App", "Scopes", "Authorized by", "Authorized", "Last used", ...(admin ? ["Action"] : [])],
+        rows: apps.map(
+          (app) =>
+            html`<tr>
+              <th scope="row">${app.clientName}<br /><code class="meta nowrap">${app.clientId}</code></th>
+              <td>${scopeList(app.scopes)}</td>
+              <td>${app.authorizedBy}</td>
+              <td>${time(app.authorizedAt)}</td>
+              <td>${app.lastUsedAt ? time(app.lastUsedAt) : none()}</td>
+              ${admin ? html`<td><a href="${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke" aria-label="Disconnect ${app.clientName}">Disconnect</a></td>` : ""}
+            </tr>`,
+        ),
+        empty: "No apps are connected to this workspace.",
+      })}
+      ${admin ? "" : html`<p class="hint">Only owners and admins of the workspace can disconnect apps. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -48,13 +53,19 @@ async function confirmRevoke(ctx: WorkspaceContext, [clientId]: string[]): Promi
   const app = (await listConnectedApps(ctx.deps.db, ctx.workspace.id)).find((entry) => entry.clientId === clientId);
   const back = { href: `${ctx.base}/apps`, label: "Back to connected apps" };
   if (!app) return sendErrorPage(ctx, 404, "This app is not connected to this workspace.", { back });
-  if (!administers(ctx.role)) return sendErrorPage(ctx, 403, `Only a workspace owner or admin can disconnect apps. Your role is ${ctx.role}.`, { back });
+  if (!administers(ctx.role))
+    return sendErrorPage(ctx, 403, `Only a workspace owner or admin can disconnect apps. Your role is ${ctx.role}.`, {
+      back,
+    });
   sendConsolePage(ctx, 200, {
     title: "Disconnect app",
     heading: `Disconnect ${app.clientName}?`,
     section: "apps",
-    body: html`<p>${app.clientName} (authorized by ${app.authorizedBy} with ${scopeList(app.scopes)}) loses access to this workspace at once: its access and refresh tokens are refused from the next request.</p>
-${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke`, csrf: ctx.visitor.csrf, button: "Disconnect app", cancel: `${ctx.base}/apps` })}`,
+    body: html`<p>
+        ${app.clientName} (authorized by ${app.authorizedBy} with ${scopeList(app.scopes)}) loses access to this
+        workspace at once: its access and refresh tokens are refused from the next request.
+      </p>
+      ${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke`, csrf: ctx.visitor.csrf, button: "Disconnect app", cancel: `${ctx.base}/apps` })}`,
   });
 }
 
@@ -65,7 +76,9 @@ async function revoke(ctx: WorkspaceContext, [clientId]: string[]): Promise<void
     return count;
   });
   if (revoked === 0) {
-    return sendErrorPage(ctx, 404, "This app is not connected to this workspace; nothing was changed.", { back: { href: `${ctx.base}/apps`, label: "Back to connected apps" } });
+    return sendErrorPage(ctx, 404, "This app is not connected to this workspace; nothing was changed.", {
+      back: { href: `${ctx.base}/apps`, label: "Back to connected apps" },
+    });
   }
   redirect(ctx.response, `${ctx.base}/apps?notice=revoked`);
 }

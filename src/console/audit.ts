@@ -1,6 +1,14 @@
 // The audit log: API requests and administrative actions, newest first, filtered by credential,
 // status, kind and time, paged with an opaque signed position, and exported as CSV.
-import { AUDIT_CSV_HEADER, auditCsvLine, eachAuditEntry, listAuditLog, type AuditEntry, type AuditFilter, type AuditPosition } from "../domain/audit-log.ts";
+import {
+  AUDIT_CSV_HEADER,
+  auditCsvLine,
+  eachAuditEntry,
+  listAuditLog,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditPosition,
+} from "../domain/audit-log.ts";
 import { InvalidInputError } from "../domain/errors.ts";
 import { listApiKeys, type ApiKeyRecord } from "../domain/keys.ts";
 import { findUser } from "../domain/members.ts";
@@ -28,11 +36,14 @@ function parseTime(value: string, field: "from" | "to"): Date {
 /** The filter the query asks for; InvalidInputError naming the field that cannot be read. */
 export function auditFilter(workspaceId: string, query: URLSearchParams): AuditFilter {
   const credential = query.get("credential")?.trim() ?? "";
-  if (credential && !/^(key|pbc)_[A-Za-z0-9]{1,64}$/.test(credential)) throw new InvalidInputError("choose a key or application from the list", "credential");
+  if (credential && !/^(key|pbc)_[A-Za-z0-9]{1,64}$/.test(credential))
+    throw new InvalidInputError("choose a key or application from the list", "credential");
   const status = query.get("status")?.trim().toLowerCase() ?? "";
-  if (status && !/^[1-5](\d\d|xx)$/.test(status)) throw new InvalidInputError("enter a status such as 404, or a class such as 4xx", "status");
+  if (status && !/^[1-5](\d\d|xx)$/.test(status))
+    throw new InvalidInputError("enter a status such as 404, or a class such as 4xx", "status");
   const kind = query.get("kind") ?? "";
-  if (kind && kind !== "requests" && kind !== "actions") throw new InvalidInputError("choose requests, actions or both", "kind");
+  if (kind && kind !== "requests" && kind !== "actions")
+    throw new InvalidInputError("choose requests, actions or both", "kind");
   const from = query.get("from") ? parseTime(query.get("from")!, "from") : undefined;
   const to = query.get("to") ? parseTime(query.get("to")!, "to") : undefined;
   if (from && to && from >= to) throw new InvalidInputError("the end of the period must be after its start", "to");
@@ -79,10 +90,22 @@ interface Names {
   readonly people: Map<string, string>;
 }
 
-async function namesFor(ctx: WorkspaceContext, entries: readonly AuditEntry[]): Promise<Names & { appList: { clientId: string; clientName: string }[] }> {
-  const [keys, apps] = await Promise.all([listApiKeys(ctx.deps.db, ctx.workspace.id), listConnectedApps(ctx.deps.db, ctx.workspace.id)]);
-  const actors = [...new Set(entries.map((entry) => entry.actor).filter((actor): actor is string => actor?.startsWith("usr_") ?? false))];
-  const people = await Promise.all(actors.map(async (id) => [id, (await findUser(ctx.deps.db, id))?.email ?? id] as const));
+async function namesFor(
+  ctx: WorkspaceContext,
+  entries: readonly AuditEntry[],
+): Promise<Names & { appList: { clientId: string; clientName: string }[] }> {
+  const [keys, apps] = await Promise.all([
+    listApiKeys(ctx.deps.db, ctx.workspace.id),
+    listConnectedApps(ctx.deps.db, ctx.workspace.id),
+  ]);
+  const actors = [
+    ...new Set(
+      entries.map((entry) => entry.actor).filter((actor): actor is string => actor?.startsWith("usr_") ?? false),
+    ),
+  ];
+  const people = await Promise.all(
+    actors.map(async (id) => [id, (await findUser(ctx.deps.db, id))?.email ?? id] as const),
+  );
   return {
     keys: new Map(keys.map((key) => [key.id, key])),
     apps: new Map(apps.map((app) => [app.clientId, app.clientName])),
@@ -99,16 +122,19 @@ function who(entry: AuditEntry, names: Names): Html {
   }
   if (entry.keyId) {
     const key = names.keys.get(entry.keyId);
-    return key ? html`Key ${key.name}<br><code class="meta nowrap">${keyDisplay(key)}</code>` : html`Key <code>${entry.keyId}</code>`;
+    return key
+      ? html`Key ${key.name}<br /><code class="meta nowrap">${keyDisplay(key)}</code>`
+      : html`Key <code>${entry.keyId}</code>`;
   }
   if (entry.clientId) return html`App ${names.apps.get(entry.clientId) ?? entry.clientId}`;
   return html`<span class="meta">No valid credential</span>`;
 }
 
 function what(entry: AuditEntry): Html {
-  if (entry.action) return html`<code>${entry.action}</code>${entry.target ? html` <code class="meta">${entry.target}</code>` : ""}`;
+  if (entry.action)
+    return html`<code>${entry.action}</code>${entry.target ? html` <code class="meta">${entry.target}</code>` : ""}`;
   const request = html`<code>${entry.method ?? ""} ${entry.path ?? ""}</code>`;
-  return entry.tool ? html`${request}<br><span class="meta">via MCP: <code>${entry.tool}</code></span>` : request;
+  return entry.tool ? html`${request}<br /><span class="meta">via MCP: <code>${entry.tool}</code></span>` : request;
 }
 
 async function auditPage(ctx: WorkspaceContext): Promise<void> {
@@ -118,7 +144,13 @@ async function auditPage(ctx: WorkspaceContext): Promise<void> {
     filter = auditFilter(ctx.workspace.id, query);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
-    return renderPage(ctx, 400, { entries: [], next: undefined }, { field: error.param ?? "", message: sentence(error.message) }, await namesFor(ctx, []));
+    return renderPage(
+      ctx,
+      400,
+      { entries: [], next: undefined },
+      { field: error.param ?? "", message: sentence(error.message) },
+      await namesFor(ctx, []),
+    );
   }
   const after = positionOf(ctx);
   const page = await listAuditLog(ctx.deps.db, filter, { limit: ENTRIES_PER_PAGE, ...(after ? { after } : {}) });
@@ -142,60 +174,89 @@ function renderPage(
     ? `${ctx.base}/audit${filterQuery(query, { after: pageToken(ctx.deps.cursors, auditList(ctx), { created_at: page.next.occurredAt.toISOString(), id: String(page.next.id) }) })}`
     : undefined;
   const rows = page.entries.map(
-    (entry) => html`<tr>
-<td>${time(entry.occurredAt)}</td>
-<td>${who(entry, names)}</td>
-<td>${what(entry)}</td>
-<td>${entry.ip ?? none()}</td>
-<td>${entry.status ?? none()}</td>
-</tr>`,
+    (entry) =>
+      html`<tr>
+        <td>${time(entry.occurredAt)}</td>
+        <td>${who(entry, names)}</td>
+        <td>${what(entry)}</td>
+        <td>${entry.ip ?? none()}</td>
+        <td>${entry.status ?? none()}</td>
+      </tr>`,
   );
   sendConsolePage(ctx, status, {
     title: "Audit log",
     section: "audit",
-    body: html`<p>Every API request made with this workspace's keys and apps (the credential, the endpoint, the caller's address and the status), and every change made in these settings or by the operator.</p>
-${error ? message("error", html`The filters could not be used: ${error.message}`) : ""}
-<form method="get" action="${ctx.base}/audit" class="filters" aria-labelledby="filters-heading">
-<h2 id="filters-heading" class="visually-hidden">Filters</h2>
-<div class="field">
-<label for="filter-credential">Credential</label>
-<select id="filter-credential" name="credential"${describedBy("filter-credential", errorOf("credential"))}>
-<option value="">Any</option>
-${keys.length ? html`<optgroup label="API keys">${keys.map((key) => html`<option value="${key.id}"${key.id === credential ? html` selected` : ""}>${key.name} (${keyDisplay(key)})</option>`)}</optgroup>` : ""}
-${names.appList.length ? html`<optgroup label="Connected apps">${names.appList.map((app) => html`<option value="${app.clientId}"${app.clientId === credential ? html` selected` : ""}>${app.clientName}</option>`)}</optgroup>` : ""}
-</select>
-${fieldError("filter-credential", errorOf("credential"))}
-</div>
-<div class="field">
-<label for="filter-status">Status</label>
-<input id="filter-status" name="status" type="text" inputmode="numeric" size="5" maxlength="3" pattern="[1-5]([0-9][0-9]|xx|XX)" placeholder="4xx" value="${query.get("status") ?? ""}"${describedBy("filter-status", errorOf("status"), true)}>
-<p class="hint" id="filter-status-hint">404, or 4xx</p>
-${fieldError("filter-status", errorOf("status"))}
-</div>
-<div class="field">
-<label for="filter-kind">Kind</label>
-<select id="filter-kind" name="kind"${describedBy("filter-kind", errorOf("kind"))}>
-<option value=""${kind === "" ? html` selected` : ""}>Requests and actions</option>
-<option value="requests"${kind === "requests" ? html` selected` : ""}>API requests</option>
-<option value="actions"${kind === "actions" ? html` selected` : ""}>Settings actions</option>
-</select>
-${fieldError("filter-kind", errorOf("kind"))}
-</div>
-<div class="field">
-<label for="filter-from">From (UTC)</label>
-<input id="filter-from" name="from" type="datetime-local" step="1" value="${query.get("from") ?? ""}"${describedBy("filter-from", errorOf("from"))}>
-${fieldError("filter-from", errorOf("from"))}
-</div>
-<div class="field">
-<label for="filter-to">Before (UTC)</label>
-<input id="filter-to" name="to" type="datetime-local" step="1" value="${query.get("to") ?? ""}"${describedBy("filter-to", errorOf("to"))}>
-${fieldError("filter-to", errorOf("to"))}
-</div>
-<div class="actions"><button type="submit">Apply filters</button> <a href="${ctx.base}/audit">Clear</a></div>
-</form>
-${error ? "" : html`<p><a href="${ctx.base}/audit.csv${filterQuery(query)}" download>Download these entries as CSV</a></p>`}
-${error ? "" : table({ caption: "Audit log entries, newest first", columns: ["Time", "Who", "What", "IP address", "Status"], rows, empty: "No entries match these filters." })}
-${pager(next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
+    body: html`<p>
+        Every API request made with this workspace's keys and apps (the credential, the endpoint, the caller's address
+        and the status), and every change made in these settings or by the operator.
+      </p>
+      ${error ? message("error", html`The filters could not be used: ${error.message}`) : ""}
+      <form method="get" action="${ctx.base}/audit" class="filters" aria-labelledby="filters-heading">
+        <h2 id="filters-heading" class="visually-hidden">Filters</h2>
+        <div class="field">
+          <label for="filter-credential">Credential</label>
+          <select id="filter-credential" name="credential" ${describedBy("filter-credential", errorOf("credential"))}>
+            <option value="">Any</option>
+            ${keys.length ? html`<optgroup label="API keys">${keys.map((key) => html`<option value="${key.id}" ${key.id === credential ? html` selected` : ""}>${key.name} (${keyDisplay(key)})</option>`)}</optgroup>` : ""}
+            ${names.appList.length ? html`<optgroup label="Connected apps">${names.appList.map((app) => html`<option value="${app.clientId}" ${app.clientId === credential ? html` selected` : ""}>${app.clientName}</option>`)}</optgroup>` : ""}
+          </select>
+          ${fieldError("filter-credential", errorOf("credential"))}
+        </div>
+        <div class="field">
+          <label for="filter-status">Status</label>
+          <input
+            id="filter-status"
+            name="status"
+            type="text"
+            inputmode="numeric"
+            size="5"
+            maxlength="3"
+            pattern="[1-5]([0-9][0-9]|xx|XX)"
+            placeholder="4xx"
+            value="${query.get("status") ?? ""}"
+            ${describedBy("filter-status", errorOf("status"), true)}
+          />
+          <p class="hint" id="filter-status-hint">404, or 4xx</p>
+          ${fieldError("filter-status", errorOf("status"))}
+        </div>
+        <div class="field">
+          <label for="filter-kind">Kind</label>
+          <select id="filter-kind" name="kind" ${describedBy("filter-kind", errorOf("kind"))}>
+            <option value="" ${kind === "" ? html` selected` : ""}>Requests and actions</option>
+            <option value="requests" ${kind === "requests" ? html` selected` : ""}>API requests</option>
+            <option value="actions" ${kind === "actions" ? html` selected` : ""}>Settings actions</option>
+          </select>
+          ${fieldError("filter-kind", errorOf("kind"))}
+        </div>
+        <div class="field">
+          <label for="filter-from">From (UTC)</label>
+          <input
+            id="filter-from"
+            name="from"
+            type="datetime-local"
+            step="1"
+            value="${query.get("from") ?? ""}"
+            ${describedBy("filter-from", errorOf("from"))}
+          />
+          ${fieldError("filter-from", errorOf("from"))}
+        </div>
+        <div class="field">
+          <label for="filter-to">Before (UTC)</label>
+          <input
+            id="filter-to"
+            name="to"
+            type="datetime-local"
+            step="1"
+            value="${query.get("to") ?? ""}"
+            ${describedBy("filter-to", errorOf("to"))}
+          />
+          ${fieldError("filter-to", errorOf("to"))}
+        </div>
+        <div class="actions"><button type="submit">Apply filters</button> <a href="${ctx.base}/audit">Clear</a></div>
+      </form>
+      ${error ? "" : html`<p><a href="${ctx.base}/audit.csv${filterQuery(query)}" download>Download these entries as CSV</a></p>`}
+      ${error ? "" : table({ caption: "Audit log entries, newest first", columns: ["Time", "Who", "What", "IP address", "Status"], rows, empty: "No entries match these filters." })}
+      ${pager(next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
   });
 }
 
@@ -204,7 +265,10 @@ async function auditCsv(ctx: WorkspaceContext): Promise<void> {
   const response = ctx.response;
   response.statusCode = 200;
   response.setHeader("Content-Type", "text/csv; charset=utf-8");
-  response.setHeader("Content-Disposition", `attachment; filename="audit-${ctx.workspace.slug}-${new Date().toISOString().slice(0, 10)}.csv"`);
+  response.setHeader(
+    "Content-Disposition",
+    `attachment; filename="audit-${ctx.workspace.slug}-${new Date().toISOString().slice(0, 10)}.csv"`,
+  );
   response.setHeader("Cache-Control", "no-store");
   response.setHeader("X-Content-Type-Options", "nosniff");
   response.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");

@@ -56,12 +56,31 @@ export function withWorkspace(ctx: SignedInContext, workspace: Workspace, role: 
 
 /** The console request that carried out an action, as the audit log records it. */
 export function requestFacts(ctx: ConsoleContext, status: number) {
-  return { requestId: ctx.requestId, method: ctx.method, path: ctx.url.pathname, status, ip: ctx.ip, userAgent: ctx.userAgent };
+  return {
+    requestId: ctx.requestId,
+    method: ctx.method,
+    path: ctx.url.pathname,
+    status,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+  };
 }
 
 /** Records an administrative action of the signed-in member; pass the transaction that made the change. */
-export async function recordAction(db: Queryable, ctx: WorkspaceContext, action: AdminAction, target: string | null, status: number): Promise<void> {
-  await recordAdminAction(db, { workspaceId: ctx.workspace.id, action, actor: ctx.user.id, target, request: requestFacts(ctx, status) });
+export async function recordAction(
+  db: Queryable,
+  ctx: WorkspaceContext,
+  action: AdminAction,
+  target: string | null,
+  status: number,
+): Promise<void> {
+  await recordAdminAction(db, {
+    workspaceId: ctx.workspace.id,
+    action,
+    actor: ctx.user.id,
+    target,
+    request: requestFacts(ctx, status),
+  });
 }
 
 /** Records a refused post (forged CSRF, oversize form, a member calling an admin action): nothing else was done. */
@@ -95,7 +114,14 @@ export function sendConsolePage(ctx: ConsoleContext, status: number, parts: Page
       ...(ctx.visitor.user ? { user: ctx.visitor.user } : {}),
       csrf: ctx.visitor.csrf,
       ...(ws
-        ? { workspace: { workspace: ws.workspace, role: ws.role, sections: visibleSections(ws.role), ...(parts.section ? { current: parts.section } : {}) } }
+        ? {
+            workspace: {
+              workspace: ws.workspace,
+              role: ws.role,
+              sections: visibleSections(ws.role),
+              ...(parts.section ? { current: parts.section } : {}),
+            },
+          }
         : {}),
       body: parts.body,
     }),
@@ -126,10 +152,20 @@ const TITLES: Record<number, string> = {
 };
 
 /** An error page: the status, a title, what happened, and the way back. Never a stack trace. */
-export function sendErrorPage(ctx: ConsoleContext, status: number, text: string, options: { title?: string; back?: { href: string; label: string } } = {}): void {
-  const back = options.back ?? ("base" in ctx ? { href: `${(ctx as WorkspaceContext).base}/keys`, label: "Back to the workspace" } : { href: "/settings", label: "Back to settings" });
+export function sendErrorPage(
+  ctx: ConsoleContext,
+  status: number,
+  text: string,
+  options: { title?: string; back?: { href: string; label: string } } = {},
+): void {
+  const back =
+    options.back ??
+    ("base" in ctx
+      ? { href: `${(ctx as WorkspaceContext).base}/keys`, label: "Back to the workspace" }
+      : { href: "/settings", label: "Back to settings" });
   sendConsolePage(ctx, status, {
     title: options.title ?? TITLES[status] ?? "Something is wrong",
-    body: html`${message("error", text)}<p><a href="${back.href}">${back.label}</a></p>`,
+    body: html`${message("error", text)}
+      <p><a href="${back.href}">${back.label}</a></p>`,
   });
 }

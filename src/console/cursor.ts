@@ -17,7 +17,12 @@ export interface ConsoleList {
 export const DAMAGED_LINK = "This page link is damaged or was changed. Go back to the first page and try again.";
 
 function bound(list: ConsoleList): string {
-  return listBound({ list: `console:${list.name}`, workspaceId: list.workspaceId, environment: list.environment ?? "", filters: list.filters ?? {} });
+  return listBound({
+    list: `console:${list.name}`,
+    workspaceId: list.workspaceId,
+    environment: list.environment ?? "",
+    filters: list.filters ?? {},
+  });
 }
 
 /** The position an `after` query value names, checked; undefined for the first page. */

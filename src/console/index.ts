@@ -18,7 +18,14 @@ import { signInPath } from "../pages/redirect.ts";
 import { redirect } from "../pages/respond.ts";
 import { requireCsrf } from "../pages/csrf.ts";
 import { visitor } from "../pages/visitor.ts";
-import { recordRefusal, sendErrorPage, withWorkspace, type ConsoleDeps, type ConsoleContext, type SignedInContext } from "./context.ts";
+import {
+  recordRefusal,
+  sendErrorPage,
+  withWorkspace,
+  type ConsoleDeps,
+  type ConsoleContext,
+  type SignedInContext,
+} from "./context.ts";
 import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
 import { CursorError } from "../http/cursor.ts";
 import { DAMAGED_LINK } from "./cursor.ts";
@@ -33,8 +40,17 @@ import { webhookRoutes } from "./webhooks/index.ts";
 
 const WORKSPACE_PATH = /^\/settings\/w\/([a-z0-9][a-z0-9-]{0,63})(\/.*)?$/;
 
-export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
-  const workspaceRoutes: WorkspaceRoute[] = [...keyRoutes, ...webhookRoutes, ...auditRoutes, ...usageRoutes, ...appRoutes, ...memberRoutes];
+export function createConsole(
+  deps: ConsoleDeps,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const workspaceRoutes: WorkspaceRoute[] = [
+    ...keyRoutes,
+    ...webhookRoutes,
+    ...auditRoutes,
+    ...usageRoutes,
+    ...appRoutes,
+    ...memberRoutes,
+  ];
   const accountRoutesList: AccountRoute[] = accountRoutes;
 
   return async function handle(request, response) {
@@ -77,11 +93,19 @@ export function createConsole(deps: ConsoleDeps): (request: IncomingMessage, res
   };
 }
 
-async function handleWorkspace(ctx: ConsoleContext, routes: WorkspaceRoute[], slug: string, rest: string): Promise<void> {
+async function handleWorkspace(
+  ctx: ConsoleContext,
+  routes: WorkspaceRoute[],
+  slug: string,
+  rest: string,
+): Promise<void> {
   const user = ctx.visitor.user;
   if (!user) {
     // Signed out (or the session ended): sign in first; a post is not carried out.
-    return redirect(ctx.response, signInPath(ctx.method === "GET" ? `${ctx.url.pathname}${ctx.url.search}` : `/settings/w/${slug}`));
+    return redirect(
+      ctx.response,
+      signInPath(ctx.method === "GET" ? `${ctx.url.pathname}${ctx.url.search}` : `/settings/w/${slug}`),
+    );
   }
   const userCtx: SignedInContext = { ...ctx, user };
   const membership = await membershipBySlug(ctx.deps.db, user.id, slug);
@@ -100,7 +124,11 @@ async function handleWorkspace(ctx: ConsoleContext, routes: WorkspaceRoute[], sl
     form = checked;
     if (route.admin && !administers(wsCtx.role)) {
       await recordRefusal(wsCtx, 403, wsCtx.workspace.id);
-      return sendErrorPage(wsCtx, 403, `Only a workspace owner or admin can ${route.admin}. Your role is ${wsCtx.role}; nothing was changed.`);
+      return sendErrorPage(
+        wsCtx,
+        403,
+        `Only a workspace owner or admin can ${route.admin}. Your role is ${wsCtx.role}; nothing was changed.`,
+      );
     }
   }
   try {
@@ -123,12 +151,18 @@ async function readCheckedForm(ctx: ConsoleContext, workspaceId: string | null):
     // The rest of an oversize body is not read: the connection closes after the answer.
     if (!ctx.request.readableEnded) ctx.response.setHeader("Connection", "close");
     await recordRefusal(ctx, error.status, workspaceId);
-    sendErrorPage(ctx, error.status, error.message, { title: error.status === 413 ? "The form is too large" : "The form was refused" });
+    sendErrorPage(ctx, error.status, error.message, {
+      title: error.status === 413 ? "The form is too large" : "The form was refused",
+    });
     return undefined;
   }
 }
 
-function match<R extends { method: string; path: RegExp }>(routes: readonly R[], method: string, path: string): [R | undefined, string[], string[]] {
+function match<R extends { method: string; path: RegExp }>(
+  routes: readonly R[],
+  method: string,
+  path: string,
+): [R | undefined, string[], string[]] {
   const allowed: string[] = [];
   for (const route of routes) {
     const found = route.path.exec(path);
@@ -151,7 +185,10 @@ function decoded(part: string): string | undefined {
 
 function notFoundOrNotAllowed(ctx: ConsoleContext, allowed: string[]): void {
   if (allowed.length === 0) return sendErrorPage(ctx, 404, "There is no page at this address.");
-  ctx.response.setHeader("Allow", [...new Set(allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])))].join(", "));
+  ctx.response.setHeader(
+    "Allow",
+    [...new Set(allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])))].join(", "),
+  );
   sendErrorPage(ctx, 405, `This address does not answer ${ctx.method}.`);
 }
 
@@ -167,4 +204,3 @@ async function answerError(ctx: ConsoleContext, error: unknown): Promise<boolean
   else return false;
   return true;
 }
-

@@ -1,7 +1,17 @@
 // API keys: the list (everyone), creating one with its secret shown once, and revoking one (owners
 // and admins).
 import { InvalidInputError } from "../domain/errors.ts";
-import { createApiKey, expiryChoices, keyStatus, listApiKeys, revokeApiKey, SCOPE_DESCRIPTIONS, scopes, type ApiKeyRecord, type ExpiryChoice } from "../domain/keys.ts";
+import {
+  createApiKey,
+  expiryChoices,
+  keyStatus,
+  listApiKeys,
+  revokeApiKey,
+  SCOPE_DESCRIPTIONS,
+  scopes,
+  type ApiKeyRecord,
+  type ExpiryChoice,
+} from "../domain/keys.ts";
 import { administers, findUser } from "../domain/members.ts";
 import type { Environment } from "../storage/schema.ts";
 import { html, type Html } from "../html/template.ts";
@@ -11,7 +21,12 @@ import type { WorkspaceRoute } from "./routes.ts";
 import { confirmForm, describedBy, fieldError, message, none, secretOnce, sentence, table, time } from "./layout.ts";
 import { csrfField } from "../pages/csrf.ts";
 
-const EXPIRY_LABELS: Record<ExpiryChoice, string> = { "30d": "30 days", "90d": "90 days", "1y": "1 year", none: "No expiry" };
+const EXPIRY_LABELS: Record<ExpiryChoice, string> = {
+  "30d": "30 days",
+  "90d": "90 days",
+  "1y": "1 year",
+  none: "No expiry",
+};
 
 const NOTICES: Record<string, string> = {
   revoked: "The key was revoked. Requests made with it are refused from now on.",
@@ -29,7 +44,9 @@ function scopeSummary(list: readonly string[]): string {
 /** Who created each key, by email; `pbs` for the operator CLI. */
 async function creators(ctx: WorkspaceContext, keys: readonly ApiKeyRecord[]): Promise<Map<string, string>> {
   const ids = [...new Set(keys.map((key) => key.createdBy).filter((id): id is string => id !== null && id !== "pbs"))];
-  const found = await Promise.all(ids.map(async (id) => [id, (await findUser(ctx.deps.db, id))?.email ?? "a former member"] as const));
+  const found = await Promise.all(
+    ids.map(async (id) => [id, (await findUser(ctx.deps.db, id))?.email ?? "a former member"] as const),
+  );
   return new Map([...found, ["pbs", "pbs"]]);
 }
 
@@ -65,24 +82,38 @@ ${admin ? html`<td>${status === "revoked" ? none() : html`<a href="${ctx.base}/k
     title: "API keys",
     section: "keys",
     body: html`${
-      state.created
-        ? secretOnce({
-            heading: `Key “${state.created.key.name}” created`,
-            label: "Secret key",
-            secret: state.created.secret,
-            explanation: html`Copy the key now. This is the only time it is shown: the service keeps only a hash of it, and the list shows it as <code>${keyDisplay(state.created.key)}</code>.`,
-          })
-        : ""
-    }
-${notice ? message("notice", notice) : ""}
-<p>Each key reaches this workspace only: <code>svc_live_…</code> keys its production data, <code>svc_test_…</code> keys its sandbox. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
-${table({
-  caption: "Keys of this workspace, newest first",
-  columns: ["Name", "Key", "Environment", "Scopes", "Expires", "Last used", "Created by", "Status", ...(admin ? ["Action"] : [])],
-  rows,
-  empty: "This workspace has no API keys yet.",
-})}
-${admin ? createForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can create or revoke keys. Your role is ${ctx.role}.</p>`}`,
+        state.created
+          ? secretOnce({
+              heading: `Key “${state.created.key.name}” created`,
+              label: "Secret key",
+              secret: state.created.secret,
+              explanation: html`Copy the key now. This is the only time it is shown: the service keeps only a hash of
+                it, and the list shows it as <code>${keyDisplay(state.created.key)}</code>.`,
+            })
+          : ""
+      }
+      ${notice ? message("notice", notice) : ""}
+      <p>
+        Each key reaches this workspace only: <code>svc_live_…</code> keys its production data,
+        <code>svc_test_…</code> keys its sandbox. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      ${table({
+        caption: "Keys of this workspace, newest first",
+        columns: [
+          "Name",
+          "Key",
+          "Environment",
+          "Scopes",
+          "Expires",
+          "Last used",
+          "Created by",
+          "Status",
+          ...(admin ? ["Action"] : []),
+        ],
+        rows,
+        empty: "This workspace has no API keys yet.",
+      })}
+      ${admin ? createForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can create or revoke keys. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -114,14 +145,23 @@ ${fieldError("environment", errorOf("environment"))}
 <p class="hint" id="scopes-hint">Full access is the default. For a narrower key, untick it and choose the scopes it needs.</p>
 ${["*" as const, ...scopes.filter((scope) => scope !== "*")].map((scope, index) => {
   const id = `scope-${index}`;
-  return html`<div class="choice"><input type="checkbox" id="${id}" name="scopes" value="${scope}"${chosenScopes.includes(scope) ? html` checked` : ""}> <label for="${id}"><code>${scope}</code> ${SCOPE_DESCRIPTIONS[scope]}</label></div>`;
+  return html`<div class="choice">
+    <input
+      type="checkbox"
+      id="${id}"
+      name="scopes"
+      value="${scope}"
+      ${chosenScopes.includes(scope) ? html` checked` : ""}
+    />
+    <label for="${id}"><code>${scope}</code> ${SCOPE_DESCRIPTIONS[scope]}</label>
+  </div>`;
 })}
 ${fieldError("scopes", errorOf("scopes"))}
 </fieldset>
 <div class="field">
 <label for="key-expires">Expires after</label>
 <select id="key-expires" name="expires"${describedBy("key-expires", errorOf("expires"))}>
-${expiryChoices.map((choice) => html`<option value="${choice}"${choice === expires ? html` selected` : ""}>${EXPIRY_LABELS[choice]}</option>`)}
+${expiryChoices.map((choice) => html`<option value="${choice}" ${choice === expires ? html` selected` : ""}>${EXPIRY_LABELS[choice]}</option>`)}
 </select>
 ${fieldError("key-expires", errorOf("expires"))}
 </div>
@@ -130,12 +170,19 @@ ${fieldError("key-expires", errorOf("expires"))}
 </section>`;
 }
 
-const FIELD_OF_PARAM: Record<string, string> = { name: "name", environment: "environment", scopes: "scopes", expires_at: "expires", expires: "expires" };
+const FIELD_OF_PARAM: Record<string, string> = {
+  name: "name",
+  environment: "environment",
+  scopes: "scopes",
+  expires_at: "expires",
+  expires: "expires",
+};
 
 async function createKey(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const expires = form.get("expires") ?? "none";
   try {
-    if (!(expiryChoices as readonly string[]).includes(expires)) throw new InvalidInputError("choose an expiry from the list", "expires");
+    if (!(expiryChoices as readonly string[]).includes(expires))
+      throw new InvalidInputError("choose an expiry from the list", "expires");
     const created = await ctx.deps.db.transaction(async (tx) => {
       const made = await createApiKey(tx, {
         workspaceId: ctx.workspace.id,
@@ -153,7 +200,11 @@ async function createKey(ctx: WorkspaceContext, _params: string[], form: URLSear
     await keysPage(ctx, { status: 200, created });
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
-    await keysPage(ctx, { status: 400, form, error: { field: FIELD_OF_PARAM[error.param ?? ""] ?? "name", message: sentence(error.message) } });
+    await keysPage(ctx, {
+      status: 400,
+      form,
+      error: { field: FIELD_OF_PARAM[error.param ?? ""] ?? "name", message: sentence(error.message) },
+    });
   }
 }
 
@@ -163,7 +214,10 @@ async function workspaceKey(ctx: WorkspaceContext, keyId: string): Promise<ApiKe
 
 async function confirmRevoke(ctx: WorkspaceContext, [keyId]: string[]): Promise<void> {
   const key = await workspaceKey(ctx, keyId!);
-  if (!key) return sendErrorPage(ctx, 404, "There is no such key in this workspace.", { back: { href: `${ctx.base}/keys`, label: "Back to API keys" } });
+  if (!key)
+    return sendErrorPage(ctx, 404, "There is no such key in this workspace.", {
+      back: { href: `${ctx.base}/keys`, label: "Back to API keys" },
+    });
   if (!administers(ctx.role)) {
     return sendErrorPage(ctx, 403, `Only a workspace owner or admin can revoke API keys. Your role is ${ctx.role}.`, {
       back: { href: `${ctx.base}/keys`, label: "Back to API keys" },
@@ -173,14 +227,20 @@ async function confirmRevoke(ctx: WorkspaceContext, [keyId]: string[]): Promise<
     title: "Revoke key",
     heading: `Revoke key “${key.name}”?`,
     section: "keys",
-    body: html`<p>Requests made with <code>${keyDisplay(key)}</code> (${key.environment}, ${scopeSummary(key.scopes)}) will be refused at once. This cannot be undone: to restore access, create a new key.</p>
-${confirmForm({ action: `${ctx.base}/keys/${key.id}/revoke`, csrf: ctx.visitor.csrf, button: "Revoke key", cancel: `${ctx.base}/keys` })}`,
+    body: html`<p>
+        Requests made with <code>${keyDisplay(key)}</code> (${key.environment}, ${scopeSummary(key.scopes)}) will be
+        refused at once. This cannot be undone: to restore access, create a new key.
+      </p>
+      ${confirmForm({ action: `${ctx.base}/keys/${key.id}/revoke`, csrf: ctx.visitor.csrf, button: "Revoke key", cancel: `${ctx.base}/keys` })}`,
   });
 }
 
 async function revokeKey(ctx: WorkspaceContext, [keyId]: string[]): Promise<void> {
   const key = await workspaceKey(ctx, keyId!);
-  if (!key) return sendErrorPage(ctx, 404, "There is no such key in this workspace; nothing was changed.", { back: { href: `${ctx.base}/keys`, label: "Back to API keys" } });
+  if (!key)
+    return sendErrorPage(ctx, 404, "There is no such key in this workspace; nothing was changed.", {
+      back: { href: `${ctx.base}/keys`, label: "Back to API keys" },
+    });
   if (key.revokedAt) return redirect(ctx.response, `${ctx.base}/keys?notice=already-revoked`);
   await ctx.deps.db.transaction(async (tx) => {
     await revokeApiKey(tx, key.id, new Date(), ctx.workspace.id);

@@ -27,7 +27,12 @@ export interface ShellOptions {
   readonly user?: User;
   readonly csrf: string;
   /** The workspace whose nav to show, and which of its sections this page is. */
-  readonly workspace?: { readonly workspace: Workspace; readonly role: MemberRole; readonly current?: SectionId; readonly sections?: readonly SectionId[] };
+  readonly workspace?: {
+    readonly workspace: Workspace;
+    readonly role: MemberRole;
+    readonly current?: SectionId;
+    readonly sections?: readonly SectionId[];
+  };
   readonly body: Html;
 }
 
@@ -46,21 +51,31 @@ export function shell(options: ShellOptions): Html {
     heading: options.heading ?? options.title,
     script: true,
     masthead: html`<p class="brand"><a href="/settings">Project Builder settings</a></p>
-${
-  options.user
-    ? html`<div class="whoami"><span class="email">${options.user.email}</span>
-<form method="post" action="/settings/sign-out" class="inline">${csrfField(options.csrf)}<button type="submit" class="link-button">Sign out</button></form></div>`
-    : ""
-}`,
+      ${
+        options.user
+          ? html`<div class="whoami">
+              <span class="email">${options.user.email}</span>
+              <form method="post" action="/settings/sign-out" class="inline">
+                ${csrfField(options.csrf)}<button type="submit" class="link-button">Sign out</button>
+              </form>
+            </div>`
+          : ""
+      }`,
     ...(ws
       ? {
           nav: html`<nav class="wrap sections" aria-label="Workspace ${ws.workspace.name}">
-<p class="workspace-name">${ws.workspace.name} <span class="role">(${ws.role})</span></p>
-<ul>${visible.map(
-            (section) =>
-              html`<li><a href="${base}/${section.id}"${section.id === ws.current ? html` aria-current="page"` : ""}>${section.label}</a></li>`,
-          )}</ul>
-</nav>`,
+            <p class="workspace-name">${ws.workspace.name} <span class="role">(${ws.role})</span></p>
+            <ul>
+              ${visible.map(
+                (section) =>
+                  html`<li>
+                    <a href="${base}/${section.id}" ${section.id === ws.current ? html` aria-current="page"` : ""}
+                      >${section.label}</a
+                    >
+                  </li>`,
+              )}
+            </ul>
+          </nav>`,
         }
       : {}),
     body: options.body,
@@ -88,28 +103,49 @@ export function describedBy(id: string, error: string | undefined, hint?: boolea
  * A secret shown once: selectable in a read-only input without JavaScript; console.js adds the
  * Copy button (navigator.clipboard).
  */
-export function secretOnce(options: { heading: string; label: string; secret: string; explanation: string | Html }): Html {
+export function secretOnce(options: {
+  heading: string;
+  label: string;
+  secret: string;
+  explanation: string | Html;
+}): Html {
   return html`<section class="secret-once" aria-labelledby="secret-heading">
-<h2 id="secret-heading">${options.heading}</h2>
-<p>${options.explanation}</p>
-<label for="secret-value">${options.label}</label>
-<div class="copy-row">
-<input id="secret-value" class="secret-value" type="text" readonly value="${options.secret}" autocomplete="off" spellcheck="false" aria-describedby="secret-warning">
-<button type="button" class="copy-button" data-copy-target="secret-value" hidden>Copy</button>
-</div>
-<p class="hint" id="secret-warning">It will not be shown again. Store it somewhere safe, such as a secrets manager.</p>
-<p class="copy-status" role="status" aria-live="polite"></p>
-</section>`;
+    <h2 id="secret-heading">${options.heading}</h2>
+    <p>${options.explanation}</p>
+    <label for="secret-value">${options.label}</label>
+    <div class="copy-row">
+      <input
+        id="secret-value"
+        class="secret-value"
+        type="text"
+        readonly
+        value="${options.secret}"
+        autocomplete="off"
+        spellcheck="false"
+        aria-describedby="secret-warning"
+      />
+      <button type="button" class="copy-button" data-copy-target="secret-value" hidden>Copy</button>
+    </div>
+    <p class="hint" id="secret-warning">
+      It will not be shown again. Store it somewhere safe, such as a secrets manager.
+    </p>
+    <p class="copy-status" role="status" aria-live="polite"></p>
+  </section>`;
 }
 
-
 /** A confirmation page's form: the one dangerous button, posted with the CSRF token (and `hidden` fields), and the way back. */
-export function confirmForm(options: { action: string; csrf: string; button: string; cancel: string; hidden?: Html }): Html {
+export function confirmForm(options: {
+  action: string;
+  csrf: string;
+  button: string;
+  cancel: string;
+  hidden?: Html;
+}): Html {
   return html`<form method="post" action="${options.action}" class="actions">
-${csrfField(options.csrf)}${options.hidden ?? ""}
-<button type="submit" class="danger">${options.button}</button>
-<a href="${options.cancel}">Cancel</a>
-</form>`;
+    ${csrfField(options.csrf)}${options.hidden ?? ""}
+    <button type="submit" class="danger">${options.button}</button>
+    <a href="${options.cancel}">Cancel</a>
+  </form>`;
 }
 /** A date as `2025-06-01 14:03 UTC` in a <time>; an em dash for none. */
 export function time(date: Date | string | null | undefined): Html {
@@ -124,7 +160,13 @@ export function none(): Html {
 }
 
 /** A table with a caption and column headers (`scope="col"`); rows are given as cells. */
-export function table(options: { caption: string | Html; columns: readonly string[]; rows: readonly Html[]; empty: string; captionHidden?: boolean }): Html {
+export function table(options: {
+  caption: string | Html;
+  columns: readonly string[];
+  rows: readonly Html[];
+  empty: string;
+  captionHidden?: boolean;
+}): Html {
   if (options.rows.length === 0) return html`<p class="empty">${options.empty}</p>`;
   return html`<div class="table-scroll"><table>
 <caption${options.captionHidden ? html` class="visually-hidden"` : ""}>${options.caption}</caption>

@@ -2,7 +2,15 @@
 // their sign-in when the email is new), change roles and remove people. The rules (only owners make
 // owners, the last owner stays) are the domain's (src/domain/members.ts), shown here as messages.
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
-import { addMember, administers, changeRole, listMembers, memberRoles, type MemberRecord, type MemberRole } from "../domain/members.ts";
+import {
+  addMember,
+  administers,
+  changeRole,
+  listMembers,
+  memberRoles,
+  type MemberRecord,
+  type MemberRole,
+} from "../domain/members.ts";
 import { MIN_PASSWORD_LENGTH } from "../domain/passwords.ts";
 import { html, type Html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
@@ -43,15 +51,14 @@ async function membersPage(ctx: WorkspaceContext, state: MembersState): Promise<
   sendConsolePage(ctx, state.status, {
     title: "Members",
     section: "members",
-    body: html`${notice ? message("notice", notice) : ""}
-${state.error ? message("error", state.error) : ""}
-${table({
-  caption: "People in this workspace",
-  columns: ["Email", "Role", "Member since", ...(admin ? ["Change role", "Remove"] : [])],
-  rows: members.map((member) => memberRow(ctx, member, admin)),
-  empty: "No members.",
-})}
-${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can add people or change roles. Your role is ${ctx.role}.</p>`}`,
+    body: html`${notice ? message("notice", notice) : ""} ${state.error ? message("error", state.error) : ""}
+    ${table({
+      caption: "People in this workspace",
+      columns: ["Email", "Role", "Member since", ...(admin ? ["Change role", "Remove"] : [])],
+      rows: members.map((member) => memberRow(ctx, member, admin)),
+      empty: "No members.",
+    })}
+    ${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can add people or change roles. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -60,23 +67,31 @@ function memberRow(ctx: WorkspaceContext, member: MemberRecord, admin: boolean):
   const changeable = admin && (ctx.role === "owner" || member.role !== "owner");
   const selectId = `role-${member.userId}`;
   return html`<tr>
-<th scope="row">${member.email}${you ? html` <span class="meta">(you)</span>` : ""}</th>
-<td>${member.role}</td>
-<td>${time(member.createdAt)}</td>
-${
-  admin
-    ? changeable
-      ? html`<td><form method="post" action="${ctx.base}/members/${member.userId}/role" class="inline-form">
-${csrfField(ctx.visitor.csrf)}
-<label for="${selectId}" class="visually-hidden">Role of ${member.email}</label>
-<select id="${selectId}" name="role">${rolesFor(ctx.role).map((role) => html`<option value="${role}"${role === member.role ? html` selected` : ""}>${role}</option>`)}</select>
-<button type="submit">Change<span class="visually-hidden"> role of ${member.email}</span></button>
-</form></td>
-<td><a href="${ctx.base}/members/${member.userId}/remove">Remove<span class="visually-hidden"> ${member.email}</span></a></td>`
-      : html`<td colspan="2"><span class="meta">Only an owner can change an owner.</span></td>`
-    : ""
-}
-</tr>`;
+    <th scope="row">${member.email}${you ? html` <span class="meta">(you)</span>` : ""}</th>
+    <td>${member.role}</td>
+    <td>${time(member.createdAt)}</td>
+    ${
+      admin
+        ? changeable
+          ? html`<td>
+                <form method="post" action="${ctx.base}/members/${member.userId}/role" class="inline-form">
+                  ${csrfField(ctx.visitor.csrf)}
+                  <label for="${selectId}" class="visually-hidden">Role of ${member.email}</label>
+                  <select id="${selectId}" name="role">
+                    ${rolesFor(ctx.role).map((role) => html`<option value="${role}" ${role === member.role ? html` selected` : ""}>${role}</option>`)}
+                  </select>
+                  <button type="submit">Change<span class="visually-hidden"> role of ${member.email}</span></button>
+                </form>
+              </td>
+              <td>
+                <a href="${ctx.base}/members/${member.userId}/remove"
+                  >Remove<span class="visually-hidden"> ${member.email}</span></a
+                >
+              </td>`
+          : html`<td colspan="2"><span class="meta">Only an owner can change an owner.</span></td>`
+        : ""
+    }
+  </tr>`;
 }
 
 function addForm(ctx: WorkspaceContext, state: MembersState): Html {
@@ -97,7 +112,16 @@ ${fieldError("member-email", errorOf("email"))}
 <legend>Role</legend>
 ${rolesFor(ctx.role).map(
   (role) =>
-    html`<div class="choice"><input type="radio" id="member-role-${role}" name="role" value="${role}"${role === chosen ? html` checked` : ""}> <label for="member-role-${role}">${ROLE_LABELS[role]}</label></div>`,
+    html`<div class="choice">
+      <input
+        type="radio"
+        id="member-role-${role}"
+        name="role"
+        value="${role}"
+        ${role === chosen ? html` checked` : ""}
+      />
+      <label for="member-role-${role}">${ROLE_LABELS[role]}</label>
+    </div>`,
 )}
 ${fieldError("member-role", errorOf("role"))}
 </fieldset>
@@ -113,14 +137,28 @@ ${fieldError("member-password", errorOf("password"))}
 }
 
 const STATUS_OF = (error: unknown): number | undefined =>
-  error instanceof InvalidInputError ? 400 : error instanceof ForbiddenError ? 403 : error instanceof NotFoundError ? 404 : error instanceof ConflictError ? 409 : undefined;
+  error instanceof InvalidInputError
+    ? 400
+    : error instanceof ForbiddenError
+      ? 403
+      : error instanceof NotFoundError
+        ? 404
+        : error instanceof ConflictError
+          ? 409
+          : undefined;
 
 async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const role = (form.get("role") ?? "") as MemberRole;
   const password = form.get("password") ?? "";
   try {
     await ctx.deps.db.transaction(async (tx) => {
-      const added = await addMember(tx, { workspaceId: ctx.workspace.id, email: form.get("email") ?? "", role, actorRole: ctx.role, ...(password ? { password } : {}) });
+      const added = await addMember(tx, {
+        workspaceId: ctx.workspace.id,
+        email: form.get("email") ?? "",
+        role,
+        actorRole: ctx.role,
+        ...(password ? { password } : {}),
+      });
       await recordAction(tx, ctx, "member.added", added.user.id, 303);
     });
     redirect(ctx.response, `${ctx.base}/members?notice=added`);
@@ -129,13 +167,17 @@ async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchPara
     if (status === undefined) throw error;
     if (status === 403) await recordRefusal(ctx, 403, ctx.workspace.id);
     const param = error instanceof InvalidInputError || error instanceof ConflictError ? error.param : "role";
-    await membersPage(ctx, { status, add: { values: form, error: { field: param ?? "email", message: sentence((error as Error).message) } } });
+    await membersPage(ctx, {
+      status,
+      add: { values: form, error: { field: param ?? "email", message: sentence((error as Error).message) } },
+    });
   }
 }
 
 async function setRole(ctx: WorkspaceContext, [userId]: string[], form: URLSearchParams): Promise<void> {
   const role = form.get("role") as MemberRole | null;
-  if (!role || !memberRoles.includes(role)) throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
+  if (!role || !memberRoles.includes(role))
+    throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
   await change(ctx, userId!, role);
 }
 
@@ -158,7 +200,8 @@ async function change(ctx: WorkspaceContext, userId: string, role: MemberRole | 
     return membersPage(ctx, { status, error: text });
   }
   // Removing or demoting oneself may end one's access to this page.
-  if (userId === ctx.user.id && (role === null || !administers(role))) return redirect(ctx.response, role === null ? "/settings" : `${ctx.base}/members?notice=changed`);
+  if (userId === ctx.user.id && (role === null || !administers(role)))
+    return redirect(ctx.response, role === null ? "/settings" : `${ctx.base}/members?notice=changed`);
   redirect(ctx.response, `${ctx.base}/members?notice=${role === null ? "removed" : "changed"}`);
 }
 
@@ -166,14 +209,21 @@ async function confirmRemove(ctx: WorkspaceContext, [userId]: string[]): Promise
   const member = (await listMembers(ctx.deps.db, ctx.workspace.id)).find((entry) => entry.userId === userId);
   const back = { href: `${ctx.base}/members`, label: "Back to members" };
   if (!member) return sendErrorPage(ctx, 404, "There is no such member in this workspace.", { back });
-  if (!administers(ctx.role)) return sendErrorPage(ctx, 403, `Only a workspace owner or admin can remove members. Your role is ${ctx.role}.`, { back });
+  if (!administers(ctx.role))
+    return sendErrorPage(ctx, 403, `Only a workspace owner or admin can remove members. Your role is ${ctx.role}.`, {
+      back,
+    });
   const you = member.userId === ctx.user.id;
   sendConsolePage(ctx, 200, {
     title: "Remove member",
     heading: you ? "Leave this workspace?" : `Remove ${member.email}?`,
     section: "members",
-    body: html`<p>${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys ${you ? "you" : "they"} created keep working until revoked.</p>
-${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
+    body: html`<p>
+        ${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps
+        ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys
+        ${you ? "you" : "they"} created keep working until revoked.
+      </p>
+      ${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
   });
 }
 

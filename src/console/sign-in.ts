@@ -10,25 +10,47 @@ import type { AccountRoute } from "./routes.ts";
 import { message, waitInWords, workspaceBase } from "./layout.ts";
 import { csrfField } from "../pages/csrf.ts";
 
-function signInPage(ctx: ConsoleContext, status: number, options: { next: string; email?: string; error?: string }): void {
+function signInPage(
+  ctx: ConsoleContext,
+  status: number,
+  options: { next: string; email?: string; error?: string },
+): void {
   sendConsolePage(ctx, status, {
     title: "Sign in",
     heading: "Sign in to workspace settings",
     body: html`${options.error ? message("error", options.error) : ""}
-<form method="post" action="/settings/sign-in" class="stack narrow">
-${csrfField(ctx.visitor.csrf)}
-<input type="hidden" name="next" value="${options.next}">
-<div class="field">
-<label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${options.email ?? ""}"${options.error ? html` aria-describedby="sign-in-error-text"` : ""}>
-</div>
-<div class="field">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
-</div>
-<div class="actions"><button type="submit" class="primary">Sign in</button></div>
-</form>
-<p class="hint">Accounts are created by a workspace owner or admin (Members), or by the operator with <code>pbs</code>.</p>`,
+      <form method="post" action="/settings/sign-in" class="stack narrow">
+        ${csrfField(ctx.visitor.csrf)}
+        <input type="hidden" name="next" value="${options.next}" />
+        <div class="field">
+          <label for="email">Email address</label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username"
+            required
+            maxlength="320"
+            value="${options.email ?? ""}"
+            ${options.error ? html` aria-describedby="sign-in-error-text"` : ""}
+          />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            maxlength="1024"
+          />
+        </div>
+        <div class="actions"><button type="submit" class="primary">Sign in</button></div>
+      </form>
+      <p class="hint">
+        Accounts are created by a workspace owner or admin (Members), or by the operator with <code>pbs</code>.
+      </p>`,
   });
 }
 
@@ -50,7 +72,8 @@ async function signInPost(ctx: ConsoleContext, _params: string[], form: URLSearc
       error: `Too many failed sign-ins. Wait ${waitInWords(result.retryAfterSeconds)}, then try again.`,
     });
   }
-  if (result.outcome === "invalid") return signInPage(ctx, 401, { next, email, error: "The email address or password is incorrect." });
+  if (result.outcome === "invalid")
+    return signInPage(ctx, 401, { next, email, error: "The email address or password is incorrect." });
   await startSession(ctx.deps.pages, ctx.response, result.user.id);
   redirect(ctx.response, next);
 }
@@ -70,10 +93,15 @@ async function chooser(ctx: ConsoleContext): Promise<void> {
     body:
       memberships.length === 0
         ? html`<p>You are not a member of any workspace. Ask a workspace owner or admin to add you.</p>`
-        : html`<ul class="choices">${memberships.map(
-            ({ workspace, role }) =>
-              html`<li><a href="${workspaceBase(workspace)}/keys">${workspace.name}</a> <span class="meta">${workspace.slug} · ${role}</span></li>`,
-          )}</ul>`,
+        : html`<ul class="choices">
+            ${memberships.map(
+              ({ workspace, role }) =>
+                html`<li>
+                  <a href="${workspaceBase(workspace)}/keys">${workspace.name}</a>
+                  <span class="meta">${workspace.slug} · ${role}</span>
+                </li>`,
+            )}
+          </ul>`,
   });
 }
 

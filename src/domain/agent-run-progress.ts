@@ -10,8 +10,15 @@ import type { Partition } from "./partition.ts";
 /** The longest message kept (the contract's bound). */
 const MAX_MESSAGE_CHARS = 200;
 
-export async function recordRunProgress(db: Queryable, partition: Partition, progress: SchemaAgentRunProgress): Promise<void> {
+export async function recordRunProgress(
+  db: Queryable,
+  partition: Partition,
+  progress: SchemaAgentRunProgress,
+): Promise<void> {
   const characters = [...progress.message];
-  const message = characters.length > MAX_MESSAGE_CHARS ? `${characters.slice(0, MAX_MESSAGE_CHARS - 1).join("")}…` : progress.message;
+  const message =
+    characters.length > MAX_MESSAGE_CHARS
+      ? `${characters.slice(0, MAX_MESSAGE_CHARS - 1).join("")}…`
+      : progress.message;
   await recordEvent(db, partition, "agent_run.progress", { ...progress, message } satisfies SchemaAgentRunProgress);
 }

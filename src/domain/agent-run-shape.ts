@@ -9,7 +9,8 @@ import { NotFoundError } from "./errors.ts";
 export type AgentRunRow = typeof agentRuns.$inferSelect;
 
 /** The project has no run with this id. */
-export const runNotFound = (projectId: string, runId: string) => new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
+export const runNotFound = (projectId: string, runId: string) =>
+  new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
 
 /** The project status that mirrors a run's status. */
 export const projectStatusOf: Record<SchemaAgentRunStatus, SchemaProjectStatus> = {

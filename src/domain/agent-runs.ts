@@ -4,11 +4,7 @@
 // each transition committed with its event, and only from the state it expects, so a run retried
 // after a crash, or canceled while it ran, still ends exactly once.
 import { and, eq, inArray } from "drizzle-orm";
-import type {
-  SchemaAgentRun,
-  SchemaAgentRunStatus,
-  SchemaTriggerAgentRunRequest,
-} from "../../generated/schema.d.ts";
+import type { SchemaAgentRun, SchemaAgentRunStatus, SchemaTriggerAgentRunRequest } from "../../generated/schema.d.ts";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects, workspaces } from "../storage/schema.ts";
@@ -21,7 +17,6 @@ import { applyFileChanges, type FileWrite } from "./files.ts";
 import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
-
 
 const activeStatuses: SchemaAgentRunStatus[] = ["queued", "running"];
 
@@ -38,7 +33,10 @@ export async function triggerAgentRun(
       .from(agentRuns)
       .where(and(eq(agentRuns.projectId, projectId), inArray(agentRuns.status, activeStatuses)))
       .limit(1);
-    if (active) throw new ConflictError(`Project ${projectId} already has an active run (${active.id}); wait for it or cancel it.`);
+    if (active)
+      throw new ConflictError(
+        `Project ${projectId} already has an active run (${active.id}); wait for it or cancel it.`,
+      );
     const now = new Date();
     const [run] = await tx
       .insert(agentRuns)
@@ -54,7 +52,10 @@ export async function triggerAgentRun(
         updatedAt: now,
       })
       .returning();
-    await tx.update(projects).set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: touchedAt(now) }).where(eq(projects.id, projectId));
+    await tx
+      .update(projects)
+      .set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: touchedAt(now) })
+      .where(eq(projects.id, projectId));
     await work.queueAgentRun(tx, run.id);
     const queued = toAgentRun(run);
     await recordEvent(tx, partition, "agent_run.queued", queued);
@@ -62,7 +63,12 @@ export async function triggerAgentRun(
   });
 }
 
-export async function getAgentRun(db: Database, partition: Partition, projectId: string, runId: string): Promise<SchemaAgentRun> {
+export async function getAgentRun(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  runId: string,
+): Promise<SchemaAgentRun> {
   const [row] = await db
     .select()
     .from(agentRuns)
@@ -78,17 +84,29 @@ export async function listAgentRuns(
   filters: { status?: SchemaAgentRunStatus },
 ): Promise<Page<SchemaAgentRun>> {
   await findProject(db, partition, projectId);
-  const where = and(eq(agentRuns.projectId, projectId), filters.status ? eq(agentRuns.status, filters.status) : undefined);
+  const where = and(
+    eq(agentRuns.projectId, projectId),
+    filters.status ? eq(agentRuns.status, filters.status) : undefined,
+  );
   return listPage(db, agentRuns, where, page, toAgentRun);
 }
 
 /** Cancels a queued or running run; cancelling a canceled run is a no-op; a finished run is a conflict. */
-export async function cancelAgentRun(db: Database, partition: Partition, projectId: string, runId: string): Promise<SchemaAgentRun> {
+export async function cancelAgentRun(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  runId: string,
+): Promise<SchemaAgentRun> {
   return withProjectLocked(db, partition, projectId, async (tx, project) => {
-    const [row] = await tx.select().from(agentRuns).where(and(eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
+    const [row] = await tx
+      .select()
+      .from(agentRuns)
+      .where(and(eq(agentRuns.projectId, projectId), eq(agentRuns.id, runId)));
     if (!row) throw runNotFound(projectId, runId);
     if (row.status === "canceled") return toAgentRun(row);
-    if (!activeStatuses.includes(row.status)) throw new ConflictError(`Agent run ${runId} already ${row.status}; only queued or running runs can be canceled.`);
+    if (!activeStatuses.includes(row.status))
+      throw new ConflictError(`Agent run ${runId} already ${row.status}; only queued or running runs can be canceled.`);
     const now = new Date();
     const [canceled] = await tx
       .update(agentRuns)
@@ -96,7 +114,10 @@ export async function cancelAgentRun(db: Database, partition: Partition, project
       .where(eq(agentRuns.id, runId))
       .returning();
     if (project.latestRunId === runId) {
-      await tx.update(projects).set({ status: projectStatusOf[canceled.status], updatedAt: touchedAt(now) }).where(eq(projects.id, projectId));
+      await tx
+        .update(projects)
+        .set({ status: projectStatusOf[canceled.status], updatedAt: touchedAt(now) })
+        .where(eq(projects.id, projectId));
     }
     const result = toAgentRun(canceled);
     await recordEvent(tx, partition, "agent_run.canceled", result);
@@ -138,15 +159,23 @@ export async function startAgentRun(
     // Starts in one workspace take turns, so two runs cannot both pass the check on the same credits.
     // NO KEY UPDATE, not UPDATE: the turn must not hold up the rows that merely reference the
     // workspace (a create's project, run and events take KEY SHARE on it for their foreign keys).
-    await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, partition.workspaceId)).for("no key update");
+    await tx
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(eq(workspaces.id, partition.workspaceId))
+      .for("no key update");
     let run = row.run;
     const reserved = run.status === "running" ? run.creditsUsed : 0;
-    const left = partition.environment === "test" ? Number.POSITIVE_INFINITY : (await creditsLeft(tx, partition, now)) + reserved;
+    const left =
+      partition.environment === "test" ? Number.POSITIVE_INFINITY : (await creditsLeft(tx, partition, now)) + reserved;
     if (run.status === "queued") {
       if (left < requiredCredits(run.agent)) {
         await finish(tx, row.run, row.project, now, {
           status: "failed",
-          error: { code: "insufficient_credits", message: `The workspace has ${left} credits left this period; this run needs at least ${requiredCredits(run.agent)}.` },
+          error: {
+            code: "insufficient_credits",
+            message: `The workspace has ${left} credits left this period; this run needs at least ${requiredCredits(run.agent)}.`,
+          },
         });
         return undefined;
       }
@@ -159,7 +188,10 @@ export async function startAgentRun(
         .where(eq(agentRuns.id, runId))
         .returning();
       if (row.project.latestRunId === runId) {
-        await tx.update(projects).set({ status: projectStatusOf.running, updatedAt: touchedAt(now) }).where(eq(projects.id, row.project.id));
+        await tx
+          .update(projects)
+          .set({ status: projectStatusOf.running, updatedAt: touchedAt(now) })
+          .where(eq(projects.id, row.project.id));
       }
       await recordEvent(tx, partition, "agent_run.started", toAgentRun(run));
     }
@@ -181,7 +213,11 @@ export type RunOutcome =
       readonly summary: string;
       readonly credits: number;
     }
-  | { readonly status: "failed"; readonly error: { readonly code: string; readonly message: string }; readonly credits?: number };
+  | {
+      readonly status: "failed";
+      readonly error: { readonly code: string; readonly message: string };
+      readonly credits?: number;
+    };
 
 /**
  * running → succeeded | failed, with the event, in one transaction. On success the agent's file
@@ -189,7 +225,12 @@ export type RunOutcome =
  * Answers undefined, changing nothing, when the run is no longer running (it was canceled meanwhile
  * or another worker finished it): the first final status stands.
  */
-export async function finishAgentRun(db: Database, runId: string, outcome: RunOutcome, now = new Date()): Promise<SchemaAgentRun | undefined> {
+export async function finishAgentRun(
+  db: Database,
+  runId: string,
+  outcome: RunOutcome,
+  now = new Date(),
+): Promise<SchemaAgentRun | undefined> {
   return db.transaction(async (tx) => {
     const row = await lockRunWithProject(tx, runId);
     if (!row || row.run.status !== "running") return undefined;
@@ -201,7 +242,11 @@ export async function finishAgentRun(db: Database, runId: string, outcome: RunOu
  * Ends a queued or running run as failed `internal_error`: for a run whose job has failed every
  * retry (storage unreachable for long), so that it does not stay running forever.
  */
-export async function abandonAgentRun(db: Database, runId: string, now = new Date()): Promise<SchemaAgentRun | undefined> {
+export async function abandonAgentRun(
+  db: Database,
+  runId: string,
+  now = new Date(),
+): Promise<SchemaAgentRun | undefined> {
   return db.transaction(async (tx) => {
     const row = await lockRunWithProject(tx, runId);
     if (!row || !activeStatuses.includes(row.run.status)) return undefined;
@@ -230,7 +275,10 @@ export async function agentRunStatus(db: Queryable, runId: string): Promise<Sche
 const partitionOf = (row: AgentRunRow): Partition => ({ workspaceId: row.workspaceId, environment: row.environment });
 
 /** The run and its project, both locked, the project first (the order every writer of a project's runs takes). */
-async function lockRunWithProject(tx: Queryable, runId: string): Promise<{ run: AgentRunRow; project: Project } | undefined> {
+async function lockRunWithProject(
+  tx: Queryable,
+  runId: string,
+): Promise<{ run: AgentRunRow; project: Project } | undefined> {
   const [target] = await tx.select({ projectId: agentRuns.projectId }).from(agentRuns).where(eq(agentRuns.id, runId));
   if (!target) return undefined;
   const [project] = await tx.select().from(projects).where(eq(projects.id, target.projectId)).for("update");
@@ -238,7 +286,13 @@ async function lockRunWithProject(tx: Queryable, runId: string): Promise<{ run: 
   return project && run ? { run, project } : undefined;
 }
 
-async function finish(tx: Queryable, run: AgentRunRow, project: Project, now: Date, outcome: RunOutcome): Promise<SchemaAgentRun> {
+async function finish(
+  tx: Queryable,
+  run: AgentRunRow,
+  project: Project,
+  now: Date,
+  outcome: RunOutcome,
+): Promise<SchemaAgentRun> {
   const partition = partitionOf(run);
   // Test data is never charged.
   const credits = partition.environment === "test" ? 0 : Math.max(0, Math.ceil(outcome.credits ?? 0));
@@ -261,7 +315,10 @@ async function finish(tx: Queryable, run: AgentRunRow, project: Project, now: Da
     .where(eq(agentRuns.id, run.id))
     .returning();
   if (project.latestRunId === run.id) {
-    await tx.update(projects).set({ status: projectStatusOf[finished.status], updatedAt: touchedAt(now) }).where(eq(projects.id, project.id));
+    await tx
+      .update(projects)
+      .set({ status: projectStatusOf[finished.status], updatedAt: touchedAt(now) })
+      .where(eq(projects.id, project.id));
   }
   const result = toAgentRun(finished);
   await recordEvent(tx, partition, outcome.status === "succeeded" ? "agent_run.succeeded" : "agent_run.failed", result);

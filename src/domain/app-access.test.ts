@@ -16,7 +16,15 @@ describe("app origins", () => {
     expect(local.labelOf("shop-abc123.localhost:8081")).toBe("shop-abc123");
     expect(local.labelOf("SHOP-ABC123.LOCALHOST")).toBe("shop-abc123");
     expect(hosted.labelOf("shop-abc123.apps.example.com.")).toBe("shop-abc123");
-    for (const host of [undefined, "localhost:8081", "127.0.0.1:8081", "a.b.localhost", "-bad.localhost", "shop.example.com", "x.apps.example.com.evil.com"]) {
+    for (const host of [
+      undefined,
+      "localhost:8081",
+      "127.0.0.1:8081",
+      "a.b.localhost",
+      "-bad.localhost",
+      "shop.example.com",
+      "x.apps.example.com.evil.com",
+    ]) {
       expect(local.labelOf(host), String(host)).toBeUndefined();
     }
     expect(hosted.labelOf("shop.localhost")).toBeUndefined();
@@ -41,7 +49,8 @@ describe("private-app tokens", () => {
     expect(local.verify(`${expires}.${signature!.slice(0, -1)}A`, "prj_a", now)).toBe(false);
     const other = createAppAccess({ secret: "t".repeat(32), appsDomain: undefined, appsPort: 8081 });
     expect(other.verify(token, "prj_a", now)).toBe(false);
-    for (const garbage of [undefined, "", "x", "1.2", `${expires}.${signature}.extra`]) expect(local.verify(garbage, "prj_a", now)).toBe(false);
+    for (const garbage of [undefined, "", "x", "1.2", `${expires}.${signature}.extra`])
+      expect(local.verify(garbage, "prj_a", now)).toBe(false);
   });
 
   it("are added to the urls of private projects only", () => {

@@ -26,8 +26,21 @@ forEachDriver("the audit log as the console reads it", (driver) => {
       requestId: `req_${i}`,
       latencyMs: 1,
     });
-    await db.insert(auditLog).values([request(1, 200, "key_a"), request(2, 404, "key_a"), request(3, 401, "key_b"), request(4, 200, null, "pbc_app"), request(5, 500, "key_b")]);
-    await recordAdminAction(db, { workspaceId: workspace.id, action: "api_key.created", actor: "usr_1", target: "key_b" });
+    await db
+      .insert(auditLog)
+      .values([
+        request(1, 200, "key_a"),
+        request(2, 404, "key_a"),
+        request(3, 401, "key_b"),
+        request(4, 200, null, "pbc_app"),
+        request(5, 500, "key_b"),
+      ]);
+    await recordAdminAction(db, {
+      workspaceId: workspace.id,
+      action: "api_key.created",
+      actor: "usr_1",
+      target: "key_b",
+    });
     return workspace;
   }
 
@@ -35,13 +48,18 @@ forEachDriver("the audit log as the console reads it", (driver) => {
     const { db } = storage();
     const { id: workspaceId } = await seed();
     const ids = async (filter: Omit<Parameters<typeof listAuditLog>[1], "workspaceId">) =>
-      (await listAuditLog(db, { workspaceId, ...filter }, { limit: 100 })).entries.map((entry) => entry.requestId ?? entry.action);
+      (await listAuditLog(db, { workspaceId, ...filter }, { limit: 100 })).entries.map(
+        (entry) => entry.requestId ?? entry.action,
+      );
     expect(await ids({ credential: "key_a" })).toEqual(["req_2", "req_1"]);
     expect(await ids({ credential: "pbc_app" })).toEqual(["req_4"]);
     expect(await ids({ status: 200, kind: "requests" })).toEqual(["req_4", "req_1"]);
     expect(await ids({ status: "4xx" })).toEqual(["req_3", "req_2"]);
     expect(await ids({ kind: "actions" })).toEqual(["api_key.created"]);
-    expect(await ids({ kind: "requests", from: new Date(T0 + 2000), to: new Date(T0 + 4000) })).toEqual(["req_3", "req_2"]);
+    expect(await ids({ kind: "requests", from: new Date(T0 + 2000), to: new Date(T0 + 4000) })).toEqual([
+      "req_3",
+      "req_2",
+    ]);
 
     const first = await listAuditLog(db, { workspaceId, kind: "requests" }, { limit: 2 });
     expect(first.entries.map((entry) => entry.requestId)).toEqual(["req_5", "req_4"]);
@@ -59,8 +77,14 @@ forEachDriver("the audit log as the console reads it", (driver) => {
     const { db } = storage();
     const { id: workspaceId } = await seed();
     const [row] = (await listAuditLog(db, { workspaceId, credential: "key_a" }, { limit: 1 })).entries;
-    expect(AUDIT_CSV_HEADER).toBe("occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count,tool\r\n");
-    expect(auditCsvLine(row!)).toBe("2026-11-23T12:00:02.000Z,request,,,,key_a,,GET,/v1/projects,404,127.0.0.1,test,req_2,1,1,\r\n");
-    expect(auditCsvLine({ ...row!, userAgent: '=HYPERLINK("http://evil"), "x"' })).toContain(`"'=HYPERLINK(""http://evil""), ""x"""`);
+    expect(AUDIT_CSV_HEADER).toBe(
+      "occurred_at,kind,actor,action,target,key_id,client_id,method,path,status,ip,user_agent,request_id,latency_ms,count,tool\r\n",
+    );
+    expect(auditCsvLine(row!)).toBe(
+      "2026-11-23T12:00:02.000Z,request,,,,key_a,,GET,/v1/projects,404,127.0.0.1,test,req_2,1,1,\r\n",
+    );
+    expect(auditCsvLine({ ...row!, userAgent: '=HYPERLINK("http://evil"), "x"' })).toContain(
+      `"'=HYPERLINK(""http://evil""), ""x"""`,
+    );
   });
 });

@@ -85,8 +85,11 @@ export interface AuditPosition {
 }
 
 function conditions(filter: AuditFilter): SQL[] {
-  const where: SQL[] = [filter.workspaceId === null ? isNull(auditLog.workspaceId) : eq(auditLog.workspaceId, filter.workspaceId)];
-  if (filter.credential) where.push(or(eq(auditLog.keyId, filter.credential), eq(auditLog.clientId, filter.credential))!);
+  const where: SQL[] = [
+    filter.workspaceId === null ? isNull(auditLog.workspaceId) : eq(auditLog.workspaceId, filter.workspaceId),
+  ];
+  if (filter.credential)
+    where.push(or(eq(auditLog.keyId, filter.credential), eq(auditLog.clientId, filter.credential))!);
   if (typeof filter.status === "number") where.push(eq(auditLog.status, filter.status));
   else if (filter.status) {
     const base = Number(filter.status[0]) * 100;
@@ -130,7 +133,24 @@ export async function* eachAuditEntry(db: Queryable, filter: AuditFilter, batch 
   } while (after);
 }
 
-const CSV_COLUMNS = ["occurred_at", "kind", "actor", "action", "target", "key_id", "client_id", "method", "path", "status", "ip", "user_agent", "request_id", "latency_ms", "count", "tool"] as const;
+const CSV_COLUMNS = [
+  "occurred_at",
+  "kind",
+  "actor",
+  "action",
+  "target",
+  "key_id",
+  "client_id",
+  "method",
+  "path",
+  "status",
+  "ip",
+  "user_agent",
+  "request_id",
+  "latency_ms",
+  "count",
+  "tool",
+] as const;
 
 export const AUDIT_CSV_HEADER = `${CSV_COLUMNS.join(",")}\r\n`;
 

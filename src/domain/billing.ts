@@ -76,11 +76,25 @@ export async function getUsage(db: Database, partition: Partition, now = new Dat
 type InvoiceRow = typeof invoices.$inferSelect;
 
 export function toInvoice(row: InvoiceRow): SchemaInvoice {
-  return contractFields(row, ["id", "number", "status", "currency", "amountDue", "amountPaid", "periodStart", "periodEnd", "createdAt"]);
+  return contractFields(row, [
+    "id",
+    "number",
+    "status",
+    "currency",
+    "amountDue",
+    "amountPaid",
+    "periodStart",
+    "periodEnd",
+    "createdAt",
+  ]);
 }
 
 /** The partition's invoices, newest first (a test partition normally has none). */
-export async function listInvoices(db: Database, partition: Partition, page: PageRequest): Promise<Page<SchemaInvoice>> {
+export async function listInvoices(
+  db: Database,
+  partition: Partition,
+  page: PageRequest,
+): Promise<Page<SchemaInvoice>> {
   return listPage(db, invoices, inPartition(invoices, partition), page, toInvoice);
 }
 

@@ -36,13 +36,21 @@ export async function snapshotRun(tx: Queryable, projectId: string, runId: strin
       );
     }
   }
-  await tx.insert(runFiles).values(current.map(({ path, sha256, contentType, sizeBytes }) => ({ runId, path, sha256, contentType, sizeBytes })));
+  await tx
+    .insert(runFiles)
+    .values(
+      current.map(({ path, sha256, contentType, sizeBytes }) => ({ runId, path, sha256, contentType, sizeBytes })),
+    );
 }
 
 /** Stores content as a blob (a no-op when the same content is stored already). Returns its hash. */
 export async function putBlob(tx: Queryable, content: Uint8Array): Promise<string> {
   const sha256 = createHash("sha256").update(content).digest("hex");
-  const [created] = await tx.insert(blobs).values({ sha256, sizeBytes: content.length }).onConflictDoNothing().returning({ sha256: blobs.sha256 });
+  const [created] = await tx
+    .insert(blobs)
+    .values({ sha256, sizeBytes: content.length })
+    .onConflictDoNothing()
+    .returning({ sha256: blobs.sha256 });
   if (created) for (const chunk of chunksOf(content)) await tx.insert(blobChunks).values({ sha256, ...chunk });
   return sha256;
 }
@@ -88,11 +96,7 @@ export function deploymentTree(db: Queryable, deploymentId: string): Promise<Tre
 
 /** The entries of a tree table that `owner` selects (one run's, one deployment's), in path order. */
 async function tree(db: Queryable, table: typeof runFiles | typeof deploymentFiles, owner: SQL): Promise<TreeFile[]> {
-  return db
-    .select(treeColumns(table))
-    .from(table)
-    .where(owner)
-    .orderBy(asc(table.path));
+  return db.select(treeColumns(table)).from(table).where(owner).orderBy(asc(table.path));
 }
 
 /** One file of a deployment's published tree. */
@@ -105,7 +109,11 @@ export async function deploymentFile(db: Queryable, deploymentId: string, path: 
 }
 
 /** Records a deployment's published tree. */
-export async function writeDeploymentTree(tx: Queryable, deploymentId: string, tree: readonly TreeFile[]): Promise<void> {
+export async function writeDeploymentTree(
+  tx: Queryable,
+  deploymentId: string,
+  tree: readonly TreeFile[],
+): Promise<void> {
   if (tree.length === 0) return;
   await tx.insert(deploymentFiles).values(tree.map((file) => ({ deploymentId, ...file })));
 }
@@ -120,8 +128,18 @@ export async function purgeUnreferencedBlobs(db: Queryable): Promise<number> {
     .delete(blobs)
     .where(
       and(
-        notExists(db.select({ one: sql`1` }).from(runFiles).where(eq(runFiles.sha256, blobs.sha256))),
-        notExists(db.select({ one: sql`1` }).from(deploymentFiles).where(eq(deploymentFiles.sha256, blobs.sha256))),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(runFiles)
+            .where(eq(runFiles.sha256, blobs.sha256)),
+        ),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(deploymentFiles)
+            .where(eq(deploymentFiles.sha256, blobs.sha256)),
+        ),
       ),
     )
     .returning({ sha256: blobs.sha256 });

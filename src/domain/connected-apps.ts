@@ -47,7 +47,17 @@ export async function listConnectedApps(db: Queryable, workspaceId: string, now 
       ),
     )
     .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id));
-  const apps = new Map<string, { clientId: string; clientName: string; scopes: Set<string>; authorizedBy: string; authorizedAt: Date; lastUsedAt: Date | null }>();
+  const apps = new Map<
+    string,
+    {
+      clientId: string;
+      clientName: string;
+      scopes: Set<string>;
+      authorizedBy: string;
+      authorizedAt: Date;
+      lastUsedAt: Date | null;
+    }
+  >();
   for (const row of rows) {
     const app = apps.get(row.clientId);
     if (!app) {
@@ -69,11 +79,18 @@ export async function listConnectedApps(db: Queryable, workspaceId: string, now 
 }
 
 /** Revokes every grant of the application in the workspace, at once; returns how many were live. */
-export async function revokeConnectedApp(db: Queryable, workspaceId: string, clientId: string, now = new Date()): Promise<number> {
+export async function revokeConnectedApp(
+  db: Queryable,
+  workspaceId: string,
+  clientId: string,
+  now = new Date(),
+): Promise<number> {
   const revoked = await db
     .update(oauthGrants)
     .set({ revokedAt: now })
-    .where(and(eq(oauthGrants.workspaceId, workspaceId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)))
+    .where(
+      and(eq(oauthGrants.workspaceId, workspaceId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)),
+    )
     .returning({ id: oauthGrants.id });
   return revoked.length;
 }

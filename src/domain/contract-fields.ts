@@ -24,7 +24,8 @@ export function contractFields<Row extends object, Column extends keyof Row & st
   const fields: Record<string, unknown> = {};
   for (const column of columns) {
     let name = snakeNames.get(column);
-    if (name === undefined) snakeNames.set(column, (name = column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)));
+    if (name === undefined)
+      snakeNames.set(column, (name = column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)));
     const value = row[column];
     fields[name] = value instanceof Date ? value.toISOString() : value;
   }
@@ -32,6 +33,9 @@ export function contractFields<Row extends object, Column extends keyof Row & st
 }
 
 /** An agent run's or a deployment's `error`: its code and message, or null when it has none. */
-export function errorOf(row: { errorCode: string | null; errorMessage: string | null }): { code: string; message: string } | null {
+export function errorOf(row: {
+  errorCode: string | null;
+  errorMessage: string | null;
+}): { code: string; message: string } | null {
   return row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null;
 }

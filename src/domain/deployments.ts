@@ -68,10 +68,18 @@ async function insertQueued(
   const [pending] = await tx
     .select({ id: deployments.id })
     .from(deployments)
-    .where(and(eq(deployments.projectId, project.id), eq(deployments.target, values.target), inArray(deployments.status, pendingStatuses)))
+    .where(
+      and(
+        eq(deployments.projectId, project.id),
+        eq(deployments.target, values.target),
+        inArray(deployments.status, pendingStatuses),
+      ),
+    )
     .limit(1);
   if (pending) {
-    throw new ConflictError(`Deployment ${pending.id} of this project's ${values.target} target is still building; wait for it to finish.`);
+    throw new ConflictError(
+      `Deployment ${pending.id} of this project's ${values.target} target is still building; wait for it to finish.`,
+    );
   }
   const now = new Date();
   const [row] = await tx
@@ -110,10 +118,15 @@ export async function createDeployment(
       const [run] = await tx
         .select({ id: agentRuns.id, status: agentRuns.status })
         .from(agentRuns)
-        .where(and(inPartition(agentRuns, partition), eq(agentRuns.projectId, projectId), eq(agentRuns.id, input.run_id)));
+        .where(
+          and(inPartition(agentRuns, partition), eq(agentRuns.projectId, projectId), eq(agentRuns.id, input.run_id)),
+        );
       if (!run) throw runNotFound(projectId, input.run_id);
       if (run.status !== "succeeded") {
-        throw new ConflictError(`Agent run ${run.id} is ${run.status}; only a succeeded run can be deployed.`, "run_id");
+        throw new ConflictError(
+          `Agent run ${run.id} is ${run.status}; only a succeeded run can be deployed.`,
+          "run_id",
+        );
       }
       runId = run.id;
     } else {
@@ -126,19 +139,41 @@ export async function createDeployment(
       if (!latest) throw new ConflictError(`Project ${projectId} has no succeeded agent run to deploy yet.`);
       runId = latest.id;
     }
-    return insertQueued(tx, work, partition, project, { runId, target: input?.target ?? "production", rollbackOf: null });
+    return insertQueued(tx, work, partition, project, {
+      runId,
+      target: input?.target ?? "production",
+      rollbackOf: null,
+    });
   });
 }
 
-async function findDeployment(db: Queryable, partition: Partition, projectId: string, deploymentId: string): Promise<DeploymentRow> {
+async function findDeployment(
+  db: Queryable,
+  partition: Partition,
+  projectId: string,
+  deploymentId: string,
+): Promise<DeploymentRow> {
   const [row] = await db
     .select()
     .from(deployments)
-    .where(and(inPartition(deployments, partition), eq(deployments.projectId, projectId), eq(deployments.id, deploymentId)));
-  return foundInProject(db, partition, projectId, row, () => new NotFoundError(`No deployment ${deploymentId} in project ${projectId}.`, "deployment_id"));
+    .where(
+      and(inPartition(deployments, partition), eq(deployments.projectId, projectId), eq(deployments.id, deploymentId)),
+    );
+  return foundInProject(
+    db,
+    partition,
+    projectId,
+    row,
+    () => new NotFoundError(`No deployment ${deploymentId} in project ${projectId}.`, "deployment_id"),
+  );
 }
 
-export async function getDeployment(db: Database, partition: Partition, projectId: string, deploymentId: string): Promise<SchemaDeployment> {
+export async function getDeployment(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  deploymentId: string,
+): Promise<SchemaDeployment> {
   return toDeployment(await findDeployment(db, partition, projectId, deploymentId));
 }
 
@@ -184,7 +219,11 @@ export async function rollbackDeployment(
         "deployment_id",
       );
     }
-    return insertQueued(tx, work, partition, project, { runId: earlier.runId, target: earlier.target, rollbackOf: earlier.id });
+    return insertQueued(tx, work, partition, project, {
+      runId: earlier.runId,
+      target: earlier.target,
+      rollbackOf: earlier.id,
+    });
   });
 }
 
@@ -238,7 +277,10 @@ export async function publishDeployment(
   return db.transaction(async (tx) => {
     // Lock the project first: two deployments of one target becoming ready at once must not both
     // stay ready.
-    const [target] = await tx.select({ projectId: deployments.projectId }).from(deployments).where(eq(deployments.id, deploymentId));
+    const [target] = await tx
+      .select({ projectId: deployments.projectId })
+      .from(deployments)
+      .where(eq(deployments.id, deploymentId));
     if (!target) return undefined;
     await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, target.projectId)).for("update");
     const row = await lockPending(tx, deploymentId);
@@ -262,7 +304,10 @@ export async function publishDeployment(
       .where(eq(deployments.id, row.id))
       .returning();
     if (row.target === "production") {
-      await tx.update(projects).set({ url, updatedAt: touchedAt(now) }).where(eq(projects.id, row.projectId));
+      await tx
+        .update(projects)
+        .set({ url, updatedAt: touchedAt(now) })
+        .where(eq(projects.id, row.projectId));
     }
     const result = toDeployment(ready);
     await recordEvent(tx, partitionOf(row), "deployment.ready", result);
@@ -281,7 +326,12 @@ export async function failDeployment(
     if (!row) return undefined;
     const [failed] = await tx
       .update(deployments)
-      .set({ status: "failed", errorCode: error.code, errorMessage: error.message.slice(0, 1000), updatedAt: new Date() })
+      .set({
+        status: "failed",
+        errorCode: error.code,
+        errorMessage: error.message.slice(0, 1000),
+        updatedAt: new Date(),
+      })
       .where(eq(deployments.id, row.id))
       .returning();
     const result = toDeployment(failed);
@@ -291,8 +341,14 @@ export async function failDeployment(
 }
 
 /** Where a deployment's build comes from: its run's snapshot, or for a rollback the tree it rolls back to. */
-export async function deploymentSource(db: Queryable, deploymentId: string): Promise<{ runId: string; rollbackOf: string | null } | undefined> {
-  const [row] = await db.select({ runId: deployments.runId, rollbackOf: deployments.rollbackOf }).from(deployments).where(eq(deployments.id, deploymentId));
+export async function deploymentSource(
+  db: Queryable,
+  deploymentId: string,
+): Promise<{ runId: string; rollbackOf: string | null } | undefined> {
+  const [row] = await db
+    .select({ runId: deployments.runId, rollbackOf: deployments.rollbackOf })
+    .from(deployments)
+    .where(eq(deployments.id, deploymentId));
   return row;
 }
 

@@ -48,7 +48,11 @@ export async function currentPosition(db: Database): Promise<StartingPoint> {
   const [xmin, xmax, running] = rows[0]!.snapshot.split(":") as [string, string, string];
   const stillRunning = new Set(running ? running.split(",").map(BigInt) : []);
   const end = BigInt(xmax);
-  return { position: { txid: BigInt(xmin), seq: 0n }, endedBefore: (txid) => txid < end && !stillRunning.has(txid), xmax: end };
+  return {
+    position: { txid: BigInt(xmin), seq: 0n },
+    endedBefore: (txid) => txid < end && !stillRunning.has(txid),
+    xmax: end,
+  };
 }
 
 /** The position of one of the partition's events, or undefined when it has no such event. */
@@ -76,7 +80,12 @@ export interface EventsAfter {
  * ORDER BY would name the text output column, not the table's, and sort "10" before "9" — the
  * reader would pass a position and then skip every event before it (issue #21's lost events).
  */
-export async function eventsAfter(db: Database, partition: Partition, after: Position, limit: number): Promise<EventsAfter> {
+export async function eventsAfter(
+  db: Database,
+  partition: Partition,
+  after: Position,
+  limit: number,
+): Promise<EventsAfter> {
   const { rows } = await db.execute<EventRowWithPosition>(sql`
     select id, type, workspace_id, environment, data, txid::text as position_txid, seq::text as position_seq,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
@@ -89,7 +98,10 @@ export async function eventsAfter(db: Database, partition: Partition, after: Pos
   const events: PositionedEvent[] = [];
   for (const row of rows) {
     if (!row.settled) return { events, pending: true };
-    events.push({ event: toStreamEvent(row), position: { txid: BigInt(row.position_txid), seq: BigInt(row.position_seq) } });
+    events.push({
+      event: toStreamEvent(row),
+      position: { txid: BigInt(row.position_txid), seq: BigInt(row.position_seq) },
+    });
   }
   return { events, pending: false };
 }

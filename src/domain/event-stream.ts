@@ -21,11 +21,18 @@ import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
 import type { Database } from "../storage/index.ts";
 import { InvalidInputError, ScopeError, StoppingError, TooManyStreamsError } from "./errors.ts";
 import { EVENT_READ_SCOPES, EVENT_TYPES } from "./events.ts";
-import { comparePositions, currentPosition, eventsAfter, positionOf, type Position, type PositionedEvent, type StartingPoint } from "./event-positions.ts";
+import {
+  comparePositions,
+  currentPosition,
+  eventsAfter,
+  positionOf,
+  type Position,
+  type PositionedEvent,
+  type StartingPoint,
+} from "./event-positions.ts";
 import type { Partition } from "./partition.ts";
 
 export const DEFAULT_EVENT_STREAMS_PER_KEY = 5;
-
 
 /** Events read per query; a feed further behind reads again at once. */
 const BATCH = 200;
@@ -84,7 +91,10 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
   const wakeAll = () => {
     for (const feed of feeds.values()) feed.wake();
   };
-  const unsubscribe = options.changes.subscribe({ changed: (partition) => feeds.get(partition)?.wake(), gap: wakeAll }, EVENTS_RECORDED);
+  const unsubscribe = options.changes.subscribe(
+    { changed: (partition) => feeds.get(partition)?.wake(), gap: wakeAll },
+    EVENTS_RECORDED,
+  );
   const gapPoll = setInterval(() => {
     if (!options.changes.connected) wakeAll();
   }, GAP_POLL_MS);
@@ -131,13 +141,21 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         position = now.position;
       }
       if ((openPerKey.get(request.keyId) ?? 0) >= perKey) {
-        throw new TooManyStreamsError(`This key already has ${perKey} event streams open, as many as it may; close one first.`, RETRY_AFTER_SECONDS);
+        throw new TooManyStreamsError(
+          `This key already has ${perKey} event streams open, as many as it may; close one first.`,
+          RETRY_AFTER_SECONDS,
+        );
       }
       openPerKey.set(request.keyId, (openPerKey.get(request.keyId) ?? 0) + 1);
-      const stream = new Stream(position, now, (event) => types.has(event.type) && (!request.projectId || projectOf(event) === request.projectId), () => {
-        streams.delete(stream);
-        release(request.keyId);
-      });
+      const stream = new Stream(
+        position,
+        now,
+        (event) => types.has(event.type) && (!request.projectId || projectOf(event) === request.projectId),
+        () => {
+          streams.delete(stream);
+          release(request.keyId);
+        },
+      );
       streams.add(stream);
       return {
         follow(sink) {
@@ -166,16 +184,25 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
 }
 
 /** The event types the scopes may read, narrowed to those asked for; ScopeError for any asked for beyond them. */
-export function readableTypes(scopes: readonly string[], asked: readonly SchemaEventType[] | undefined): Set<SchemaEventType> {
+export function readableTypes(
+  scopes: readonly string[],
+  asked: readonly SchemaEventType[] | undefined,
+): Set<SchemaEventType> {
   const may = (type: SchemaEventType) => scopes.includes("*") || scopes.includes(EVENT_READ_SCOPES[type]);
   if (asked && asked.length > 0) {
     const refused = asked.find((type) => !may(type));
-    if (refused) throw new ScopeError(`This key lacks the scope ${EVENT_READ_SCOPES[refused]} that reading ${refused} events requires.`, "types");
+    if (refused)
+      throw new ScopeError(
+        `This key lacks the scope ${EVENT_READ_SCOPES[refused]} that reading ${refused} events requires.`,
+        "types",
+      );
     return new Set(asked);
   }
   const readable = EVENT_TYPES.filter(may);
   if (readable.length === 0) {
-    throw new ScopeError("This key can read no event type: it needs one of projects:read, deployments:read, files:read or webhooks:read.");
+    throw new ScopeError(
+      "This key can read no event type: it needs one of projects:read, deployments:read, files:read or webhooks:read.",
+    );
   }
   return new Set(readable);
 }
@@ -201,7 +228,12 @@ class Stream {
   readonly #wants: (event: SchemaEvent) => boolean;
   readonly #onStop: () => void;
 
-  constructor(position: Position, openedAt: StartingPoint | undefined, wants: (event: SchemaEvent) => boolean, onStop: () => void) {
+  constructor(
+    position: Position,
+    openedAt: StartingPoint | undefined,
+    wants: (event: SchemaEvent) => boolean,
+    onStop: () => void,
+  ) {
     this.position = position;
     this.#openedAt = openedAt;
     this.#wants = wants;
@@ -296,7 +328,10 @@ class PartitionFeed {
 
   #enqueue(task: () => Promise<void>): void {
     this.#queue = this.#queue.then(task).catch((error: unknown) => {
-      this.logger.warn({ err: error, workspace_id: this.partition.workspaceId }, "event stream read failed; reading again shortly");
+      this.logger.warn(
+        { err: error, workspace_id: this.partition.workspaceId },
+        "event stream read failed; reading again shortly",
+      );
       this.#readAgainSoon(true);
     });
   }

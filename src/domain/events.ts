@@ -43,7 +43,12 @@ export function toEvent(row: EventRow): SchemaEvent {
   } as SchemaEvent;
 }
 
-export async function recordEvent(db: Queryable, partition: Partition, type: SchemaEventType, object: unknown): Promise<SchemaEvent> {
+export async function recordEvent(
+  db: Queryable,
+  partition: Partition,
+  type: SchemaEventType,
+  object: unknown,
+): Promise<SchemaEvent> {
   const [event] = await recordEvents(db, partition, [{ type, object }]);
   return event!;
 }
@@ -69,9 +74,17 @@ export function eventRows(
   happened: ReadonlyArray<{ readonly type: SchemaEventType; readonly object: unknown }>,
   createdAt = new Date(),
 ): { rows: EventRow[]; params: Record<string, unknown> } {
-  const rows: EventRow[] = happened.map(({ type, object }) => ({ id: newId("evt"), ...partition, type, data: object, createdAt }));
+  const rows: EventRow[] = happened.map(({ type, object }) => ({
+    id: newId("evt"),
+    ...partition,
+    type,
+    data: object,
+    createdAt,
+  }));
   const params: Record<string, unknown> = { ...partition, createdAt };
-  rows.forEach((row, i) => Object.assign(params, { [`id${i}`]: row.id, [`type${i}`]: row.type, [`data${i}`]: row.data }));
+  rows.forEach((row, i) =>
+    Object.assign(params, { [`id${i}`]: row.id, [`type${i}`]: row.type, [`data${i}`]: row.data }),
+  );
   return { rows, params };
 }
 
@@ -121,13 +134,26 @@ export function recordingSql(db: Queryable, count: number, before?: SQL): SQL {
 export const NAMED_ONLY: readonly SchemaEventType[] = ["agent_run.progress"];
 const recordingStatements = new Map<number, ReturnType<typeof preparedSql<Queryable, Record<string, unknown>>>>();
 
-export async function listEvents(db: Database, partition: Partition, page: PageRequest, filters: { type?: SchemaEventType }): Promise<Page<SchemaEvent>> {
-  return listPage(db, events, and(inPartition(events, partition), filters.type ? eq(events.type, filters.type) : undefined), page, toEvent);
+export async function listEvents(
+  db: Database,
+  partition: Partition,
+  page: PageRequest,
+  filters: { type?: SchemaEventType },
+): Promise<Page<SchemaEvent>> {
+  return listPage(
+    db,
+    events,
+    and(inPartition(events, partition), filters.type ? eq(events.type, filters.type) : undefined),
+    page,
+    toEvent,
+  );
 }
 
 export async function getEvent(db: Database, partition: Partition, id: string): Promise<SchemaEvent> {
-  const [row] = await db.select().from(events).where(and(inPartition(events, partition), eq(events.id, id)));
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(inPartition(events, partition), eq(events.id, id)));
   if (!row) throw new NotFoundError(`No event ${id} in this workspace.`, "event_id");
   return toEvent(row);
 }
-

@@ -18,7 +18,9 @@ function* strings(alphabet: string, length: number): Generator<string> {
 
 describe("FILE_PATH", () => {
   it("is the contract's ProjectFilePath pattern", () => {
-    expect(FILE_PATH.source).toBe(new RegExp((document.components!.schemas!.ProjectFilePath as { pattern: string }).pattern).source);
+    expect(FILE_PATH.source).toBe(
+      new RegExp((document.components!.schemas!.ProjectFilePath as { pattern: string }).pattern).source,
+    );
   });
 
   it("accepts exactly the paths the rule allows, every string of up to 7 characters over a . / _ ~", () => {

@@ -80,7 +80,9 @@ export function pathFromFilename(filename: string | undefined): string {
     .replace(/[^A-Za-z0-9._-]+/g, "_");
   if (!sanitized || !FILE_PATH.test(sanitized) || sanitized.length > FILE_PATH_MAX) {
     throw new InvalidInputError(
-      filename ? `The filename "${filename.slice(0, 100)}" cannot be used as a path; send a \`path\` part.` : "The file part has no usable filename; send a `path` part.",
+      filename
+        ? `The filename "${filename.slice(0, 100)}" cannot be used as a path; send a \`path\` part.`
+        : "The file part has no usable filename; send a `path` part.",
       "path",
     );
   }
@@ -122,7 +124,12 @@ const FOREIGN_KEY_VIOLATION = "23503";
  * Checks that the project exists (and that `path`, when already known, is valid and free), then
  * starts an upload. Feed it with write(), then commit(); call abort() on any failure.
  */
-export async function beginUpload(db: Database, partition: Partition, projectId: string, path?: string): Promise<Upload> {
+export async function beginUpload(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  path?: string,
+): Promise<Upload> {
   await findProject(db, partition, projectId);
   if (path !== undefined) await requirePathFree(db, projectId, validPath(path));
   const id = newId("file");
@@ -206,7 +213,13 @@ export class Upload {
       const file = await this.#db.transaction(async (tx) => {
         const [row] = await tx
           .update(files)
-          .set({ path, contentType: storedContentType(input.contentType), sizeBytes: this.#size, sha256, createdAt: new Date() })
+          .set({
+            path,
+            contentType: storedContentType(input.contentType),
+            sizeBytes: this.#size,
+            sha256,
+            createdAt: new Date(),
+          })
           .where(eq(files.id, this.id))
           .returning();
         if (!row) throw projectNotFound(this.projectId);
@@ -232,7 +245,12 @@ export class Upload {
 }
 
 /** Checks a path before its content arrives, so an upload to a taken path fails before storing. */
-export async function checkPathAvailable(db: Database, partition: Partition, projectId: string, path: string): Promise<void> {
+export async function checkPathAvailable(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  path: string,
+): Promise<void> {
   await findProject(db, partition, projectId);
   await requirePathFree(db, projectId, validPath(path));
 }
@@ -251,15 +269,31 @@ async function findFile(db: Database, partition: Partition, projectId: string, f
     .select()
     .from(files)
     .where(and(inPartition(files, partition), eq(files.projectId, projectId), eq(files.id, fileId), committed()));
-  return foundInProject(db, partition, projectId, row, () => new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id"));
+  return foundInProject(
+    db,
+    partition,
+    projectId,
+    row,
+    () => new NotFoundError(`No file ${fileId} in project ${projectId}.`, "file_id"),
+  );
 }
 
-export async function getFile(db: Database, partition: Partition, projectId: string, fileId: string): Promise<SchemaProjectFile> {
+export async function getFile(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  fileId: string,
+): Promise<SchemaProjectFile> {
   return toProjectFile(await findFile(db, partition, projectId, fileId));
 }
 
 /** The project's files, newest first. */
-export async function listFiles(db: Database, partition: Partition, projectId: string, page: PageRequest): Promise<Page<SchemaProjectFile>> {
+export async function listFiles(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  page: PageRequest,
+): Promise<Page<SchemaProjectFile>> {
   await findProject(db, partition, projectId);
   return listPage(db, files, and(eq(files.projectId, projectId), committed()), page, toProjectFile);
 }
@@ -297,10 +331,20 @@ export async function readFileContent(
   partition: Partition,
   projectId: string,
   fileId: string,
-): Promise<{ file: SchemaProjectFile; content: AsyncGenerator<Uint8Array>; slice(range: ByteRange): AsyncGenerator<Uint8Array> }> {
+): Promise<{
+  file: SchemaProjectFile;
+  content: AsyncGenerator<Uint8Array>;
+  slice(range: ByteRange): AsyncGenerator<Uint8Array>;
+}> {
   const row = await findFile(db, partition, projectId, fileId);
   async function* read({ first, last }: ByteRange): AsyncGenerator<Uint8Array> {
-    if (!(Number.isSafeInteger(first) && Number.isSafeInteger(last) && 0 <= first && first <= last && last < row.sizeBytes)) {
+    if (!(
+      Number.isSafeInteger(first) &&
+      Number.isSafeInteger(last) &&
+      0 <= first &&
+      first <= last &&
+      last < row.sizeBytes
+    )) {
       throw new RangeError(`bytes ${first}-${last} are not within file ${row.id} of ${row.sizeBytes} bytes`);
     }
     // Every chunk but the last holds CHUNK_BYTES, so a position's chunk and offset follow from it.
@@ -313,7 +357,8 @@ export async function readFileContent(
       const start = seq * CHUNK_BYTES;
       const from = Math.max(first - start, 0);
       const to = Math.min(last - start, CHUNK_BYTES - 1) + 1;
-      if (chunk.data.length < to) throw new Error(`file ${row.id} has a short chunk ${seq} (${chunk.data.length} bytes, ${to} needed)`);
+      if (chunk.data.length < to)
+        throw new Error(`file ${row.id} has a short chunk ${seq} (${chunk.data.length} bytes, ${to} needed)`);
       yield from === 0 && to === chunk.data.length ? chunk.data : chunk.data.subarray(from, to);
     }
   }
@@ -358,7 +403,11 @@ export async function projectFiles(db: Database, projectId: string) {
     contentType: row.contentType,
     sha256: row.sha256,
     async read(): Promise<Uint8Array> {
-      const parts = await db.select({ data: fileChunks.data }).from(fileChunks).where(eq(fileChunks.fileId, row.id)).orderBy(fileChunks.seq);
+      const parts = await db
+        .select({ data: fileChunks.data })
+        .from(fileChunks)
+        .where(eq(fileChunks.fileId, row.id))
+        .orderBy(fileChunks.seq);
       return Buffer.concat(parts.map((part) => part.data));
     },
   }));
@@ -375,7 +424,8 @@ export async function applyFileChanges(
   changes: { readonly writes: readonly FileWrite[]; readonly deletes: readonly string[] },
 ): Promise<void> {
   const replaced = [...changes.deletes, ...changes.writes.map((write) => write.path)];
-  if (replaced.length > 0) await tx.delete(files).where(and(eq(files.projectId, projectId), inArray(files.path, replaced)));
+  if (replaced.length > 0)
+    await tx.delete(files).where(and(eq(files.projectId, projectId), inArray(files.path, replaced)));
   for (const write of changes.writes) {
     const id = newId("file");
     await tx.insert(files).values({

@@ -87,7 +87,12 @@ forEachDriver("api keys", (driver) => {
   });
 
   it("authenticates a secret to its key and workspace", async () => {
-    const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci", environment: "test", scopes: ["projects:read"] });
+    const { key, secret } = await createApiKey(storage().db, {
+      workspaceId,
+      name: "ci",
+      environment: "test",
+      scopes: ["projects:read"],
+    });
     const principal = (await authenticate(storage().db, secret, T0)) as Principal;
     expect(principal.key).toMatchObject({ id: key.id, environment: "test", scopes: ["projects:read"] });
     expect(principal.workspace).toMatchObject({ id: workspaceId, slug: "acme", plan: "pro" });
@@ -97,7 +102,14 @@ forEachDriver("api keys", (driver) => {
   it("refuses unknown, malformed and near-miss secrets as invalid", async () => {
     const { secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
     const lastChar = secret.at(-1) === "a" ? "b" : "a";
-    for (const attempt of [secret.slice(0, -1) + lastChar, secret.replace("live", "test"), `${secret} `, "svc_live_", "garbage", ""]) {
+    for (const attempt of [
+      secret.slice(0, -1) + lastChar,
+      secret.replace("live", "test"),
+      `${secret} `,
+      "svc_live_",
+      "garbage",
+      "",
+    ]) {
       expect(await authenticate(storage().db, attempt, T0)).toEqual({ refused: "invalid" });
     }
   });
@@ -111,7 +123,11 @@ forEachDriver("api keys", (driver) => {
     expect(await authenticate(storage().db, secret, seconds(1))).toHaveProperty("key");
     const revoked = await revokeApiKey(storage().db, key.id, seconds(1), workspaceId);
     expect(revoked?.revokedAt?.toISOString()).toBe(seconds(1).toISOString());
-    expect(await authenticate(storage().db, secret, seconds(2))).toEqual({ refused: "revoked", keyId: key.id, workspaceId });
+    expect(await authenticate(storage().db, secret, seconds(2))).toEqual({
+      refused: "revoked",
+      keyId: key.id,
+      workspaceId,
+    });
     expect(keyStatus(revoked!)).toBe("revoked");
 
     const again = await revokeApiKey(storage().db, key.id, seconds(5));
@@ -131,14 +147,19 @@ forEachDriver("api keys", (driver) => {
   });
 
   it("refuses an expiry in the past, a bad name and unknown scopes at creation", async () => {
-    await expect(createApiKey(storage().db, { workspaceId, name: "old", expires: seconds(-1) }, T0)).rejects.toThrow(InvalidInputError);
+    await expect(createApiKey(storage().db, { workspaceId, name: "old", expires: seconds(-1) }, T0)).rejects.toThrow(
+      InvalidInputError,
+    );
     await expect(createApiKey(storage().db, { workspaceId, name: "  " })).rejects.toThrow(InvalidInputError);
-    await expect(createApiKey(storage().db, { workspaceId, name: "x", scopes: ["root"] })).rejects.toThrow(InvalidInputError);
+    await expect(createApiKey(storage().db, { workspaceId, name: "x", scopes: ["root"] })).rejects.toThrow(
+      InvalidInputError,
+    );
   });
 
   it("writes last_used_at on first use and then at most once a minute", async () => {
     const { key, secret } = await createApiKey(storage().db, { workspaceId, name: "ci" }, T0);
-    const lastUsed = async () => (await storage().db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]!.lastUsedAt?.toISOString();
+    const lastUsed = async () =>
+      (await storage().db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]!.lastUsedAt?.toISOString();
 
     const first = (await authenticate(storage().db, secret, seconds(1))) as Principal;
     expect(first.key.lastUsedAt?.toISOString()).toBe(seconds(1).toISOString());
@@ -185,7 +206,11 @@ forEachDriver("workspaces", (driver) => {
     for (const slug of ["", "Acme", "-acme", "a b", "a".repeat(65)]) {
       await expect(createWorkspace(storage().db, { slug })).rejects.toThrow(InvalidInputError);
     }
-    await expect(createWorkspace(storage().db, { slug: "ok", name: "x".repeat(101) })).rejects.toThrow(InvalidInputError);
-    await expect(createWorkspace(storage().db, { slug: "ok", plan: "gold" as never })).rejects.toThrow(InvalidInputError);
+    await expect(createWorkspace(storage().db, { slug: "ok", name: "x".repeat(101) })).rejects.toThrow(
+      InvalidInputError,
+    );
+    await expect(createWorkspace(storage().db, { slug: "ok", plan: "gold" as never })).rejects.toThrow(
+      InvalidInputError,
+    );
   });
 });

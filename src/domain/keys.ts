@@ -124,9 +124,11 @@ export function expiryTime(expires: ExpiryChoice | Date, now: Date): Date | null
 
 export async function createApiKey(db: Queryable, input: NewApiKey, now = new Date()): Promise<CreatedApiKey> {
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 100) throw new InvalidInputError("the key name must be 1–100 characters", "name");
+  if (name.length < 1 || name.length > 100)
+    throw new InvalidInputError("the key name must be 1–100 characters", "name");
   const environment = input.environment ?? "live";
-  if (!environments.includes(environment)) throw new InvalidInputError("the environment must be live or test", "environment");
+  if (!environments.includes(environment))
+    throw new InvalidInputError("the environment must be live or test", "environment");
   const expiresAt = expiryTime(input.expires ?? "none", now);
   if (expiresAt && !(expiresAt.getTime() > now.getTime())) {
     throw new InvalidInputError("the expiry must be a valid time in the future", "expires_at");
@@ -189,8 +191,16 @@ export async function authenticate(db: Queryable, secret: string, now = new Date
  * first revocation time. Undefined when there is no such key (in `workspaceId`, when given: the
  * console revokes only its own workspace's keys; the operator any).
  */
-export async function revokeApiKey(db: Queryable, keyId: string, now = new Date(), workspaceId?: string): Promise<ApiKeyRecord | undefined> {
-  const which = and(eq(apiKeys.id, keyId), workspaceId === undefined ? undefined : eq(apiKeys.workspaceId, workspaceId));
+export async function revokeApiKey(
+  db: Queryable,
+  keyId: string,
+  now = new Date(),
+  workspaceId?: string,
+): Promise<ApiKeyRecord | undefined> {
+  const which = and(
+    eq(apiKeys.id, keyId),
+    workspaceId === undefined ? undefined : eq(apiKeys.workspaceId, workspaceId),
+  );
   const [revoked] = await db
     .update(apiKeys)
     .set({ revokedAt: now })

@@ -1,8 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { ConflictError, ForbiddenError, InvalidInputError } from "./errors.ts";
-import { addMember, changeRole, effectiveScopes, listMembers, membershipBySlug, membershipsOf, roleScopes } from "./members.ts";
-import { DEFAULT_SCRYPT_COST, hashPassword, passwordProblem, setPasswordHashCost, verifyPassword } from "./passwords.ts";
+import {
+  addMember,
+  changeRole,
+  effectiveScopes,
+  listMembers,
+  membershipBySlug,
+  membershipsOf,
+  roleScopes,
+} from "./members.ts";
+import {
+  DEFAULT_SCRYPT_COST,
+  hashPassword,
+  passwordProblem,
+  setPasswordHashCost,
+  verifyPassword,
+} from "./passwords.ts";
 import { createWorkspace } from "./workspaces.ts";
 
 describe("passwords", () => {
@@ -71,23 +85,48 @@ forEachDriver("members", (driver) => {
     ]);
     expect(await membershipBySlug(db, first.user.id, "beta")).toMatchObject({ role: "member" });
     expect(await membershipBySlug(db, first.user.id, "nope")).toBeUndefined();
-    await expect(addMember(db, { workspaceId: acme.id, email: "ana@example.com", role: "admin" })).rejects.toThrow(ConflictError);
-    await expect(addMember(db, { workspaceId: acme.id, email: "new@example.com", role: "admin" })).rejects.toThrow(/give a password/);
-    await expect(addMember(db, { workspaceId: acme.id, email: "not an email", role: "admin", password })).rejects.toThrow(InvalidInputError);
+    await expect(addMember(db, { workspaceId: acme.id, email: "ana@example.com", role: "admin" })).rejects.toThrow(
+      ConflictError,
+    );
+    await expect(addMember(db, { workspaceId: acme.id, email: "new@example.com", role: "admin" })).rejects.toThrow(
+      /give a password/,
+    );
+    await expect(
+      addMember(db, { workspaceId: acme.id, email: "not an email", role: "admin", password }),
+    ).rejects.toThrow(InvalidInputError);
     // In the console the adder's role counts: admins add admins and members, only owners add owners.
-    await expect(addMember(db, { workspaceId: acme.id, email: "o2@example.com", role: "owner", password, actorRole: "admin" })).rejects.toThrow(/Only an owner/);
-    await expect(addMember(db, { workspaceId: acme.id, email: "m2@example.com", role: "member", password, actorRole: "member" })).rejects.toThrow(ForbiddenError);
-    expect(await addMember(db, { workspaceId: acme.id, email: "a2@example.com", role: "admin", password, actorRole: "admin" })).toMatchObject({ role: "admin" });
+    await expect(
+      addMember(db, { workspaceId: acme.id, email: "o2@example.com", role: "owner", password, actorRole: "admin" }),
+    ).rejects.toThrow(/Only an owner/);
+    await expect(
+      addMember(db, { workspaceId: acme.id, email: "m2@example.com", role: "member", password, actorRole: "member" }),
+    ).rejects.toThrow(ForbiddenError);
+    expect(
+      await addMember(db, {
+        workspaceId: acme.id,
+        email: "a2@example.com",
+        role: "admin",
+        password,
+        actorRole: "admin",
+      }),
+    ).toMatchObject({ role: "admin" });
   });
 
   it("role changes: admins manage members, only owners make owners, the last owner stays", async () => {
     const { db } = storage();
     const acme = await createWorkspace(db, { slug: "acme" });
-    const owner = (await addMember(db, { workspaceId: acme.id, email: "owner@example.com", role: "owner", password })).user;
-    const admin = (await addMember(db, { workspaceId: acme.id, email: "admin@example.com", role: "admin", password })).user;
-    const member = (await addMember(db, { workspaceId: acme.id, email: "member@example.com", role: "member", password })).user;
-    const change = (actorRole: "owner" | "admin" | "member", userId: string, role: "owner" | "admin" | "member" | null) =>
-      db.transaction((tx) => changeRole(tx, { workspaceId: acme.id, actorRole, userId, role }));
+    const owner = (await addMember(db, { workspaceId: acme.id, email: "owner@example.com", role: "owner", password }))
+      .user;
+    const admin = (await addMember(db, { workspaceId: acme.id, email: "admin@example.com", role: "admin", password }))
+      .user;
+    const member = (
+      await addMember(db, { workspaceId: acme.id, email: "member@example.com", role: "member", password })
+    ).user;
+    const change = (
+      actorRole: "owner" | "admin" | "member",
+      userId: string,
+      role: "owner" | "admin" | "member" | null,
+    ) => db.transaction((tx) => changeRole(tx, { workspaceId: acme.id, actorRole, userId, role }));
 
     await expect(change("member", admin.id, "member")).rejects.toThrow(ForbiddenError);
     await expect(change("admin", member.id, "owner")).rejects.toThrow(/Only an owner/);

@@ -9,7 +9,15 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
-import { memberRoles, memberships, users, workspaces, type MemberRole, type User, type Workspace } from "../storage/schema.ts";
+import {
+  memberRoles,
+  memberships,
+  users,
+  workspaces,
+  type MemberRole,
+  type User,
+  type Workspace,
+} from "../storage/schema.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { scopes, type Scope } from "./keys.ts";
 import { hashPassword, passwordProblem } from "./passwords.ts";
@@ -20,7 +28,8 @@ const EMAIL = /^[^\s@\u0000]{1,64}@[^\s@\u0000]{1,255}$/;
 
 export function normalEmail(email: string): string {
   const value = email.trim().toLowerCase();
-  if (value.length > 320 || !EMAIL.test(value)) throw new InvalidInputError("enter an email address such as ana@example.com", "email");
+  if (value.length > 320 || !EMAIL.test(value))
+    throw new InvalidInputError("enter an email address such as ana@example.com", "email");
   return value;
 }
 
@@ -62,21 +71,31 @@ export interface NewMember {
  * Adds a person to a workspace, creating their user when the email is new. A person already in the
  * workspace is a ConflictError (change a role with `changeRole`).
  */
-export async function addMember(db: Queryable, input: NewMember): Promise<{ user: User; role: MemberRole; userCreated: boolean }> {
+export async function addMember(
+  db: Queryable,
+  input: NewMember,
+): Promise<{ user: User; role: MemberRole; userCreated: boolean }> {
   const email = normalEmail(input.email);
-  if (!memberRoles.includes(input.role)) throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
+  if (!memberRoles.includes(input.role))
+    throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
   if (input.actorRole !== undefined) {
     requireAdministrator(input.actorRole, "add members");
-    if (input.role === "owner" && input.actorRole !== "owner") throw new ForbiddenError("Only an owner can make or change an owner.");
+    if (input.role === "owner" && input.actorRole !== "owner")
+      throw new ForbiddenError("Only an owner can make or change an owner.");
   }
   let user = await findUserByEmail(db, email);
   let userCreated = false;
   if (!user) {
-    if (input.password === undefined) throw new InvalidInputError(`${email} has no account yet: give a password for it`, "password");
+    if (input.password === undefined)
+      throw new InvalidInputError(`${email} has no account yet: give a password for it`, "password");
     const problem = passwordProblem(input.password);
     if (problem) throw new InvalidInputError(problem, "password");
     const passwordHash = await hashPassword(input.password);
-    [user] = await db.insert(users).values({ id: newId("usr"), email, passwordHash }).onConflictDoNothing({ target: users.email }).returning();
+    [user] = await db
+      .insert(users)
+      .values({ id: newId("usr"), email, passwordHash })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
     userCreated = user !== undefined;
     user ??= await findUserByEmail(db, email); // created meanwhile by a concurrent call
   }
@@ -180,7 +199,8 @@ export async function changeRole(
     await db.delete(memberships).where(where);
     return undefined;
   }
-  if (!memberRoles.includes(input.role)) throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
+  if (!memberRoles.includes(input.role))
+    throw new InvalidInputError(`the role must be one of ${memberRoles.join(", ")}`, "role");
   await db.update(memberships).set({ role: input.role }).where(where);
   const [member] = (await listMembers(db, input.workspaceId)).filter((row) => row.userId === input.userId);
   return member;

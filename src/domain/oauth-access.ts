@@ -17,7 +17,11 @@ const { secretHash: _secretHash, ...clientColumns } = getTableColumns(oauthClien
  * application. A known token that cannot be used is refused with its workspace and client, for the
  * audit log.
  */
-export async function authenticateAccessToken(db: Queryable, token: string, now = new Date()): Promise<Principal | Refusal> {
+export async function authenticateAccessToken(
+  db: Queryable,
+  token: string,
+  now = new Date(),
+): Promise<Principal | Refusal> {
   const [row] = await db
     .select({
       token: {

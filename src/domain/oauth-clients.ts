@@ -32,20 +32,28 @@ export function validRedirectUri(raw: string): string {
   } catch {
     throw new InvalidInputError(`"${raw}" is not an absolute URI`, "redirect_uri");
   }
-  if (uri.hash || raw.includes("#")) throw new InvalidInputError("a redirect URI must not have a fragment", "redirect_uri");
-  if (raw.length > 2000 || raw.includes("\u0000")) throw new InvalidInputError("a redirect URI must be at most 2000 characters", "redirect_uri");
+  if (uri.hash || raw.includes("#"))
+    throw new InvalidInputError("a redirect URI must not have a fragment", "redirect_uri");
+  if (raw.length > 2000 || raw.includes("\u0000"))
+    throw new InvalidInputError("a redirect URI must be at most 2000 characters", "redirect_uri");
   const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(uri.hostname);
-  if (uri.protocol === "http:" && !loopback) throw new InvalidInputError("a redirect URI must use https (http only for localhost)", "redirect_uri");
+  if (uri.protocol === "http:" && !loopback)
+    throw new InvalidInputError("a redirect URI must use https (http only for localhost)", "redirect_uri");
   if (["javascript:", "data:", "file:", "vbscript:", "blob:"].includes(uri.protocol)) {
     throw new InvalidInputError(`a redirect URI cannot use ${uri.protocol}`, "redirect_uri");
   }
   return raw;
 }
 
-export async function createOAuthClient(db: Queryable, input: NewOAuthClient): Promise<{ client: OAuthClient; secret: string | undefined }> {
+export async function createOAuthClient(
+  db: Queryable,
+  input: NewOAuthClient,
+): Promise<{ client: OAuthClient; secret: string | undefined }> {
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 100 || name.includes("\u0000")) throw new InvalidInputError("the name must be 1–100 characters", "name");
-  if (input.redirectUris.length === 0) throw new InvalidInputError("an application needs at least one redirect URI", "redirect_uri");
+  if (name.length < 1 || name.length > 100 || name.includes("\u0000"))
+    throw new InvalidInputError("the name must be 1–100 characters", "name");
+  if (input.redirectUris.length === 0)
+    throw new InvalidInputError("an application needs at least one redirect URI", "redirect_uri");
   const redirectUris = [...new Set(input.redirectUris.map(validRedirectUri))];
   const secret = input.public ? undefined : CLIENT_SECRET_PREFIX + randomBase62(40);
   const [client] = await db

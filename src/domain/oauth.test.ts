@@ -5,7 +5,15 @@ import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import type { Database } from "../storage/index.ts";
 import { addMember } from "./members.ts";
 import { createOAuthClient } from "./oauth-clients.ts";
-import { createAuthorization, findRefreshToken, newAccessToken, newRefreshToken, rotateRefreshToken, saveTokens, type IssuedTokens } from "./oauth.ts";
+import {
+  createAuthorization,
+  findRefreshToken,
+  newAccessToken,
+  newRefreshToken,
+  rotateRefreshToken,
+  saveTokens,
+  type IssuedTokens,
+} from "./oauth.ts";
 import { createWorkspace } from "./workspaces.ts";
 
 forEachDriver("OAuth refresh rotation", (driver) => {
@@ -14,9 +22,23 @@ forEachDriver("OAuth refresh rotation", (driver) => {
   /** A grant with its first access and refresh tokens; returns the grant id and the refresh token. */
   async function granted(db: Database): Promise<{ grantId: string; refreshToken: string }> {
     const workspace = await createWorkspace(db, { slug: "acme" });
-    const { user } = await addMember(db, { workspaceId: workspace.id, email: "ana@example.com", role: "owner", password: "a long enough password" });
-    const { client } = await createOAuthClient(db, { name: "Integration", redirectUris: ["https://integration.example/cb"] });
-    const { grant } = await createAuthorization(db, { clientId: client.id, workspaceId: workspace.id, userId: user.id, scopes: ["projects:read"], redirectUri: "https://integration.example/cb" });
+    const { user } = await addMember(db, {
+      workspaceId: workspace.id,
+      email: "ana@example.com",
+      role: "owner",
+      password: "a long enough password",
+    });
+    const { client } = await createOAuthClient(db, {
+      name: "Integration",
+      redirectUris: ["https://integration.example/cb"],
+    });
+    const { grant } = await createAuthorization(db, {
+      clientId: client.id,
+      workspaceId: workspace.id,
+      userId: user.id,
+      scopes: ["projects:read"],
+      redirectUri: "https://integration.example/cb",
+    });
     const first = successors(grant.id);
     expect(await saveTokens(db, first)).toBe(true);
     return { grantId: grant.id, refreshToken: first.refreshToken };
@@ -24,7 +46,14 @@ forEachDriver("OAuth refresh rotation", (driver) => {
 
   function successors(grantId: string): IssuedTokens {
     const hour = new Date(Date.now() + 3600_000);
-    return { grantId, accessToken: newAccessToken(), accessTokenExpiresAt: hour, scopes: ["projects:read"], refreshToken: newRefreshToken(), refreshTokenExpiresAt: hour };
+    return {
+      grantId,
+      accessToken: newAccessToken(),
+      accessTokenExpiresAt: hour,
+      scopes: ["projects:read"],
+      refreshToken: newRefreshToken(),
+      refreshTokenExpiresAt: hour,
+    };
   }
 
   it("leaves the old refresh token usable when its successors cannot be stored", async () => {
@@ -46,7 +75,9 @@ forEachDriver("OAuth refresh rotation", (driver) => {
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     // The losers' tokens were never stored; the winner's belong to a grant the losers revoked.
     for (const [index, tokens] of candidates.entries()) {
-      expect(await findRefreshToken(db, tokens.refreshToken)).toEqual({ refused: outcomes[index] ? "revoked" : "unknown" });
+      expect(await findRefreshToken(db, tokens.refreshToken)).toEqual({
+        refused: outcomes[index] ? "revoked" : "unknown",
+      });
     }
   });
 });

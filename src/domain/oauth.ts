@@ -18,7 +18,15 @@
 import { and, eq, isNull, lt } from "drizzle-orm";
 import type { Database, Queryable } from "../storage/index.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
-import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, type OAuthClient, type OAuthGrant } from "../storage/schema.ts";
+import {
+  memberships,
+  oauthClients,
+  oauthCodes,
+  oauthGrants,
+  oauthTokens,
+  type OAuthClient,
+  type OAuthGrant,
+} from "../storage/schema.ts";
 import type { Scope } from "./keys.ts";
 import { hashSecret } from "./keys.ts";
 import { effectiveScopes, type MemberRole } from "./members.ts";
@@ -58,7 +66,11 @@ export function newRefreshToken(): string {
  * (constant-time compare), a public client with none. Undefined otherwise — an unknown client, a
  * wrong secret, a confidential client without its secret, or a public client presenting one.
  */
-export async function authenticateOAuthClient(db: Queryable, clientId: string, secret: string | undefined | null): Promise<OAuthClient | undefined> {
+export async function authenticateOAuthClient(
+  db: Queryable,
+  clientId: string,
+  secret: string | undefined | null,
+): Promise<OAuthClient | undefined> {
   if (clientId.length > 100) return undefined;
   const [client] = await db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
   if (!client) {
@@ -90,11 +102,22 @@ export function grantableScopes(requested: readonly Scope[], role: MemberRole): 
 }
 
 /** Records a consent: a new grant and its one authorization code (returned in clear, once). Run it in a transaction. */
-export async function createAuthorization(db: Queryable, input: NewAuthorization, now = new Date()): Promise<{ grant: OAuthGrant; code: string }> {
+export async function createAuthorization(
+  db: Queryable,
+  input: NewAuthorization,
+  now = new Date(),
+): Promise<{ grant: OAuthGrant; code: string }> {
   if (input.scopes.length === 0) throw new Error("an authorization needs at least one scope");
   const [grant] = await db
     .insert(oauthGrants)
-    .values({ id: newId("grt"), clientId: input.clientId, workspaceId: input.workspaceId, userId: input.userId, scopes: [...input.scopes], createdAt: now })
+    .values({
+      id: newId("grt"),
+      clientId: input.clientId,
+      workspaceId: input.workspaceId,
+      userId: input.userId,
+      scopes: [...input.scopes],
+      createdAt: now,
+    })
     .returning();
   const code = CODE_PREFIX + randomBase62(RANDOM_LENGTH);
   await db.insert(oauthCodes).values({
@@ -146,10 +169,25 @@ const grantColumns = {
 
 /** Left join of the grant's member, so that a removed member is seen (role null). */
 /** Joins a grant's consenting member (none when they left the workspace). */
-export const memberOfGrant = and(eq(memberships.workspaceId, oauthGrants.workspaceId), eq(memberships.userId, oauthGrants.userId));
+export const memberOfGrant = and(
+  eq(memberships.workspaceId, oauthGrants.workspaceId),
+  eq(memberships.userId, oauthGrants.userId),
+);
 
-function grantFacts(row: { grantId: string; clientId: string; workspaceId: string; userId: string; scopes: string[] }): GrantFacts {
-  return { grantId: row.grantId, clientId: row.clientId, workspaceId: row.workspaceId, userId: row.userId, scopes: row.scopes };
+function grantFacts(row: {
+  grantId: string;
+  clientId: string;
+  workspaceId: string;
+  userId: string;
+  scopes: string[];
+}): GrantFacts {
+  return {
+    grantId: row.grantId,
+    clientId: row.clientId,
+    workspaceId: row.workspaceId,
+    userId: row.userId,
+    scopes: row.scopes,
+  };
 }
 
 /**
@@ -157,7 +195,11 @@ function grantFacts(row: { grantId: string; clientId: string; workspaceId: strin
  * check). A code already used is a replay: its grant — and every token issued from the code — is
  * revoked, and the answer is `reused`.
  */
-export async function findAuthorizationCode(db: Queryable, code: string, now = new Date()): Promise<CodeFacts | { refused: GrantRefusal }> {
+export async function findAuthorizationCode(
+  db: Queryable,
+  code: string,
+  now = new Date(),
+): Promise<CodeFacts | { refused: GrantRefusal }> {
   if (code.length > 200) return { refused: "unknown" };
   const [row] = await db
     .select({
@@ -200,7 +242,11 @@ export async function consumeAuthorizationCode(db: Queryable, code: string, now 
     .where(and(eq(oauthCodes.codeHash, hashOAuthSecret(code)), isNull(oauthCodes.usedAt)))
     .returning({ grantId: oauthCodes.grantId });
   if (used) return true;
-  const [row] = await db.select({ grantId: oauthCodes.grantId }).from(oauthCodes).where(eq(oauthCodes.codeHash, hashOAuthSecret(code))).limit(1);
+  const [row] = await db
+    .select({ grantId: oauthCodes.grantId })
+    .from(oauthCodes)
+    .where(eq(oauthCodes.codeHash, hashOAuthSecret(code)))
+    .limit(1);
   if (row) await revokeGrant(db, row.grantId, now);
   return false;
 }
@@ -209,7 +255,11 @@ export async function consumeAuthorizationCode(db: Queryable, code: string, now 
  * The refresh token's grant, when it may still be used (its expiry is the caller's to check). A
  * refresh token used before is a replay: the whole grant (the token family) is revoked.
  */
-export async function findRefreshToken(db: Queryable, token: string, now = new Date()): Promise<RefreshFacts | { refused: GrantRefusal }> {
+export async function findRefreshToken(
+  db: Queryable,
+  token: string,
+  now = new Date(),
+): Promise<RefreshFacts | { refused: GrantRefusal }> {
   if (token.length > 200) return { refused: "unknown" };
   const [row] = await db
     .select({ ...grantColumns, kind: oauthTokens.kind, expiresAt: oauthTokens.expiresAt, usedAt: oauthTokens.usedAt })
@@ -237,7 +287,11 @@ async function consumeRefreshToken(db: Queryable, token: string, now = new Date(
     .where(and(eq(oauthTokens.tokenHash, hash), eq(oauthTokens.kind, "refresh"), isNull(oauthTokens.usedAt)))
     .returning({ grantId: oauthTokens.grantId });
   if (used) return true;
-  const [row] = await db.select({ grantId: oauthTokens.grantId }).from(oauthTokens).where(eq(oauthTokens.tokenHash, hash)).limit(1);
+  const [row] = await db
+    .select({ grantId: oauthTokens.grantId })
+    .from(oauthTokens)
+    .where(eq(oauthTokens.tokenHash, hash))
+    .limit(1);
   if (row) await revokeGrant(db, row.grantId, now);
   return false;
 }
@@ -290,7 +344,12 @@ export async function saveTokens(db: Queryable, tokens: IssuedTokens, now = new 
  * find the token used, which revokes the grant. False when the token was used first by another
  * request, or the grant was revoked meanwhile: no new token is stored then.
  */
-export async function rotateRefreshToken(db: Database, used: string, tokens: IssuedTokens, now = new Date()): Promise<boolean> {
+export async function rotateRefreshToken(
+  db: Database,
+  used: string,
+  tokens: IssuedTokens,
+  now = new Date(),
+): Promise<boolean> {
   return db.transaction(async (tx) => (await consumeRefreshToken(tx, used, now)) && saveTokens(tx, tokens, now));
 }
 

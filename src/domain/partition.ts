@@ -48,12 +48,18 @@ export function keyset(table: Keyed, page: PageRequest) {
   // A row comparison, not `created_at < x OR (created_at = x AND id < y)`: PostgreSQL turns the row
   // comparison into the start of an index range scan, and the OR only into a filter over every row
   // of the newer pages (measured: page 500 of 100,000 projects at half the first page's speed).
-  const after = page.after ? sql`(${table.createdAt}, ${table.id}) < (${new Date(page.after.created_at)}, ${page.after.id})` : undefined;
+  const after = page.after
+    ? sql`(${table.createdAt}, ${table.id}) < (${new Date(page.after.created_at)}, ${page.after.id})`
+    : undefined;
   return { after, orderBy: [desc(table.createdAt), desc(table.id)], limit: page.limit + 1 };
 }
 
 /** Cuts the one extra row keyset() fetched, which tells whether another page follows. */
-export function toPage<Row extends { createdAt: Date; id: string }, T>(rows: Row[], page: PageRequest, map: (row: Row) => T): Page<T> {
+export function toPage<Row extends { createdAt: Date; id: string }, T>(
+  rows: Row[],
+  page: PageRequest,
+  map: (row: Row) => T,
+): Page<T> {
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
   return {

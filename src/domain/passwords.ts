@@ -29,7 +29,11 @@ export const MIN_PASSWORD_LENGTH = 12;
 
 function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -50,7 +54,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let dummyHash: string | undefined;
 /** A hash of nothing anyone knows, at the current cost: verified against when the email is unknown, so a sign-in takes as long either way. */
 export function dummyPasswordHash(): string {
-  dummyHash ??= ["scrypt", COST.N, COST.r, COST.p, randomBytes(16).toString("base64url"), randomBytes(KEY_LENGTH).toString("base64url")].join("$");
+  dummyHash ??= [
+    "scrypt",
+    COST.N,
+    COST.r,
+    COST.p,
+    randomBytes(16).toString("base64url"),
+    randomBytes(KEY_LENGTH).toString("base64url"),
+  ].join("$");
   return dummyHash;
 }
 

@@ -1,7 +1,13 @@
 // Projects: an app built from a prompt. Creating one queues its initial agent run in the same
 // transaction and returns at once; the project's status mirrors its most recent run.
 import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
-import type { SchemaCreateProjectRequest, SchemaProject, SchemaProjectStatus, SchemaUpdateProjectRequest, SchemaVisibility } from "../../generated/schema.d.ts";
+import type {
+  SchemaCreateProjectRequest,
+  SchemaProject,
+  SchemaProjectStatus,
+  SchemaUpdateProjectRequest,
+  SchemaVisibility,
+} from "../../generated/schema.d.ts";
 import type { Database, Queryable, Transaction } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
@@ -24,7 +30,12 @@ export function toProject(row: ProjectRow): SchemaProject {
   };
 }
 
-export async function createProject(db: Database, work: WorkQueue, partition: Partition, input: SchemaCreateProjectRequest): Promise<SchemaProject> {
+export async function createProject(
+  db: Database,
+  work: WorkQueue,
+  partition: Partition,
+  input: SchemaCreateProjectRequest,
+): Promise<SchemaProject> {
   const now = new Date();
   const project: ProjectRow = {
     id: newId("prj"),
@@ -92,7 +103,12 @@ export async function createProject(db: Database, work: WorkQueue, partition: Pa
 // foreign key is checked at the statement's end, when the project is there. (An embedded query
 // comes in parentheses, as a CTE needs; the events' statement adds the deliveries' INSERT.)
 const insertProjectWithRunAndEvents = preparedSql("insert_project_with_run_and_events", (db: Queryable) => {
-  const shared = { workspaceId: placeholder("workspaceId"), environment: placeholder("environment"), agent: placeholder("agent"), prompt: placeholder("prompt") };
+  const shared = {
+    workspaceId: placeholder("workspaceId"),
+    environment: placeholder("environment"),
+    agent: placeholder("agent"),
+    prompt: placeholder("prompt"),
+  };
   const project = db.insert(projects).values({
     id: placeholder("projectId"),
     ...shared,
@@ -127,11 +143,21 @@ export const projectNotFound = (id: string) => new NotFoundError(`No project ${i
  * The project row, or projectNotFound. With `lock`, the row stays locked until the transaction
  * ends, so that changes to the project's runs or deployments queue up behind each other.
  */
-export async function findProject(db: Queryable, partition: Partition, id: string, { lock = false } = {}): Promise<ProjectRow> {
+export async function findProject(
+  db: Queryable,
+  partition: Partition,
+  id: string,
+  { lock = false } = {},
+): Promise<ProjectRow> {
   const [row] = lock
-    ? await db.select().from(projects).where(and(inPartition(projects, partition), eq(projects.id, id))).for("update")
+    ? await db
+        .select()
+        .from(projects)
+        .where(and(inPartition(projects, partition), eq(projects.id, id)))
+        .for("update")
     : await projectById(db).execute({ id });
-  if (!row || row.workspaceId !== partition.workspaceId || row.environment !== partition.environment) throw projectNotFound(id);
+  if (!row || row.workspaceId !== partition.workspaceId || row.environment !== partition.environment)
+    throw projectNotFound(id);
   return row;
 }
 
@@ -168,7 +194,13 @@ export async function foundInProject<Row>(
 // any parameters, and with the partition in its WHERE clause a planner whose statistics still
 // describe a young table picks the partition's page index and walks every project of the workspace
 // (measured: 10,000 projects, a fifth of the throughput) until the next ANALYZE.
-const projectById = prepared((db) => db.select().from(projects).where(eq(projects.id, placeholder("id"))).prepare("project_by_id"));
+const projectById = prepared((db) =>
+  db
+    .select()
+    .from(projects)
+    .where(eq(projects.id, placeholder("id")))
+    .prepare("project_by_id"),
+);
 
 /** Who may see the project's published app. */
 export async function projectVisibility(db: Queryable, partition: Partition, id: string): Promise<SchemaVisibility> {
@@ -191,8 +223,16 @@ export interface ProjectFilters {
  * the driver returns them, in the contract's names, and go straight into the contract's shape,
  * without the query builder's mapping of each row.
  */
-export async function listProjects(db: Database, partition: Partition, page: PageRequest, filters: ProjectFilters): Promise<Page<SchemaProject>> {
-  const { rows } = await projectPage(filters, page.after !== undefined)(db).execute({
+export async function listProjects(
+  db: Database,
+  partition: Partition,
+  page: PageRequest,
+  filters: ProjectFilters,
+): Promise<Page<SchemaProject>> {
+  const { rows } = await projectPage(
+    filters,
+    page.after !== undefined,
+  )(db).execute({
     workspaceId: partition.workspaceId,
     environment: partition.environment,
     status: filters.status,
@@ -247,10 +287,16 @@ function projectPage(filters: ProjectFilters, after: boolean) {
   if (!statement) {
     statement = preparedSql(`project_page_${variant || "all"}`, () => {
       const t = projects;
-      const conditions = [sql`${t.workspaceId} = ${placeholder("workspaceId")}`, sql`${t.environment} = ${placeholder("environment")}`];
+      const conditions = [
+        sql`${t.workspaceId} = ${placeholder("workspaceId")}`,
+        sql`${t.environment} = ${placeholder("environment")}`,
+      ];
       if (filters.status) conditions.push(sql`${t.status} = ${placeholder("status")}`);
       if (filters.visibility) conditions.push(sql`${t.visibility} = ${placeholder("visibility")}`);
-      if (after) conditions.push(sql`(${t.createdAt}, ${t.id}) < (${placeholder("afterCreatedAt")}::timestamptz, ${placeholder("afterId")})`);
+      if (after)
+        conditions.push(
+          sql`(${t.createdAt}, ${t.id}) < (${placeholder("afterCreatedAt")}::timestamptz, ${placeholder("afterId")})`,
+        );
       return sql`select ${t.id} as id, ${t.name} as name, ${t.prompt} as prompt, ${t.agent} as agent, ${t.visibility} as visibility,
           ${t.template} as template, ${t.status} as status, ${t.latestRunId} as latest_run_id, ${t.url} as url,
           ${utcIso(t.createdAt)} as created_at, ${utcIso(t.updatedAt)} as updated_at
@@ -299,7 +345,10 @@ export async function updateProject(
 /** Deletes the project; its runs, deployments and files go with it (ON DELETE CASCADE). */
 export async function deleteProject(db: Database, partition: Partition, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(projects).where(and(inPartition(projects, partition), eq(projects.id, id))).returning();
+    const [row] = await tx
+      .delete(projects)
+      .where(and(inPartition(projects, partition), eq(projects.id, id)))
+      .returning();
     if (!row) throw projectNotFound(id);
     await recordEvent(tx, partition, "project.deleted", toProject(row));
   });

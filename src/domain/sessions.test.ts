@@ -3,7 +3,16 @@ import { expect, it } from "vitest";
 import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { signInFailures } from "../storage/schema.ts";
 import { addMember } from "./members.ts";
-import { FAILURE_MEMORY_MS, FREE_FAILURES, findSession, openSession, purgeExpiredSessions, SESSION_LIFETIME_MS, signIn, signOut } from "./sessions.ts";
+import {
+  FAILURE_MEMORY_MS,
+  FREE_FAILURES,
+  findSession,
+  openSession,
+  purgeExpiredSessions,
+  SESSION_LIFETIME_MS,
+  signIn,
+  signOut,
+} from "./sessions.ts";
 import { createWorkspace } from "./workspaces.ts";
 
 const T0 = new Date("2026-11-23T12:00:00.000Z");
@@ -21,7 +30,9 @@ forEachDriver("sign-in sessions", (driver) => {
   it("signs in with the right password only; the session lasts 12 hours and ends at sign-out", async () => {
     const { db } = storage();
     const user = await setUp();
-    expect(await signIn(db, { email: "ana@example.com", password: "wrong password!", ip: null }, T0)).toEqual({ outcome: "invalid" });
+    expect(await signIn(db, { email: "ana@example.com", password: "wrong password!", ip: null }, T0)).toEqual({
+      outcome: "invalid",
+    });
     expect(await signIn(db, { email: "nobody@example.com", password, ip: null }, T0)).toEqual({ outcome: "invalid" });
     const result = await signIn(db, { email: "ANA@example.com", password, ip: "203.0.113.9" }, T0);
     if (result.outcome !== "signed_in") throw new Error(result.outcome);
@@ -38,7 +49,8 @@ forEachDriver("sign-in sessions", (driver) => {
   it("slows guessing per account: free failures, then doubling blocks (even for the right password), forgotten after success", async () => {
     const { db } = storage();
     await setUp();
-    const attempt = (pw: string, ms: number, ip: string | null = null) => signIn(db, { email: "ana@example.com", password: pw, ip }, at(ms));
+    const attempt = (pw: string, ms: number, ip: string | null = null) =>
+      signIn(db, { email: "ana@example.com", password: pw, ip }, at(ms));
     for (let i = 0; i < FREE_FAILURES.account; i++) expect(await attempt("guess", i)).toEqual({ outcome: "invalid" });
     expect(await attempt("guess", 10)).toEqual({ outcome: "invalid" }); // the sixth failure blocks for 1 s
     expect(await attempt(password, 20)).toMatchObject({ outcome: "throttled", retryAfterSeconds: 1 });
@@ -56,9 +68,18 @@ forEachDriver("sign-in sessions", (driver) => {
     for (let i = 0; i <= FREE_FAILURES.address; i++) {
       await signIn(db, { email: `guess${i}@example.com`, password: "guess", ip }, at(i));
     }
-    expect(await signIn(db, { email: "ana@example.com", password, ip }, at(100))).toMatchObject({ outcome: "throttled" });
-    expect(await signIn(db, { email: "ana@example.com", password, ip: "198.51.100.8" }, at(100))).toMatchObject({ outcome: "signed_in" });
+    expect(await signIn(db, { email: "ana@example.com", password, ip }, at(100))).toMatchObject({
+      outcome: "throttled",
+    });
+    expect(await signIn(db, { email: "ana@example.com", password, ip: "198.51.100.8" }, at(100))).toMatchObject({
+      outcome: "signed_in",
+    });
     await purgeExpiredSessions(db, at(FAILURE_MEMORY_MS + 10_000));
-    expect(await db.select().from(signInFailures).where(eq(signInFailures.subject, `ip:${ip}`))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(signInFailures)
+        .where(eq(signInFailures.subject, `ip:${ip}`)),
+    ).toEqual([]);
   });
 });

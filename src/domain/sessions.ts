@@ -32,7 +32,11 @@ export type SignInResult =
  * Checks the password; throttled subjects are refused before it is checked. The caller opens the
  * session (`openSession`) where it sets the cookie.
  */
-export async function signIn(db: Queryable, input: { email: string; password: string; ip: string | null }, now = new Date()): Promise<SignInResult> {
+export async function signIn(
+  db: Queryable,
+  input: { email: string; password: string; ip: string | null },
+  now = new Date(),
+): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(input.ip ? [`ip:${input.ip}`] : [])];
   const blocked = await db
@@ -45,7 +49,9 @@ export async function signIn(db: Queryable, input: { email: string; password: st
   }
   const user = email.length <= 320 ? await findUserByEmail(db, email) : undefined;
   // An unknown email costs the same hash as a known one: timing does not tell which accounts exist.
-  const valid = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(input.password, user?.passwordHash ?? dummyPasswordHash()));
+  const valid =
+    input.password.length <= MAX_PASSWORD_LENGTH &&
+    (await verifyPassword(input.password, user?.passwordHash ?? dummyPasswordHash()));
   if (!user || !valid) {
     await recordFailure(db, `email:${email}`, FREE_FAILURES.account, now);
     if (input.ip) await recordFailure(db, `ip:${input.ip}`, FREE_FAILURES.address, now);
@@ -58,7 +64,12 @@ export async function signIn(db: Queryable, input: { email: string; password: st
 /** A new session for the user; returns the token for the cookie. */
 export async function openSession(db: Queryable, userId: string, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db.insert(sessions).values({ idHash: hashSecret(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) });
+  await db.insert(sessions).values({
+    idHash: hashSecret(token),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+  });
   return token;
 }
 
@@ -78,7 +89,11 @@ async function recordFailure(db: Queryable, subject: string, free: number, now: 
 }
 
 /** The user a session token belongs to, while the session lasts. */
-export async function findSession(db: Queryable, token: string, now = new Date()): Promise<{ user: User; idHash: string; createdAt: Date } | undefined> {
+export async function findSession(
+  db: Queryable,
+  token: string,
+  now = new Date(),
+): Promise<{ user: User; idHash: string; createdAt: Date } | undefined> {
   if (token.length > 128) return undefined;
   const idHash = hashSecret(token);
   const [row] = await db
@@ -100,5 +115,10 @@ export async function purgeExpiredSessions(db: Queryable, now = new Date()): Pro
   const forgetBefore = new Date(now.getTime() - FAILURE_MEMORY_MS);
   await db
     .delete(signInFailures)
-    .where(and(lt(signInFailures.lastFailedAt, forgetBefore), or(sql`${signInFailures.blockedUntil} is null`, lt(signInFailures.blockedUntil, now))));
+    .where(
+      and(
+        lt(signInFailures.lastFailedAt, forgetBefore),
+        or(sql`${signInFailures.blockedUntil} is null`, lt(signInFailures.blockedUntil, now)),
+      ),
+    );
 }

@@ -9,7 +9,15 @@ import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } 
 import { toEvent } from "./events.ts";
 
 /** After the first attempt, how long to wait before each retry: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+];
 /** An endpoint whose deliveries have all failed for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
 
@@ -28,7 +36,13 @@ export interface ClaimedDelivery {
  * worker at a time and never delays the others. Rows locked by another claimant are skipped. A
  * claimant that dies loses its claims when their lease ends; the lease outlives an attempt.
  */
-export async function claimDueDeliveries(db: Database, claimant: string, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Database,
+  claimant: string,
+  limit: number,
+  leaseMs: number,
+  now = new Date(),
+): Promise<ClaimedDelivery[]> {
   return db.transaction(async (tx) => {
     // Endpoints with an attempt in flight: looked up once (NOT IN over a subquery is a hashed
     // subplan), not per candidate, which a nested-loop anti-join would do over a large backlog.
@@ -52,7 +66,8 @@ export async function claimDueDeliveries(db: Database, claimant: string, limit: 
       .limit(limit * 4)
       .for("update", { of: webhookDeliveries, skipLocked: true });
     const picked = new Map<string, string>();
-    for (const candidate of candidates) if (!picked.has(candidate.endpointId) && picked.size < limit) picked.set(candidate.endpointId, candidate.id);
+    for (const candidate of candidates)
+      if (!picked.has(candidate.endpointId) && picked.size < limit) picked.set(candidate.endpointId, candidate.id);
     if (picked.size === 0) return [];
     const ids = [...picked.values()];
     await tx
@@ -123,7 +138,13 @@ export async function recordDeliveryAttempt(
     const [delivery] = await tx
       .select()
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.claimedBy, claimant), eq(webhookDeliveries.status, "pending")))
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.claimedBy, claimant),
+          eq(webhookDeliveries.status, "pending"),
+        ),
+      )
       .for("update");
     if (!delivery) return undefined;
     const now = new Date();
@@ -139,7 +160,11 @@ export async function recordDeliveryAttempt(
     const succeeded = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300 && !outcome.error;
     const gone = outcome.status === 410;
     const retryIn = schedule[attempts - 1];
-    const status: SchemaWebhookDeliveryStatus = succeeded ? "succeeded" : gone || retryIn === undefined ? "failed" : "pending";
+    const status: SchemaWebhookDeliveryStatus = succeeded
+      ? "succeeded"
+      : gone || retryIn === undefined
+        ? "failed"
+        : "pending";
     await tx
       .update(webhookDeliveries)
       .set({
@@ -155,10 +180,15 @@ export async function recordDeliveryAttempt(
       })
       .where(eq(webhookDeliveries.id, deliveryId));
 
-    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.webhookEndpointId)).for("update");
+    const [endpoint] = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, delivery.webhookEndpointId))
+      .for("update");
     if (!endpoint) return status;
     if (succeeded) {
-      if (endpoint.failingSince) await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      if (endpoint.failingSince)
+        await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
       return status;
     }
     const failingSince = endpoint.failingSince ?? outcome.attemptedAt;
@@ -169,7 +199,12 @@ export async function recordDeliveryAttempt(
         : undefined;
     await tx
       .update(webhookEndpoints)
-      .set({ failingSince, ...(reason && endpoint.status === "enabled" ? { status: "disabled", disabledReason: reason, updatedAt: now } : {}) })
+      .set({
+        failingSince,
+        ...(reason && endpoint.status === "enabled"
+          ? { status: "disabled", disabledReason: reason, updatedAt: now }
+          : {}),
+      })
       .where(eq(webhookEndpoints.id, endpoint.id));
     return status;
   });

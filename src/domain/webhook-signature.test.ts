@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { newWebhookSecret, secretKey, signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from "./webhook-signature.ts";
+import {
+  newWebhookSecret,
+  secretKey,
+  signWebhook,
+  verifyWebhook,
+  WEBHOOK_TOLERANCE_SECONDS,
+} from "./webhook-signature.ts";
 import { standardWebhooksVector as vector } from "../../test/support/webhook-vector.ts";
 
 describe("signWebhook", () => {
@@ -55,7 +61,9 @@ describe("verifyWebhook", () => {
     const rotated = `v1,${Buffer.alloc(32, 7).toString("base64")} v1a,${"A".repeat(86)}== ${vector.signature}`;
     expect(verifyWebhook({ ...at(vector.timestamp), signature: rotated }).ok).toBe(true);
     // The right bytes under another version tag do not count.
-    expect(verifyWebhook({ ...at(vector.timestamp), signature: vector.signature.replace("v1,", "v2,") }).ok).toBe(false);
+    expect(verifyWebhook({ ...at(vector.timestamp), signature: vector.signature.replace("v1,", "v2,") }).ok).toBe(
+      false,
+    );
   });
 
   it("refuses a tampered body, id, timestamp or signature, and a wrong secret", () => {
@@ -63,11 +71,15 @@ describe("verifyWebhook", () => {
     expect(verifyWebhook({ ...at(vector.timestamp), body: '{"test": 2432232315}' })).toEqual(refused);
     expect(verifyWebhook({ ...at(vector.timestamp), id: "msg_p5jXN8AQM9LWM0D4loKWxJel" })).toEqual(refused);
     expect(verifyWebhook({ ...at(vector.timestamp + 1), timestamp: vector.timestamp + 1 })).toEqual(refused);
-    expect(verifyWebhook({ ...at(vector.timestamp), signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=" })).toEqual(refused);
+    expect(
+      verifyWebhook({ ...at(vector.timestamp), signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=" }),
+    ).toEqual(refused);
     expect(verifyWebhook({ ...at(vector.timestamp), signature: "v1,g0hM9SsE" })).toEqual(refused);
     expect(verifyWebhook({ ...at(vector.timestamp), signature: "" })).toEqual(refused);
     // Bytes that decode the same but are not the same text (junk a lenient decoder would skip).
-    expect(verifyWebhook({ ...at(vector.timestamp), signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=!" })).toEqual(refused);
+    expect(
+      verifyWebhook({ ...at(vector.timestamp), signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=!" }),
+    ).toEqual(refused);
     expect(verifyWebhook({ ...at(vector.timestamp), secret: newWebhookSecret() })).toEqual(refused);
   });
 

@@ -39,7 +39,8 @@ function digest(key: Buffer, id: string, timestamp: number, body: string | Uint8
 }
 
 function checkTimestamp(timestamp: number): void {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError("A webhook timestamp is whole Unix seconds.");
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new TypeError("A webhook timestamp is whole Unix seconds.");
 }
 
 /** The `webhook-signature` value of one delivery attempt: `v1,<base64>`. */
@@ -75,7 +76,12 @@ export type VerifyResult =
 export function verifyWebhook(input: VerifyInput): VerifyResult {
   const tolerance = input.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
   const now = input.now ?? Math.floor(Date.now() / 1000);
-  const timestamp = typeof input.timestamp === "number" ? input.timestamp : /^\d{1,15}$/.test(input.timestamp) ? Number(input.timestamp) : NaN;
+  const timestamp =
+    typeof input.timestamp === "number"
+      ? input.timestamp
+      : /^\d{1,15}$/.test(input.timestamp)
+        ? Number(input.timestamp)
+        : NaN;
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) return { ok: false, reason: "invalid_timestamp" };
   if (timestamp < now - tolerance) return { ok: false, reason: "timestamp_too_old" };
   if (timestamp > now + tolerance) return { ok: false, reason: "timestamp_too_new" };

@@ -9,7 +9,11 @@ const ranges: { range: string; refused: string[]; accepted?: string[] }[] = [
   { range: "10.0.0.0/8", refused: ["10.0.0.1", "10.255.255.255"], accepted: ["11.0.0.1", "9.255.255.255"] },
   { range: "100.64.0.0/10", refused: ["100.64.0.1", "100.127.255.254"], accepted: ["100.63.255.255", "100.128.0.1"] },
   { range: "127.0.0.0/8", refused: ["127.0.0.1", "127.255.0.9"] },
-  { range: "169.254.0.0/16", refused: ["169.254.169.254", "169.254.0.1"], accepted: ["169.253.255.255", "169.255.0.1"] },
+  {
+    range: "169.254.0.0/16",
+    refused: ["169.254.169.254", "169.254.0.1"],
+    accepted: ["169.253.255.255", "169.255.0.1"],
+  },
   { range: "172.16.0.0/12", refused: ["172.16.0.1", "172.31.255.255"], accepted: ["172.15.255.255", "172.32.0.1"] },
   { range: "192.0.0.0/24", refused: ["192.0.0.8"], accepted: ["192.0.1.1"] },
   { range: "192.0.2.0/24", refused: ["192.0.2.1"], accepted: ["192.0.3.1"] },
@@ -34,10 +38,17 @@ const ranges: { range: string; refused: string[]; accepted?: string[] }[] = [
   { range: "fe80::/10", refused: ["fe80::1", "fe80::1%eth0"] },
   { range: "fec0::/10", refused: ["fec0::1"] },
   { range: "ff00::/8", refused: ["ff02::1"] },
-  { range: "outside 2000::/3", refused: ["1::1", "4000::1", "e000::1"], accepted: ["2606:2800:220:1::1", "2001:4860:4860::8888", "2c0f:fb50:4003::1"] },
+  {
+    range: "outside 2000::/3",
+    refused: ["1::1", "4000::1", "e000::1"],
+    accepted: ["2606:2800:220:1::1", "2001:4860:4860::8888", "2c0f:fb50:4003::1"],
+  },
   // IPv6 forms that carry an IPv4 address
   { range: "::/96 (IPv4-compatible)", refused: ["::127.0.0.1", "::7f00:1", "::a9fe:a9fe", "::8.8.8.8"] },
-  { range: "::ffff:0:0/96 (IPv4-mapped)", refused: ["::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:8.8.8.8", "::ffff:808:808"] },
+  {
+    range: "::ffff:0:0/96 (IPv4-mapped)",
+    refused: ["::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:8.8.8.8", "::ffff:808:808"],
+  },
   { range: "::ffff:0:0:0/96 (IPv4-translated)", refused: ["::ffff:0:127.0.0.1", "::ffff:0:808:808"] },
   {
     range: "64:ff9b::/96 (NAT64)",
@@ -77,12 +88,20 @@ describe("refusedAddressReason", () => {
   });
 
   it("accepts public addresses of both families", () => {
-    for (const address of ["93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:2800:220:1::1", "2001:4860:4860::8888", "2a00:1450:4001:80b::200e"]) {
+    for (const address of [
+      "93.184.216.34",
+      "8.8.8.8",
+      "1.1.1.1",
+      "2606:2800:220:1::1",
+      "2001:4860:4860::8888",
+      "2a00:1450:4001:80b::200e",
+    ]) {
       expect(refusedAddressReason(address), address).toBeUndefined();
     }
   });
 
   it("refuses what is not an IP address", () => {
-    for (const address of ["example.com", "", "1.2.3", "::g"]) expect(refusedAddressReason(address), address).toBeDefined();
+    for (const address of ["example.com", "", "1.2.3", "::g"])
+      expect(refusedAddressReason(address), address).toBeDefined();
   });
 });

@@ -105,7 +105,10 @@ function bytesOf(address: string): Uint8Array | undefined {
   if (family === 4) return Uint8Array.from(plain.split(".").map(Number));
   if (family !== 6) return undefined;
   // A trailing dotted IPv4 part (::ffff:1.2.3.4) as its two groups.
-  const hex = plain.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const hex = plain.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
   const [head = "", tail] = hex.split("::");
   const groupsOf = (part: string) => (part ? part.split(":").map((group) => Number.parseInt(group, 16)) : []);
   const before = groupsOf(head);
@@ -164,7 +167,8 @@ export function createWebhookTargets(options: { allowPrivateNetworks: boolean; r
     if (addresses.length === 0) throw new Error(`${hostname} has no address`);
     for (const { address } of addresses) {
       const reason = refusal(address);
-      if (reason) throw new RefusedAddressError(`${hostname} resolves to ${address}, which deliveries may not reach: ${reason}`);
+      if (reason)
+        throw new RefusedAddressError(`${hostname} resolves to ${address}, which deliveries may not reach: ${reason}`);
     }
     return addresses;
   }
@@ -178,19 +182,24 @@ export function createWebhookTargets(options: { allowPrivateNetworks: boolean; r
       } catch {
         throw new InvalidInputError("The url must be an absolute URL.", "url");
       }
-      if (url.length > MAX_WEBHOOK_URL_LENGTH) throw new InvalidInputError(`The url is longer than ${MAX_WEBHOOK_URL_LENGTH} characters.`, "url");
+      if (url.length > MAX_WEBHOOK_URL_LENGTH)
+        throw new InvalidInputError(`The url is longer than ${MAX_WEBHOOK_URL_LENGTH} characters.`, "url");
       const schemes = options.allowPrivateNetworks ? ["https:", "http:"] : ["https:"];
       if (!schemes.includes(parsed.protocol) || !/^https?:\/\//i.test(url)) {
         throw new InvalidInputError(
-          options.allowPrivateNetworks ? "The url must start with https:// or http://." : "Webhook deliveries are only sent over https: the url must start with https://.",
+          options.allowPrivateNetworks
+            ? "The url must start with https:// or http://."
+            : "Webhook deliveries are only sent over https: the url must start with https://.",
           "url",
         );
       }
-      if (parsed.username || parsed.password) throw new InvalidInputError("The url must not carry credentials (user:password@).", "url");
+      if (parsed.username || parsed.password)
+        throw new InvalidInputError("The url must not carry credentials (user:password@).", "url");
       try {
         await addressesOf(parsed.hostname);
       } catch (error) {
-        if (error instanceof RefusedAddressError) throw new InvalidInputError(`The url cannot be used: ${error.message}.`, "url");
+        if (error instanceof RefusedAddressError)
+          throw new InvalidInputError(`The url cannot be used: ${error.message}.`, "url");
         // A name that does not resolve yet is accepted: its deliveries fail, and retry, until it does.
       }
       return url;
@@ -202,10 +211,16 @@ export function createWebhookTargets(options: { allowPrivateNetworks: boolean; r
           const usable = addresses.filter(({ family }) => !wanted || wanted === family || wanted === `IPv${family}`);
           if (typeof lookupOptions === "object" && lookupOptions.all) return callback(null, usable);
           const [first] = usable;
-          if (!first) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }), "", 4);
+          if (!first)
+            return callback(
+              Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }),
+              "",
+              4,
+            );
           callback(null, first.address, first.family);
         },
-        (error: Error) => callback(Object.assign(error, { code: (error as NodeJS.ErrnoException).code ?? "EREFUSED" }), "", 4),
+        (error: Error) =>
+          callback(Object.assign(error, { code: (error as NodeJS.ErrnoException).code ?? "EREFUSED" }), "", 4),
       );
     },
   };

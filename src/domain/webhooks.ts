@@ -21,7 +21,17 @@ import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
 import { contractFields } from "./contract-fields.ts";
-import { inPartition, iso, isoOrNull, keyset, listPage, toPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import {
+  inPartition,
+  iso,
+  isoOrNull,
+  keyset,
+  listPage,
+  toPage,
+  type Page,
+  type PageRequest,
+  type Partition,
+} from "./partition.ts";
 import { newWebhookSecret } from "./webhook-signature.ts";
 import type { WebhookTargets } from "./webhook-targets.ts";
 
@@ -31,14 +41,34 @@ type EnabledEvents = SchemaWebhookEndpoint["enabled_events"];
 
 export function toWebhookEndpoint(row: EndpointRow): SchemaWebhookEndpoint {
   return {
-    ...contractFields(row, ["id", "url", "description", "enabledEvents", "status", "disabledReason", "createdAt", "updatedAt"]),
+    ...contractFields(row, [
+      "id",
+      "url",
+      "description",
+      "enabledEvents",
+      "status",
+      "disabledReason",
+      "createdAt",
+      "updatedAt",
+    ]),
     enabled_events: row.enabledEvents as EnabledEvents,
   };
 }
 
 export function toWebhookDelivery(row: DeliveryRow & { eventType: string }): SchemaWebhookDelivery {
   return {
-    ...contractFields(row, ["id", "webhookEndpointId", "eventId", "eventType", "status", "attempts", "responseStatus", "lastAttemptAt", "nextAttemptAt", "createdAt"]),
+    ...contractFields(row, [
+      "id",
+      "webhookEndpointId",
+      "eventId",
+      "eventType",
+      "status",
+      "attempts",
+      "responseStatus",
+      "lastAttemptAt",
+      "nextAttemptAt",
+      "createdAt",
+    ]),
     event_type: row.eventType as SchemaEventType,
     // A pending delivery is due at next_attempt_at; a finished one has no attempt planned.
     next_attempt_at: row.status === "pending" ? isoOrNull(row.nextAttemptAt) : null,
@@ -47,7 +77,8 @@ export function toWebhookDelivery(row: DeliveryRow & { eventType: string }): Sch
 
 /** The event types, each once, in the order first given. */
 function distinctEvents(list: EnabledEvents): EnabledEvents {
-  if (list.length === 0) throw new InvalidInputError("Enable at least one event type, or `*` for all.", "enabled_events");
+  if (list.length === 0)
+    throw new InvalidInputError("Enable at least one event type, or `*` for all.", "enabled_events");
   return [...new Set(list)];
 }
 
@@ -86,32 +117,59 @@ export async function createWebhookEndpoint(
  * gone): stored answers keep only this digest, and a replay must not hand out a secret that no
  * longer works, nor a newer one.
  */
-export async function signingSecretByDigest(db: Queryable, partition: Partition, endpointId: string, sha256: string, now = new Date()) {
+export async function signingSecretByDigest(
+  db: Queryable,
+  partition: Partition,
+  endpointId: string,
+  sha256: string,
+  now = new Date(),
+) {
   const [row] = await db
-    .select({ secret: webhookEndpoints.secret, previous: webhookEndpoints.previousSecret, previousUntil: webhookEndpoints.previousSecretExpiresAt })
+    .select({
+      secret: webhookEndpoints.secret,
+      previous: webhookEndpoints.previousSecret,
+      previousUntil: webhookEndpoints.previousSecretExpiresAt,
+    })
     .from(webhookEndpoints)
     .where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, endpointId)));
   if (!row) return undefined;
   if (secretDigest(row.secret) === sha256) return row.secret;
-  if (row.previous && row.previousUntil && row.previousUntil > now && secretDigest(row.previous) === sha256) return row.previous;
+  if (row.previous && row.previousUntil && row.previousUntil > now && secretDigest(row.previous) === sha256)
+    return row.previous;
   return undefined;
 }
 
 export const secretDigest = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /** The endpoint row, or NotFoundError: another partition's endpoint does not exist for this caller. */
-async function findEndpoint(db: Queryable, partition: Partition, id: string, { lock = false } = {}): Promise<EndpointRow> {
-  const query = db.select().from(webhookEndpoints).where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, id)));
+async function findEndpoint(
+  db: Queryable,
+  partition: Partition,
+  id: string,
+  { lock = false } = {},
+): Promise<EndpointRow> {
+  const query = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(inPartition(webhookEndpoints, partition), eq(webhookEndpoints.id, id)));
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw new NotFoundError(`No webhook endpoint ${id} in this workspace.`, "webhook_endpoint_id");
   return row;
 }
 
-export async function getWebhookEndpoint(db: Database, partition: Partition, id: string): Promise<SchemaWebhookEndpoint> {
+export async function getWebhookEndpoint(
+  db: Database,
+  partition: Partition,
+  id: string,
+): Promise<SchemaWebhookEndpoint> {
   return toWebhookEndpoint(await findEndpoint(db, partition, id));
 }
 
-export async function listWebhookEndpoints(db: Database, partition: Partition, page: PageRequest): Promise<Page<SchemaWebhookEndpoint>> {
+export async function listWebhookEndpoints(
+  db: Database,
+  partition: Partition,
+  page: PageRequest,
+): Promise<Page<SchemaWebhookEndpoint>> {
   return listPage(db, webhookEndpoints, inPartition(webhookEndpoints, partition), page, toWebhookEndpoint);
 }
 
@@ -145,7 +203,12 @@ export async function updateWebhookEndpoint(
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60_000;
 
 /** Gives the endpoint a new secret; the previous one keeps signing beside it for 24 hours. */
-export async function rotateWebhookSecret(db: Database, partition: Partition, id: string, now = new Date()): Promise<SchemaWebhookEndpointWithSecret> {
+export async function rotateWebhookSecret(
+  db: Database,
+  partition: Partition,
+  id: string,
+  now = new Date(),
+): Promise<SchemaWebhookEndpointWithSecret> {
   return db.transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, id, { lock: true });
     const [row] = await tx
@@ -172,7 +235,12 @@ export async function deleteWebhookEndpoint(db: Database, partition: Partition, 
 }
 
 /** Queues one pending delivery of the event to the endpoint, due at once. */
-async function queueDelivery(tx: Queryable, partition: Partition, endpointId: string, event: { id: string; type: string }) {
+async function queueDelivery(
+  tx: Queryable,
+  partition: Partition,
+  endpointId: string,
+  event: { id: string; type: string },
+) {
   const now = new Date();
   const [row] = await tx
     .insert(webhookDeliveries)
@@ -191,13 +259,18 @@ async function queueDelivery(tx: Queryable, partition: Partition, endpointId: st
   return toWebhookDelivery({ ...row, eventType: event.type });
 }
 
-export const TEST_EVENT_MESSAGE = "A test event sent from the API. Receiving it means the endpoint is reachable and verifies signatures.";
+export const TEST_EVENT_MESSAGE =
+  "A test event sent from the API. Receiving it means the endpoint is reachable and verifies signatures.";
 
 /**
  * Records a `webhook.test` event and queues it to this endpoint only, whatever its enabled events
  * and status (unlike recordEvent, which fans out to every subscribed enabled endpoint).
  */
-export async function sendTestEvent(db: Database, partition: Partition, endpointId: string): Promise<SchemaWebhookDelivery> {
+export async function sendTestEvent(
+  db: Database,
+  partition: Partition,
+  endpointId: string,
+): Promise<SchemaWebhookDelivery> {
   return db.transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, endpointId);
     const object: SchemaWebhookTestObject = { message: TEST_EVENT_MESSAGE, webhook_endpoint_id: endpoint.id };
@@ -247,14 +320,23 @@ async function findDelivery(db: Queryable, partition: Partition, endpointId: str
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(
-      and(inPartition(webhookDeliveries, partition), eq(webhookDeliveries.webhookEndpointId, endpointId), eq(webhookDeliveries.id, deliveryId)),
+      and(
+        inPartition(webhookDeliveries, partition),
+        eq(webhookDeliveries.webhookEndpointId, endpointId),
+        eq(webhookDeliveries.id, deliveryId),
+      ),
     );
   if (!row) throw new NotFoundError(`No delivery ${deliveryId} to webhook endpoint ${endpointId}.`, "delivery_id");
   return row;
 }
 
 /** The delivery with every attempt, newest first. */
-export async function getWebhookDelivery(db: Database, partition: Partition, endpointId: string, deliveryId: string): Promise<SchemaWebhookDelivery> {
+export async function getWebhookDelivery(
+  db: Database,
+  partition: Partition,
+  endpointId: string,
+  deliveryId: string,
+): Promise<SchemaWebhookDelivery> {
   const delivery = toWebhookDelivery(await findDelivery(db, partition, endpointId, deliveryId));
   const attempts = await db
     .select()
@@ -270,12 +352,20 @@ export async function getWebhookDelivery(db: Database, partition: Partition, end
  * the whole page, not one per delivery (the console's delivery log). Unbounded in SQL because a
  * delivery makes at most RETRY_SCHEDULE_MS.length + 1 attempts; the contract's bound still holds.
  */
-export async function withAttemptLogs(db: Queryable, deliveries: readonly SchemaWebhookDelivery[]): Promise<SchemaWebhookDelivery[]> {
+export async function withAttemptLogs(
+  db: Queryable,
+  deliveries: readonly SchemaWebhookDelivery[],
+): Promise<SchemaWebhookDelivery[]> {
   if (deliveries.length === 0) return [];
   const attempts = await db
     .select()
     .from(webhookDeliveryAttempts)
-    .where(inArray(webhookDeliveryAttempts.deliveryId, deliveries.map((delivery) => delivery.id)))
+    .where(
+      inArray(
+        webhookDeliveryAttempts.deliveryId,
+        deliveries.map((delivery) => delivery.id),
+      ),
+    )
     .orderBy(desc(webhookDeliveryAttempts.attemptedAt), desc(webhookDeliveryAttempts.id));
   const logs = new Map<string, AttemptLog[]>(deliveries.map((delivery) => [delivery.id, []]));
   for (const attempt of attempts) {
@@ -301,7 +391,12 @@ function toAttempt(attempt: typeof webhookDeliveryAttempts.$inferSelect): Attemp
 const MAX_LOGGED_ATTEMPTS = 100;
 
 /** Sends the delivery's event again to the same endpoint: a new pending delivery, attempts 0. */
-export async function redeliver(db: Database, partition: Partition, endpointId: string, deliveryId: string): Promise<SchemaWebhookDelivery> {
+export async function redeliver(
+  db: Database,
+  partition: Partition,
+  endpointId: string,
+  deliveryId: string,
+): Promise<SchemaWebhookDelivery> {
   return db.transaction(async (tx) => {
     const original = await findDelivery(tx, partition, endpointId, deliveryId);
     return queueDelivery(tx, partition, endpointId, { id: original.eventId, type: original.eventType });

@@ -19,7 +19,11 @@ export interface NewWorkspace {
 
 /** Creates a workspace; a slug already taken is a ConflictError. */
 export async function createWorkspace(db: Queryable, input: NewWorkspace): Promise<Workspace> {
-  const [created] = await db.insert(workspaces).values(validWorkspace(input)).onConflictDoNothing({ target: workspaces.slug }).returning();
+  const [created] = await db
+    .insert(workspaces)
+    .values(validWorkspace(input))
+    .onConflictDoNothing({ target: workspaces.slug })
+    .returning();
   if (!created) throw new ConflictError(`a workspace with slug "${input.slug}" already exists`, "slug");
   return created;
 }
@@ -28,9 +32,16 @@ export async function createWorkspace(db: Queryable, input: NewWorkspace): Promi
  * The workspace with this slug, created (with `name` and `plan`) when there is none. Safe under
  * concurrency: two callers creating the same slug get the same workspace.
  */
-export async function ensureWorkspace(db: Queryable, input: NewWorkspace): Promise<{ workspace: Workspace; created: boolean }> {
+export async function ensureWorkspace(
+  db: Queryable,
+  input: NewWorkspace,
+): Promise<{ workspace: Workspace; created: boolean }> {
   const values = validWorkspace(input);
-  const [created] = await db.insert(workspaces).values(values).onConflictDoNothing({ target: workspaces.slug }).returning();
+  const [created] = await db
+    .insert(workspaces)
+    .values(values)
+    .onConflictDoNothing({ target: workspaces.slug })
+    .returning();
   if (created) return { workspace: created, created: true };
   const existing = await findWorkspaceBySlug(db, values.slug);
   if (!existing) throw new Error(`workspace "${values.slug}" vanished while being created`); // workspaces are never deleted
@@ -44,7 +55,10 @@ export async function findWorkspaceBySlug(db: Queryable, slug: string): Promise<
 
 function validWorkspace(input: NewWorkspace) {
   if (!SLUG.test(input.slug)) {
-    throw new InvalidInputError("the slug must be 1–64 lowercase letters, digits and dashes, not starting with a dash", "slug");
+    throw new InvalidInputError(
+      "the slug must be 1–64 lowercase letters, digits and dashes, not starting with a dash",
+      "slug",
+    );
   }
   const name = (input.name ?? input.slug).trim();
   if (name.length < 1 || name.length > 100) throw new InvalidInputError("the name must be 1–100 characters", "name");

@@ -10,7 +10,11 @@ export function presentProject(context: Context, project: SchemaProject): Schema
 }
 
 /** The deployments of one project, their urls presented for that project's visibility. */
-export async function presentDeployments<T extends SchemaDeployment | SchemaDeployment[]>(context: Context, projectId: string, deployments: T): Promise<T> {
+export async function presentDeployments<T extends SchemaDeployment | SchemaDeployment[]>(
+  context: Context,
+  projectId: string,
+  deployments: T,
+): Promise<T> {
   const list: SchemaDeployment[] = Array.isArray(deployments) ? deployments : [deployments];
   if (!list.some((deployment) => deployment.url)) return deployments;
   const visibility = await projectVisibility(context.db, context.partition, projectId);

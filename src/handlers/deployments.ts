@@ -6,7 +6,10 @@ import { presentDeployments } from "./app-urls.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
 
-type DeploymentHandlers = Pick<Handlers<Context>, "createDeployment" | "listDeployments" | "getDeployment" | "rollbackDeployment">;
+type DeploymentHandlers = Pick<
+  Handlers<Context>,
+  "createDeployment" | "listDeployments" | "getDeployment" | "rollbackDeployment"
+>;
 
 const location = (deployment: SchemaDeployment) => `/v1/projects/${deployment.project_id}/deployments/${deployment.id}`;
 
@@ -25,7 +28,12 @@ export const deploymentHandlers: DeploymentHandlers = {
   },
 
   async getDeployment({ path }, context) {
-    const deployment = await deployments.getDeployment(context.db, context.partition, path.project_id, path.deployment_id);
+    const deployment = await deployments.getDeployment(
+      context.db,
+      context.partition,
+      path.project_id,
+      path.deployment_id,
+    );
     return { status: 200, body: await presentDeployments(context, path.project_id, deployment) };
   },
 

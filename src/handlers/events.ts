@@ -10,7 +10,9 @@ type EventHandlers = Pick<Handlers<Context>, "listEvents" | "getEvent" | "stream
 export const eventHandlers: EventHandlers = {
   async listEvents({ query }, context) {
     const filters = { type: query?.type };
-    return listed(context, "events", query, filters, (page) => events.listEvents(context.db, context.partition, page, filters));
+    return listed(context, "events", query, filters, (page) =>
+      events.listEvents(context.db, context.partition, page, filters),
+    );
   },
 
   getEvent: ({ path }, { db, partition }) => ok(events.getEvent(db, partition, path.event_id)),

@@ -24,7 +24,12 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const location = (file: SchemaProjectFile) => `/v1/projects/${file.project_id}/files/${file.id}`;
 
 const tooLarge = () =>
-  new BodyError(413, "payload_too_large", `The file exceeds the upload limit of ${files.MAX_FILE_BYTES} bytes (25 MiB).`, "file");
+  new BodyError(
+    413,
+    "payload_too_large",
+    `The file exceeds the upload limit of ${files.MAX_FILE_BYTES} bytes (25 MiB).`,
+    "file",
+  );
 
 export const fileHandlers: FileHandlers = {
   async uploadFile({ path, body }, { db, partition }) {
@@ -33,7 +38,9 @@ export const fileHandlers: FileHandlers = {
   },
 
   async listFiles({ path, query }, context) {
-    return listed(context, `files:${path.project_id}`, query, {}, (page) => files.listFiles(context.db, context.partition, path.project_id, page));
+    return listed(context, `files:${path.project_id}`, query, {}, (page) =>
+      files.listFiles(context.db, context.partition, path.project_id, page),
+    );
   },
 
   getFile: ({ path }, { db, partition }) => ok(files.getFile(db, partition, path.project_id, path.file_id)),
@@ -66,12 +73,20 @@ export const fileHandlers: FileHandlers = {
         const { range } = answer;
         return {
           status: 206,
-          headers: { ...headers, "Content-Range": contentRange(range, size), "Content-Length": range.last - range.first + 1 },
+          headers: {
+            ...headers,
+            "Content-Range": contentRange(range, size),
+            "Content-Length": range.last - range.first + 1,
+          },
           body: Readable.from(slice(range), { objectMode: false }),
         };
       }
       case "whole":
-        return { status: 200, headers: { ...headers, "Content-Length": size }, body: Readable.from(content, { objectMode: false }) };
+        return {
+          status: 200,
+          headers: { ...headers, "Content-Length": size },
+          body: Readable.from(content, { objectMode: false }),
+        };
     }
   },
 
@@ -86,7 +101,12 @@ export const fileHandlers: FileHandlers = {
  * file). The content goes to storage as it arrives; the path, when it comes after the file or not at
  * all, is settled at commit. Whatever fails, nothing of the upload remains stored.
  */
-async function receiveUpload(db: Database, partition: Partition, projectId: string, body: MultipartBody): Promise<SchemaProjectFile> {
+async function receiveUpload(
+  db: Database,
+  partition: Partition,
+  projectId: string,
+  body: MultipartBody,
+): Promise<SchemaProjectFile> {
   // A body this large cannot hold a file within the limit: refuse it before reading any of it.
   const declaredLength = Number((body.stream as Partial<IncomingMessage>).headers?.["content-length"] ?? 0);
   if (declaredLength > files.MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
@@ -98,7 +118,8 @@ async function receiveUpload(db: Database, partition: Partition, projectId: stri
     for await (const part of multipartParts(body)) {
       if (part.kind === "field" && part.name === "path") {
         if (pathPart !== undefined) throw new InvalidInputError("The `path` part appears twice; send it once.", "path");
-        if (part.truncated) throw new InvalidInputError("The `path` part is too long (at most 512 characters).", "path");
+        if (part.truncated)
+          throw new InvalidInputError("The `path` part is too long (at most 512 characters).", "path");
         // Before the file: fail before any content is stored. After it: checked again at commit.
         pathPart = files.validPath(part.value);
         if (!upload) await files.checkPathAvailable(db, partition, projectId, pathPart);
@@ -109,12 +130,16 @@ async function receiveUpload(db: Database, partition: Partition, projectId: stri
             "file",
           );
         }
-        if (filePart) throw new InvalidInputError("The `file` part appears twice; upload one file per request.", "file");
+        if (filePart)
+          throw new InvalidInputError("The `file` part appears twice; upload one file per request.", "file");
         filePart = { filename: part.filename, mimeType: part.mimeType };
         upload = await files.beginUpload(db, partition, projectId, pathPart);
         for await (const data of part.content) await upload.write(data);
       } else {
-        throw new InvalidInputError(`Unknown part \`${part.name}\`; an upload has the parts \`file\` and \`path\`.`, part.name);
+        throw new InvalidInputError(
+          `Unknown part \`${part.name}\`; an upload has the parts \`file\` and \`path\`.`,
+          part.name,
+        );
       }
     }
     if (!upload || !filePart) throw new InvalidInputError("The upload needs a `file` part.", "file");

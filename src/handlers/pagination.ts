@@ -33,5 +33,8 @@ export async function listed<T>(
     after = decoded.position;
   }
   const page = await read({ limit: query?.limit ?? DEFAULT_PAGE_SIZE, after });
-  return { status: 200, body: { data: page.items, next_cursor: page.next ? context.cursors.encode(page.next, bound) : null } };
+  return {
+    status: 200,
+    body: { data: page.items, next_cursor: page.next ? context.cursors.encode(page.next, bound) : null },
+  };
 }

@@ -5,7 +5,10 @@ import { presentProject } from "./app-urls.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
 
-type ProjectHandlers = Pick<Handlers<Context>, "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject">;
+type ProjectHandlers = Pick<
+  Handlers<Context>,
+  "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject"
+>;
 
 export const projectHandlers: ProjectHandlers = {
   async createProject({ body }, { db, work, partition }) {
@@ -22,11 +25,17 @@ export const projectHandlers: ProjectHandlers = {
   },
 
   async getProject({ path }, context) {
-    return { status: 200, body: presentProject(context, await projects.getProject(context.db, context.partition, path.project_id)) };
+    return {
+      status: 200,
+      body: presentProject(context, await projects.getProject(context.db, context.partition, path.project_id)),
+    };
   },
 
   async updateProject({ path, body }, context) {
-    return { status: 200, body: presentProject(context, await projects.updateProject(context.db, context.partition, path.project_id, body)) };
+    return {
+      status: 200,
+      body: presentProject(context, await projects.updateProject(context.db, context.partition, path.project_id, body)),
+    };
   },
 
   async deleteProject({ path }, { db, partition }) {

@@ -21,7 +21,8 @@ type WebhookHandlers = Pick<
 >;
 
 /** Where a queued delivery can be watched. */
-const deliveryPath = (delivery: SchemaWebhookDelivery) => `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries/${delivery.id}`;
+const deliveryPath = (delivery: SchemaWebhookDelivery) =>
+  `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries/${delivery.id}`;
 
 export const webhookHandlers: WebhookHandlers = {
   async createWebhookEndpoint({ body }, { db, webhookTargets, partition }) {
@@ -30,15 +31,19 @@ export const webhookHandlers: WebhookHandlers = {
   },
 
   async listWebhookEndpoints({ query }, context) {
-    return listed(context, "webhooks", query, {}, (page) => webhooks.listWebhookEndpoints(context.db, context.partition, page));
+    return listed(context, "webhooks", query, {}, (page) =>
+      webhooks.listWebhookEndpoints(context.db, context.partition, page),
+    );
   },
 
-  getWebhookEndpoint: ({ path }, { db, partition }) => ok(webhooks.getWebhookEndpoint(db, partition, path.webhook_endpoint_id)),
+  getWebhookEndpoint: ({ path }, { db, partition }) =>
+    ok(webhooks.getWebhookEndpoint(db, partition, path.webhook_endpoint_id)),
 
   updateWebhookEndpoint: ({ path, body }, { db, webhookTargets, partition }) =>
     ok(webhooks.updateWebhookEndpoint(db, webhookTargets, partition, path.webhook_endpoint_id, body)),
 
-  rotateWebhookSecret: ({ path }, { db, partition }) => ok(webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id)),
+  rotateWebhookSecret: ({ path }, { db, partition }) =>
+    ok(webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id)),
 
   async deleteWebhookEndpoint({ path }, { db, partition }) {
     await webhooks.deleteWebhookEndpoint(db, partition, path.webhook_endpoint_id);
@@ -57,7 +62,8 @@ export const webhookHandlers: WebhookHandlers = {
     );
   },
 
-  getWebhookDelivery: ({ path }, { db, partition }) => ok(webhooks.getWebhookDelivery(db, partition, path.webhook_endpoint_id, path.delivery_id)),
+  getWebhookDelivery: ({ path }, { db, partition }) =>
+    ok(webhooks.getWebhookDelivery(db, partition, path.webhook_endpoint_id, path.delivery_id)),
 
   async redeliverWebhookDelivery({ path }, { db, partition }) {
     const delivery = await webhooks.redeliver(db, partition, path.webhook_endpoint_id, path.delivery_id);

@@ -33,7 +33,12 @@ describe("forEachTag", () => {
 
   it("finds no tags in comments, in the text of scripts and styles, or cut off by the page's end", () => {
     const html = `<!-- <script src=a.ts> --><script>if (a<b) "<p></p>"</script><style>a<b{}</style><!x><p a="x`;
-    expect(tags(html).map((tag) => `${tag.kind} ${tag.name}`)).toEqual(["open script", "close script", "open style", "close style"]);
+    expect(tags(html).map((tag) => `${tag.kind} ${tag.name}`)).toEqual([
+      "open script",
+      "close script",
+      "open style",
+      "close style",
+    ]);
     expect(tags("<!-- <p> unclosed")).toEqual([]);
   });
 
@@ -58,6 +63,10 @@ describe("forEachTag", () => {
     ["many attributes", "<a x=1 "],
     ["many tags", "<p id=x></p>"],
   ])("reads a page of %s in linear time", async (_, unit) => {
-    await expectLinear(20_000, (n) => unit.repeat(n), (html) => forEachTag(html, () => {}));
+    await expectLinear(
+      20_000,
+      (n) => unit.repeat(n),
+      (html) => forEachTag(html, () => {}),
+    );
   });
 });

@@ -16,7 +16,13 @@ export interface Attribute {
 
 /** Offsets into the page: `start` at the tag's `<`, `end` just past an open tag's `>`. */
 export type Tag =
-  | { readonly kind: "open"; readonly name: string; readonly start: number; readonly end: number; readonly attributes: readonly Attribute[] }
+  | {
+      readonly kind: "open";
+      readonly name: string;
+      readonly start: number;
+      readonly end: number;
+      readonly attributes: readonly Attribute[];
+    }
   | { readonly kind: "close"; readonly name: string; readonly start: number };
 
 /** Calls `visit` with each tag of `html` in order (names lower-cased); returning false stops the scan. */
@@ -51,7 +57,8 @@ export function forEachTag(html: string, visit: (tag: Tag) => boolean | void): v
         valueEnd = dataEnd;
       },
       onattribend(quote, endIndex) {
-        const value = quote === QuoteType.NoValue ? undefined : valueStart === -1 ? "" : html.slice(valueStart, valueEnd);
+        const value =
+          quote === QuoteType.NoValue ? undefined : valueStart === -1 ? "" : html.slice(valueStart, valueEnd);
         attributes.push({ name: attributeName, value, raw: html.slice(attributeStart, endIndex) });
       },
       onopentagend: openTagEnd,

@@ -23,7 +23,16 @@ describe("address limiter", () => {
     const refusal = limits.refusal("203.0.113.9");
     expect(refusal).toEqual({
       retryAfterSeconds: 57,
-      window: { policy: "address", limit: 3, windowSeconds: 60, remaining: 0, used: 3, resetSeconds: 57, resetAt: (clock + 57_000) / 1000, exceeded: true },
+      window: {
+        policy: "address",
+        limit: 3,
+        windowSeconds: 60,
+        remaining: 0,
+        used: 3,
+        resetSeconds: 57,
+        resetAt: (clock + 57_000) / 1000,
+        exceeded: true,
+      },
     });
     expect(limits.refusal("203.0.113.10")).toBeUndefined();
     clock += 57_000;

@@ -33,14 +33,20 @@ forEachDriver("audit writer", (driver) => {
   it("writes every row, many per statement, and flush waits for them", async () => {
     const { db } = storage();
     let inserts = 0;
-    const audit = createAuditWriter(db, silent, { batchSize: 100, write: (rows) => (inserts++, insertAuditRows(db, rows)) });
+    const audit = createAuditWriter(db, silent, {
+      batchSize: 100,
+      write: (rows) => (inserts++, insertAuditRows(db, rows)),
+    });
     for (let i = 0; i < 1050; i++) audit.record(entry(i));
     await audit.flush();
     const [{ rows }] = (await db.select({ rows: count() }).from(auditLog)) as [{ rows: number }];
     expect(rows).toBe(1050);
     expect(inserts).toBe(11);
     // Every column arrives, nulls and the time of the request included.
-    const [first] = await db.select().from(auditLog).where(eq(auditLog.requestId, entry(7).requestId));
+    const [first] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.requestId, entry(7).requestId));
     const { occurredAt, ...expected } = entry(7);
     expect(first).toMatchObject(expected);
     expect(first!.occurredAt.getTime()).toBe(occurredAt!.getTime());
@@ -63,18 +69,14 @@ describe("audit writer under pressure", () => {
     const written: AuditEntry[] = [];
     let release!: () => void;
     const blocked = new Promise<void>((resolve) => (release = resolve));
-    const audit = createAuditWriter(
-      noDatabase,
-      silent,
-      {
-        batchSize: 5,
-        maxQueued: 10,
-        async write(rows) {
-          await blocked;
-          written.push(...rows);
-        },
+    const audit = createAuditWriter(noDatabase, silent, {
+      batchSize: 5,
+      maxQueued: 10,
+      async write(rows) {
+        await blocked;
+        written.push(...rows);
       },
-    );
+    });
     for (let i = 0; i < 15; i++) audit.record(entry(i)); // 5 being written, 10 queued
     const room = audit.admit();
     expect(room).toBeInstanceOf(Promise);
@@ -92,17 +94,13 @@ describe("audit writer under pressure", () => {
   it("retries a batch that failed, keeping every row and their order", async () => {
     const written: AuditEntry[] = [];
     let failures = 2;
-    const audit = createAuditWriter(
-      noDatabase,
-      silent,
-      {
-        batchSize: 3,
-        async write(rows) {
-          if (failures-- > 0) throw new Error("connection reset");
-          written.push(...rows);
-        },
+    const audit = createAuditWriter(noDatabase, silent, {
+      batchSize: 3,
+      async write(rows) {
+        if (failures-- > 0) throw new Error("connection reset");
+        written.push(...rows);
       },
-    );
+    });
     for (let i = 0; i < 7; i++) audit.record(entry(i));
     await audit.flush();
     expect(written.map((row) => row.requestId)).toEqual(Array.from({ length: 7 }, (_, i) => entry(i).requestId));
@@ -133,7 +131,8 @@ describe("audit writer under pressure", () => {
       batchSize: 2,
       retryDelaysMs: [1],
       async write(rows) {
-        if (rows.some((row) => row.requestId === entry(0).requestId)) throw new Error("value too long for type character varying");
+        if (rows.some((row) => row.requestId === entry(0).requestId))
+          throw new Error("value too long for type character varying");
         written.push(...rows);
       },
     });

@@ -120,18 +120,25 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
     for (let attempt = 1; ; attempt++) {
       try {
         await write(batch);
-        if (outage) log.info({ queued: queue.length }, "audit log writable again: writing the rows queued during the outage");
+        if (outage)
+          log.info({ queued: queue.length }, "audit log writable again: writing the rows queued during the outage");
         outage = false;
         return;
       } catch (error) {
         const unavailable = isStorageUnavailable(error);
         if (abandoning || (!unavailable && attempt >= MAX_ATTEMPTS)) {
-          log.error({ err: error, request_ids: batch.map((entry) => entry.requestId) }, "audit rows lost: writing them kept failing");
+          log.error(
+            { err: error, request_ids: batch.map((entry) => entry.requestId) },
+            "audit rows lost: writing them kept failing",
+          );
           return;
         }
         if (unavailable && !outage) {
           outage = true;
-          log.warn({ err: error, queued: queue.length + batch.length }, "audit log unavailable: keeping its rows until the database returns");
+          log.warn(
+            { err: error, queued: queue.length + batch.length },
+            "audit log unavailable: keeping its rows until the database returns",
+          );
         }
         // Requests waiting for room would wait for the database's return: refuse them now instead.
         if (outage && queue.length >= maxQueued) wakeWaiters(false);
@@ -181,13 +188,29 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
 
 /** What an API request's row fills, by the names AuditEntry and the schema share; the columns of an
  *  administrative action stay null. */
-const REQUEST_COLUMNS = ["occurredAt", "workspaceId", "keyId", "clientId", "method", "route", "path", "status", "ip", "userAgent", "requestId", "latencyMs", "tool"] as const;
+const REQUEST_COLUMNS = [
+  "occurredAt",
+  "workspaceId",
+  "keyId",
+  "clientId",
+  "method",
+  "route",
+  "path",
+  "status",
+  "ip",
+  "userAgent",
+  "requestId",
+  "latencyMs",
+  "tool",
+] as const;
 
 /** One INSERT for the whole batch, each column passed as one array: the statement is the same text
  *  whatever the batch's size (prepared once per connection), and nothing is built per row. */
 export async function insertAuditRows(db: Database, rows: readonly AuditEntry[]): Promise<void> {
   const values = (name: (typeof REQUEST_COLUMNS)[number]) =>
-    name === "occurredAt" ? rows.map((row) => (row.occurredAt ?? new Date()).toISOString()) : rows.map((row) => row[name] ?? null);
+    name === "occurredAt"
+      ? rows.map((row) => (row.occurredAt ?? new Date()).toISOString())
+      : rows.map((row) => row[name] ?? null);
   await insertingRows(db).execute(Object.fromEntries(REQUEST_COLUMNS.map((name) => [name, values(name)])));
 }
 

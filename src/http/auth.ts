@@ -11,15 +11,31 @@ export async function authenticateRequest(
   onRefused: (refusal: Refusal) => void = () => {},
 ): Promise<Principal> {
   if (!authorization) {
-    throw new HttpError(401, "missing_api_key", "Send your API key as `Authorization: Bearer <API_KEY>`.", "Authorization");
+    throw new HttpError(
+      401,
+      "missing_api_key",
+      "Send your API key as `Authorization: Bearer <API_KEY>`.",
+      "Authorization",
+    );
   }
   const secret = BEARER.exec(authorization)?.[1];
   if (!secret) {
-    throw new HttpError(401, "invalid_api_key", "The Authorization header must be `Bearer <API_KEY>`.", "Authorization");
+    throw new HttpError(
+      401,
+      "invalid_api_key",
+      "The Authorization header must be `Bearer <API_KEY>`.",
+      "Authorization",
+    );
   }
   const result = await authenticate(secret);
   if (!("refused" in result)) return result;
   onRefused(result);
-  if (result.refused === "expired") throw new HttpError(401, "expired_api_key", "This API key has expired; create a new one.", "Authorization");
-  throw new HttpError(401, "invalid_api_key", "This API key is not valid: it is unknown or was revoked.", "Authorization");
+  if (result.refused === "expired")
+    throw new HttpError(401, "expired_api_key", "This API key has expired; create a new one.", "Authorization");
+  throw new HttpError(
+    401,
+    "invalid_api_key",
+    "This API key is not valid: it is unknown or was revoked.",
+    "Authorization",
+  );
 }

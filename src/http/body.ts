@@ -9,7 +9,8 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Checks the request's Content-Type against the media types the operation accepts. */
 export function requireMediaType(request: WithHeaders, accepted: string[], bodyRequired: boolean): void {
   const mediaType = mediaTypeOf(request);
-  const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+  const hasBody =
+    Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
   if (!mediaType && !hasBody && !bodyRequired) return;
   if (!accepted.includes(mediaType)) {
     throw new HttpError(
@@ -22,7 +23,11 @@ export function requireMediaType(request: WithHeaders, accepted: string[], bodyR
 }
 
 /** Reads and parses a JSON body of at most `limit` bytes from `stream`; undefined when the body is empty. */
-export async function readJsonBody(request: WithHeaders, stream: AsyncIterable<Buffer>, limit = JSON_BODY_LIMIT): Promise<unknown> {
+export async function readJsonBody(
+  request: WithHeaders,
+  stream: AsyncIterable<Buffer>,
+  limit = JSON_BODY_LIMIT,
+): Promise<unknown> {
   const text = await readBodyText(request, stream, limit);
   if (text === undefined) return undefined;
   let body: unknown;
@@ -45,12 +50,26 @@ export async function readJsonBody(request: WithHeaders, stream: AsyncIterable<B
 }
 
 /** Reads a body of at most `limit` bytes, sent uncompressed, as UTF-8 text; undefined when it is empty. */
-export async function readBodyText(request: WithHeaders, stream: AsyncIterable<Buffer>, limit = JSON_BODY_LIMIT): Promise<string | undefined> {
+export async function readBodyText(
+  request: WithHeaders,
+  stream: AsyncIterable<Buffer>,
+  limit = JSON_BODY_LIMIT,
+): Promise<string | undefined> {
   const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
   if (encoding && encoding !== "identity") {
-    throw new HttpError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`, "Content-Encoding");
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`,
+      "Content-Encoding",
+    );
   }
-  const body = await readBoundedBody(request, stream, limit, () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`));
+  const body = await readBoundedBody(
+    request,
+    stream,
+    limit,
+    () => new HttpError(413, "payload_too_large", `The request body exceeds ${limit} bytes.`),
+  );
   return body.length === 0 ? undefined : body.toString("utf8");
 }
 

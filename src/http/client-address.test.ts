@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { clientAddressResolver, parseTrustProxy } from "./client-address.ts";
 
 const request = (peer: string | undefined, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor },
+  }) as unknown as IncomingMessage;
 
 describe("client address", () => {
   it("is the socket's peer when TRUST_PROXY is off, whatever X-Forwarded-For says", () => {

@@ -53,14 +53,17 @@ function proxyRanges(entry: string): Array<[string, number]> {
   const bits = family === 4 ? 32 : 128;
   const length = prefix === undefined ? bits : /^\d+$/.test(prefix) ? Number(prefix) : Number.NaN;
   if (family === 0 || !(length >= 0 && length <= bits)) {
-    throw new Error(`${JSON.stringify(entry)} is not an IP address, a CIDR range or one of ${Object.keys(NAMED_RANGES).join(", ")}`);
+    throw new Error(
+      `${JSON.stringify(entry)} is not an IP address, a CIDR range or one of ${Object.keys(NAMED_RANGES).join(", ")}`,
+    );
   }
   return [[address, length]];
 }
 
 /** The function that tells a request's client address under `trust`. */
 export function clientAddressResolver(trust: TrustProxy): (request: IncomingMessage) => string | null {
-  if (trust === false || ("hops" in trust && trust.hops === 0)) return (request) => normalize(request.socket?.remoteAddress);
+  if (trust === false || ("hops" in trust && trust.hops === 0))
+    return (request) => normalize(request.socket?.remoteAddress);
   let isProxy: (address: string, hop: number) => boolean;
   if ("hops" in trust) {
     const { hops } = trust;

@@ -49,7 +49,9 @@ export async function openApiBackend(definition: Document): Promise<OpenAPIBacke
 export function pipelineOperations(document: Document): Document {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const kept = Object.fromEntries(Object.entries(item ?? {}).filter(([, operation]) => !(operation as { "x-served-by"?: string })?.["x-served-by"]));
+    const kept = Object.fromEntries(
+      Object.entries(item ?? {}).filter(([, operation]) => !(operation as { "x-served-by"?: string })?.["x-served-by"]),
+    );
     if (Object.keys(kept).some((key) => !["parameters", "summary", "description"].includes(key))) paths[path] = kept;
   }
   return { ...document, paths } as Document;
@@ -74,7 +76,9 @@ export function loadContract(path = contractJsonPath): Promise<Contract> {
 
 async function makeContract(path: string): Promise<Contract> {
   const text = readFileSync(path, "utf8");
-  const api = await openApiBackend(pipelineOperations((path.endsWith(".json") ? JSON.parse(text) : parse(text)) as Document));
+  const api = await openApiBackend(
+    pipelineOperations((path.endsWith(".json") ? JSON.parse(text) : parse(text)) as Document),
+  );
   const operations = api.getOperations();
   const routes = compileRoutes(operations);
 
@@ -84,11 +88,19 @@ async function makeContract(path: string): Promise<Contract> {
       const wanted = method.toLowerCase();
       const operation = candidates.find((route) => route.method === wanted);
       if (operation) return operation;
-      const allowed = [...new Set(operations.filter((op) => candidates.includes(op)).map((op) => op.method.toUpperCase()))];
+      const allowed = [
+        ...new Set(operations.filter((op) => candidates.includes(op)).map((op) => op.method.toUpperCase())),
+      ];
       if (allowed.length > 0) {
-        throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, null, {
-          Allow: allowed.join(", "),
-        });
+        throw new HttpError(
+          405,
+          "method_not_allowed",
+          `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
+          null,
+          {
+            Allow: allowed.join(", "),
+          },
+        );
       }
       throw new HttpError(404, "not_found", `No route ${method} ${path}.`);
     },
@@ -100,7 +112,8 @@ async function makeContract(path: string): Promise<Contract> {
       } catch (error) {
         // openapi-backend decodes path parameters with decodeURIComponent: `%` not followed by two
         // hex digits (or bytes that are not UTF-8) is the client's error, not ours.
-        if (error instanceof URIError) throw new HttpError(400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
+        if (error instanceof URIError)
+          throw new HttpError(400, "invalid_request", "The request path is not valid percent-encoded UTF-8.");
         throw error;
       }
       // openapi-backend takes a body that is not a parsed object for an absent one: a streamed
@@ -130,7 +143,12 @@ async function makeContract(path: string): Promise<Contract> {
 export function compileRoutes(operations: readonly Operation[]): { matching(path: string): Operation[] } {
   const root = new SegmentNode();
   const ranked = operations
-    .map((operation, index) => ({ operation, index, exact: !operation.path.includes("{"), literal: operation.path.replace(/\{.*?\}/g, "").length }))
+    .map((operation, index) => ({
+      operation,
+      index,
+      exact: !operation.path.includes("{"),
+      literal: operation.path.replace(/\{.*?\}/g, "").length,
+    }))
     .sort((a, b) => Number(b.exact) - Number(a.exact) || b.literal - a.literal || a.index - b.index);
   const rank = new Map(ranked.map((route, position) => [route.operation, position]));
   for (const { operation } of ranked) {
@@ -161,7 +179,10 @@ class SegmentNode {
       return node;
     }
     // A parameter matches what openapi-backend's `[^/]+` does: one segment's worth, not empty.
-    const source = `^${segment.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+")}$`;
+    const source = `^${segment
+      .split(/\{[^}]+\}/)
+      .map(escapeRegExp)
+      .join("[^/]+")}$`;
     let entry = this.#templated.find((candidate) => candidate.source === source);
     if (!entry) this.#templated.push((entry = { source, pattern: new RegExp(source), node: new SegmentNode() }));
     return entry.node;
@@ -191,7 +212,10 @@ function escapeRegExp(text: string): string {
 }
 
 function isAboutBody(error: ErrorObject): boolean {
-  return error.instancePath.startsWith("/requestBody") || (error.params as { missingProperty?: string }).missingProperty === "requestBody";
+  return (
+    error.instancePath.startsWith("/requestBody") ||
+    (error.params as { missingProperty?: string }).missingProperty === "requestBody"
+  );
 }
 
 /** The field an ajv error is about, as the contract names it: `prompt`, `limit`, `Idempotency-Key`, `enabled_events.0`. */
@@ -215,7 +239,8 @@ function describe(error: ErrorObject): string {
   const param = paramOf(error);
   if (error.keyword === "parse") return `The request body is not valid JSON: ${error.message}`;
   if (error.keyword === "additionalProperties") return `Unknown field \`${param}\`; the contract does not name it.`;
-  if (error.keyword === "required" && error.instancePath === "/requestBody") return `The body is missing the required field \`${param}\`.`;
+  if (error.keyword === "required" && error.instancePath === "/requestBody")
+    return `The body is missing the required field \`${param}\`.`;
   if (error.keyword === "required" && !param?.includes(".")) return `The request is missing \`${param}\`.`;
   if (error.keyword === "required") return `\`${param}\` is required.`;
   return param ? `\`${param}\` ${error.message}.` : `The request ${error.message}.`;

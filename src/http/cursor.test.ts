@@ -6,7 +6,10 @@ const SECRET = "test-secret-0123456789abcdef";
 const codec = createCursorCodec({ secret: SECRET });
 const projects = listBound({ list: "projects", workspaceId: "ws_1", environment: "live" });
 // A realistic worst case: microsecond timestamp with offset, a long id.
-const position: CursorPosition = { created_at: "2030-01-31 23:59:59.123456+00", id: "prj_01JH8Z4X2R9Q7W6E5T4Y3U2I1O0P" };
+const position: CursorPosition = {
+  created_at: "2030-01-31 23:59:59.123456+00",
+  id: "prj_01JH8Z4X2R9Q7W6E5T4Y3U2I1O0P",
+};
 
 describe("cursor codec", () => {
   it("round-trips a position", () => {
@@ -61,15 +64,35 @@ describe("cursor codec", () => {
     for (const bound of others) {
       expect(codec.decode(c, bound)).toMatchObject({ ok: false, reason: "wrong_list", param: "cursor" });
     }
-    const filtered = listBound({ list: "projects", workspaceId: "ws_1", environment: "live", filters: { visibility: "public", agent: "coding-agent-2" } });
+    const filtered = listBound({
+      list: "projects",
+      workspaceId: "ws_1",
+      environment: "live",
+      filters: { visibility: "public", agent: "coding-agent-2" },
+    });
     const fc = codec.encode(position, filtered);
-    const otherFilter = listBound({ list: "projects", workspaceId: "ws_1", environment: "live", filters: { visibility: "private", agent: "coding-agent-2" } });
+    const otherFilter = listBound({
+      list: "projects",
+      workspaceId: "ws_1",
+      environment: "live",
+      filters: { visibility: "private", agent: "coding-agent-2" },
+    });
     expect(codec.decode(fc, otherFilter)).toMatchObject({ ok: false, reason: "wrong_list" });
   });
 
   it("binds filters canonically: key order and absent values do not matter", () => {
-    const a = listBound({ list: "projects", workspaceId: "w", environment: "live", filters: { a: 1, b: "x", c: undefined } });
-    const b = listBound({ list: "projects", workspaceId: "w", environment: "live", filters: { b: "x", a: 1, d: null } });
+    const a = listBound({
+      list: "projects",
+      workspaceId: "w",
+      environment: "live",
+      filters: { a: 1, b: "x", c: undefined },
+    });
+    const b = listBound({
+      list: "projects",
+      workspaceId: "w",
+      environment: "live",
+      filters: { b: "x", a: 1, d: null },
+    });
     expect(a).toBe(b);
     expect(listBound({ list: "projects", workspaceId: "w", environment: "live" })).toBe(
       listBound({ list: "projects", workspaceId: "w", environment: "live", filters: {} }),
@@ -81,7 +104,16 @@ describe("cursor codec", () => {
   });
 
   it("refuses garbage as malformed", () => {
-    const garbage = ["", "x", "not a cursor", "%%%", "abc.def", "A".repeat(600), "eyJmb28iOiJiYXIifQ", Buffer.alloc(40).toString("base64url")];
+    const garbage = [
+      "",
+      "x",
+      "not a cursor",
+      "%%%",
+      "abc.def",
+      "A".repeat(600),
+      "eyJmb28iOiJiYXIifQ",
+      Buffer.alloc(40).toString("base64url"),
+    ];
     for (const g of garbage) {
       expect(codec.decode(g, projects)).toMatchObject({ ok: false, reason: "malformed", param: "cursor" });
     }

@@ -147,12 +147,18 @@ export function createCursorCodec(options: CursorCodecOptions): CursorCodec {
   }
 
   function decode(cursor: string, expectedBound: string): CursorDecodeResult {
-    if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) {
+    if (
+      typeof cursor !== "string" ||
+      cursor.length === 0 ||
+      cursor.length > MAX_CURSOR_LENGTH ||
+      !BASE64URL.test(cursor)
+    ) {
       return fail("malformed");
     }
     const raw = Buffer.from(cursor, "base64url");
     // Reject non-canonical encodings (e.g. stray trailing bits), so one cursor has one spelling.
-    if (raw.length <= HEADER_LEN || raw.toString("base64url") !== cursor || raw[0] !== VERSION) return fail("malformed");
+    if (raw.length <= HEADER_LEN || raw.toString("base64url") !== cursor || raw[0] !== VERSION)
+      return fail("malformed");
     const tag = raw.subarray(1, 1 + MAC_LEN);
     const signed = Buffer.concat([raw.subarray(0, 1), raw.subarray(1 + MAC_LEN)]);
     if (!verifyKeys.some((key) => timingSafeEqual(mac(key, signed), tag))) return fail("tampered");
@@ -163,7 +169,12 @@ export function createCursorCodec(options: CursorCodecOptions): CursorCodec {
     } catch {
       return fail("malformed");
     }
-    if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || typeof parsed[1] !== "string") {
+    if (
+      !Array.isArray(parsed) ||
+      parsed.length !== 2 ||
+      typeof parsed[0] !== "string" ||
+      typeof parsed[1] !== "string"
+    ) {
       return fail("malformed");
     }
     return { ok: true, position: { created_at: parsed[0], id: parsed[1] } };

@@ -1,7 +1,14 @@
 // The one error shape of the contract, and the mapping of every failure to it.
 import type { Duplex } from "node:stream";
 import type { components } from "../../generated/schema.d.ts";
-import { ConflictError, InvalidInputError, NotFoundError, ScopeError, StoppingError, TooManyStreamsError } from "../domain/errors.ts";
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  ScopeError,
+  StoppingError,
+  TooManyStreamsError,
+} from "../domain/errors.ts";
 import { newId } from "../storage/ids.ts";
 import { isStorageUnavailable } from "../storage/unavailable.ts";
 
@@ -14,7 +21,13 @@ export class HttpError extends Error {
   readonly code: ErrorCode;
   readonly param: string | null;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: ErrorCode, message: string, param: string | null = null, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    param: string | null = null,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "HttpError";
     this.status = status;
@@ -45,11 +58,15 @@ export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof ConflictError) return new HttpError(409, "conflict", error.message, error.param);
   if (error instanceof InvalidInputError) return new HttpError(400, "invalid_request", error.message, error.param);
   if (error instanceof StoppingError) {
-    return new HttpError(503, "service_unavailable", error.message, null, { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+    return new HttpError(503, "service_unavailable", error.message, null, {
+      "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    });
   }
   if (error instanceof ScopeError) return new HttpError(401, "insufficient_scope", error.message, error.param);
   if (error instanceof TooManyStreamsError) {
-    return new HttpError(429, "too_many_streams", error.message, null, { "Retry-After": String(error.retryAfterSeconds) });
+    return new HttpError(429, "too_many_streams", error.message, null, {
+      "Retry-After": String(error.retryAfterSeconds),
+    });
   }
   return undefined;
 }
@@ -65,9 +82,18 @@ export const serviceUnavailable = () =>
   );
 
 export const internalError = () =>
-  new HttpError(500, "internal_error", "Something went wrong on our side. Retry later; quote the request_id if it persists.");
+  new HttpError(
+    500,
+    "internal_error",
+    "Something went wrong on our side. Retry later; quote the request_id if it persists.",
+  );
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 413: "Content Too Large", 431: "Request Header Fields Too Large" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  413: "Content Too Large",
+  431: "Request Header Fields Too Large",
+};
 
 /**
  * The `clientError` listener of the API's server: answers, in the error shape, what Node refused
@@ -83,9 +109,17 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   }
   const [status, code, message]: [number, ErrorCode, string] =
     error.code === "HPE_HEADER_OVERFLOW"
-      ? [431, "invalid_request", `The request's headers are larger than the ${maxHeaderSize} bytes this server accepts.`]
+      ? [
+          431,
+          "invalid_request",
+          `The request's headers are larger than the ${maxHeaderSize} bytes this server accepts.`,
+        ]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, "invalid_request", "The request did not arrive in time: its headers or its body were too slow. Send it again."]
+        ? [
+            408,
+            "invalid_request",
+            "The request did not arrive in time: its headers or its body were too slow. Send it again.",
+          ]
         : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW"
           ? [413, "payload_too_large", "The request's chunk extensions are too large."]
           : [400, "invalid_request", "This is not a well-formed HTTP/1.1 request."];

@@ -16,7 +16,10 @@ export interface EventStreamSettings {
   readonly maxBufferedBytes: number;
 }
 
-export const DEFAULT_EVENT_STREAM_SETTINGS: EventStreamSettings = Object.freeze({ heartbeatMs: 15_000, maxBufferedBytes: 1024 * 1024 });
+export const DEFAULT_EVENT_STREAM_SETTINGS: EventStreamSettings = Object.freeze({
+  heartbeatMs: 15_000,
+  maxBufferedBytes: 1024 * 1024,
+});
 
 export function isEventStream(body: unknown): body is EventStreamBody {
   return typeof (body as EventStreamBody | null)?.follow === "function";

@@ -70,8 +70,16 @@ async function openTestDatabase(driver: "pglite" | "postgres"): Promise<TestData
 
 describe("requestHash", () => {
   it("ignores key order and whitespace of a JSON body", () => {
-    const a = requestHash({ method: "POST", path: "/v1/projects", body: { name: "x", prompt: "y", nested: { b: 1, a: [1, { d: 2, c: 3 }] } } });
-    const b = requestHash({ method: "post", path: "/v1/projects", body: JSON.parse('{ "nested": {"a":[1,{"c":3,"d":2}], "b":1}, "prompt":"y","name":"x"}') });
+    const a = requestHash({
+      method: "POST",
+      path: "/v1/projects",
+      body: { name: "x", prompt: "y", nested: { b: 1, a: [1, { d: 2, c: 3 }] } },
+    });
+    const b = requestHash({
+      method: "post",
+      path: "/v1/projects",
+      body: JSON.parse('{ "nested": {"a":[1,{"c":3,"d":2}], "b":1}, "prompt":"y","name":"x"}'),
+    });
     expect(a).toBe(b);
     expect(a).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -135,7 +143,13 @@ function suite(driver: "pglite" | "postgres") {
     const body = { id: "prj_1", name: "demo", nested: { list: [1, 2], flag: true } };
     expect(await complete(db, lease, { status: 201, headers: { Location: "/v1/projects/prj_1" }, body })).toBe(true);
     const again = await begin(db, req);
-    expect(again).toEqual({ kind: "replay", requestHash: req.requestHash, status: 201, headers: { Location: "/v1/projects/prj_1" }, body });
+    expect(again).toEqual({
+      kind: "replay",
+      requestHash: req.requestHash,
+      status: 201,
+      headers: { Location: "/v1/projects/prj_1" },
+      body,
+    });
     // And again: replays do not consume the record.
     expect((await begin(db, req)).kind).toBe("replay");
   });
@@ -143,7 +157,10 @@ function suite(driver: "pglite" | "postgres") {
   it("same key with a different body, path or method is a mismatch", async () => {
     const req = input();
     await complete(db, leaseOf(await begin(db, req)), { status: 201, headers: {}, body: { id: "prj_2" } });
-    const otherBody = { ...req, requestHash: requestHash({ method: "POST", path: "/v1/projects", body: { name: "other" } }) };
+    const otherBody = {
+      ...req,
+      requestHash: requestHash({ method: "POST", path: "/v1/projects", body: { name: "other" } }),
+    };
     expect(await begin(db, otherBody)).toEqual({ kind: "mismatch" });
     expect(await begin(db, { ...req, path: "/v1/deployments" })).toEqual({ kind: "mismatch" });
     expect(await begin(db, { ...req, method: "PUT" })).toEqual({ kind: "mismatch" });
@@ -169,7 +186,12 @@ function suite(driver: "pglite" | "postgres") {
   it("10 concurrent begin() on an expired key: still exactly one is new", async () => {
     const t0 = Date.now();
     const req = input();
-    await complete(db, leaseOf(await begin(db, req, { now: () => t0 })), { status: 201, headers: {}, body: {} }, { now: () => t0 });
+    await complete(
+      db,
+      leaseOf(await begin(db, req, { now: () => t0 })),
+      { status: 201, headers: {}, body: {} },
+      { now: () => t0 },
+    );
     const later = () => t0 + IDEMPOTENCY_WINDOW_MS + 1;
     const results = await Promise.all(Array.from({ length: 10 }, () => begin(db, req, { now: later })));
     expect(results.filter((r) => r.kind === "new")).toHaveLength(1);
@@ -189,12 +211,18 @@ function suite(driver: "pglite" | "postgres") {
     await complete(db, lease, { status: 201, headers: {}, body: { id: "prj_3" } });
     expect((await begin(db, req, { now: () => t0 + IDEMPOTENCY_WINDOW_MS - 1000 })).kind).toBe("replay");
     // Past the window: treated as absent, even before any purge ran.
-    expect((await begin(db, { ...req, requestHash: "f".repeat(64) }, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 1 })).kind).toBe("new");
+    expect(
+      (await begin(db, { ...req, requestHash: "f".repeat(64) }, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 1 })).kind,
+    ).toBe("new");
 
     const other = input();
     await complete(db, leaseOf(await begin(db, other, { now: () => t0 })), { status: 201, headers: {}, body: {} });
     const fresh = input();
-    await complete(db, leaseOf(await begin(db, fresh, { now: () => t0 + 1000 })), { status: 201, headers: {}, body: {} });
+    await complete(db, leaseOf(await begin(db, fresh, { now: () => t0 + 1000 })), {
+      status: 201,
+      headers: {},
+      body: {},
+    });
     const purged = await purgeExpiredIdempotencyKeys(db, { now: () => t0 + IDEMPOTENCY_WINDOW_MS + 500 });
     expect(purged).toBeGreaterThanOrEqual(1);
     // `other` is gone (new again), `fresh` is still inside its window.
@@ -205,7 +233,11 @@ function suite(driver: "pglite" | "postgres") {
   it("purgeExpiredIdempotencyKeys works in bounded batches", async () => {
     const t0 = Date.now() - 2 * IDEMPOTENCY_WINDOW_MS;
     for (let i = 0; i < 5; i++) {
-      await complete(db, leaseOf(await begin(db, input({ workspaceId: "ws_purge" }), { now: () => t0 })), { status: 201, headers: {}, body: {} });
+      await complete(db, leaseOf(await begin(db, input({ workspaceId: "ws_purge" }), { now: () => t0 })), {
+        status: 201,
+        headers: {},
+        body: {},
+      });
     }
     const first = await purgeExpiredIdempotencyKeys(db, { limit: 2 });
     expect(first).toBe(2);
@@ -263,7 +295,9 @@ function suite(driver: "pglite" | "postgres") {
     const lease = leaseOf(await begin(db, req));
     // Another request with the key while the first runs: in use, whatever its body.
     expect((await begin(db, { ...req, requestHash: "other" })).kind).toBe("in_use");
-    expect(await complete(db, lease, { status: 201, headers: {}, body: { id: "file_1" } }, { requestHash: "read" })).toBe(true);
+    expect(
+      await complete(db, lease, { status: 201, headers: {}, body: { id: "file_1" } }, { requestHash: "read" }),
+    ).toBe(true);
     // A later request that has not read its body yet gets the stored hash to compare with its own…
     expect(await begin(db, req)).toMatchObject({ kind: "replay", requestHash: "read", body: { id: "file_1" } });
     // …and one that knows its hash is told at once.

@@ -44,7 +44,6 @@ import { placeholder, placeholderFor, prepared, preparedSql } from "../storage/p
 import { idempotencyKeys } from "../storage/schema.ts";
 import type { Environment } from "../storage/schema.ts";
 
-
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 60 * 1000;
 /** Header set on replayed responses. */
@@ -208,7 +207,12 @@ const claiming = preparedSql("idempotency_claim", (db: AnyPgDatabase) => {
   };
   return db
     .insert(t)
-    .values({ workspaceId: placeholder("workspaceId"), environment: placeholder("environment"), key: placeholder("key"), ...claim })
+    .values({
+      workspaceId: placeholder("workspaceId"),
+      environment: placeholder("environment"),
+      key: placeholder("key"),
+      ...claim,
+    })
     .onConflictDoUpdate({
       target: [t.workspaceId, t.environment, t.key],
       set: claim,
@@ -256,7 +260,11 @@ const leaseParams = (lease: IdempotencyLease) => ({
  * Extends the claim of a request still running by one lock timeout from now. Returns false when the
  * lease was lost or the request has completed meanwhile.
  */
-export async function renew(db: AnyPgDatabase, lease: IdempotencyLease, options?: IdempotencyOptions): Promise<boolean> {
+export async function renew(
+  db: AnyPgDatabase,
+  lease: IdempotencyLease,
+  options?: IdempotencyOptions,
+): Promise<boolean> {
   const cfg = settings(options);
   const updated = await db
     .update(idempotencyKeys)
@@ -283,7 +291,8 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortKeys(v)));
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    if (typeof (value as { toJSON?: unknown }).toJSON === "function") return sortKeys((value as { toJSON(): unknown }).toJSON());
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+      return sortKeys((value as { toJSON(): unknown }).toJSON());
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[k];
@@ -299,7 +308,11 @@ function sortKeys(value: unknown): unknown {
  * order and whitespace do not make two equal requests differ; raw bytes (Buffer/Uint8Array, e.g. a
  * multipart upload) are hashed as they are; no body hashes as empty.
  */
-export function requestHash(input: { readonly method: string; readonly path: string; readonly body?: unknown }): string {
+export function requestHash(input: {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+}): string {
   const h = createHash("sha256");
   h.update(input.method.toUpperCase()).update("\n").update(input.path).update("\n");
   const body = input.body;

@@ -62,12 +62,20 @@ export async function idempotently(deps: IdempotentCallDeps, call: IdempotentCal
   const hashOf = (body: unknown) => idempotency.requestHash({ method, path, body });
   const seal = answerSeals[call.operationId];
 
-  const claim = await idempotency.begin(db, { ...call.scope, requestHash: multipart ? null : hashOf(call.body) }, options);
+  const claim = await idempotency.begin(
+    db,
+    { ...call.scope, requestHash: multipart ? null : hashOf(call.body) },
+    options,
+  );
   switch (claim.kind) {
     case "replay": {
       if (multipart && hashOf({ multipart: await fingerprintOf(multipart) }) !== claim.requestHash) throw keyReused();
       const body = seal && claim.status < 300 ? await seal.open(claim.body, call.context) : claim.body;
-      return { status: claim.status, headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" }, body };
+      return {
+        status: claim.status,
+        headers: { ...claim.headers, [idempotency.IDEMPOTENT_REPLAYED_HEADER]: "true" },
+        body,
+      };
     }
     case "in_use":
       throw keyInUse();
@@ -88,7 +96,11 @@ export async function idempotently(deps: IdempotentCallDeps, call: IdempotentCal
       await release(db, lease);
       throw error;
     }
-    result = { status: failure.status, headers: failure.headers, body: errorBody(failure.code, failure.message, failure.param, call.context.requestId) };
+    result = {
+      status: failure.status,
+      headers: failure.headers,
+      body: errorBody(failure.code, failure.message, failure.param, call.context.requestId),
+    };
   } finally {
     renewal.stop();
   }
@@ -128,10 +140,20 @@ async function release(db: Database, lease: idempotency.IdempotencyLease): Promi
 }
 
 const keyInUse = () =>
-  new HttpError(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry later.", "Idempotency-Key");
+  new HttpError(
+    409,
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still being processed; retry later.",
+    "Idempotency-Key",
+  );
 
 const keyReused = () =>
-  new HttpError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.", "Idempotency-Key");
+  new HttpError(
+    422,
+    "idempotency_key_reused",
+    "This Idempotency-Key was used with a different request in the last 24 hours; use a new key.",
+    "Idempotency-Key",
+  );
 
 function isMultipart(body: unknown): body is MultipartBody {
   return typeof (body as MultipartBody | undefined)?.stream?.pipe === "function";
@@ -141,9 +163,17 @@ function isMultipart(body: unknown): body is MultipartBody {
  * Renews a claim every third of its lock timeout until stopped; a renewal that fails is tried again
  * at the next. Not awaited: on PGlite a renewal waits for the transaction the handler holds open.
  */
-function keepClaimed(db: Database, lease: idempotency.IdempotencyLease, logger: Logger, options: idempotency.IdempotencyOptions = {}) {
+function keepClaimed(
+  db: Database,
+  lease: idempotency.IdempotencyLease,
+  logger: Logger,
+  options: idempotency.IdempotencyOptions = {},
+) {
   const timer = setInterval(
-    () => idempotency.renew(db, lease, options).catch((error: unknown) => logger.warn({ err: error }, "idempotency claim not renewed")),
+    () =>
+      idempotency
+        .renew(db, lease, options)
+        .catch((error: unknown) => logger.warn({ err: error }, "idempotency claim not renewed")),
     (options.lockTimeoutMs ?? idempotency.IDEMPOTENCY_LOCK_TIMEOUT_MS) / 3,
   );
   timer.unref();
@@ -152,5 +182,9 @@ function keepClaimed(db: Database, lease: idempotency.IdempotencyLease, logger: 
 
 /** Header values as the transports write them: strings, the undefined ones left out. */
 export function stringHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(headers ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
 }

@@ -51,7 +51,10 @@ const malformed = (error: unknown) =>
  * multipart (no boundary, cut short, client gone). Stopping early (break, throw) detaches the
  * parser and leaves the rest of the request unread. Reading to the end sets `body.fingerprint`.
  */
-export async function* multipartParts(body: MultipartBody, limits: MultipartLimits = MULTIPART_LIMITS): AsyncGenerator<Part> {
+export async function* multipartParts(
+  body: MultipartBody,
+  limits: MultipartLimits = MULTIPART_LIMITS,
+): AsyncGenerator<Part> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -61,7 +64,12 @@ export async function* multipartParts(body: MultipartBody, limits: MultipartLimi
       limits: { fieldSize: limits.fieldSize, parts: limits.parts, fieldNameSize: 100, headerPairs: 32 },
     });
   } catch (error) {
-    throw new BodyError(400, "invalid_request", `The multipart body could not be read: ${(error as Error).message}.`, "Content-Type");
+    throw new BodyError(
+      400,
+      "invalid_request",
+      `The multipart body could not be read: ${(error as Error).message}.`,
+      "Content-Type",
+    );
   }
 
   // Every part in body order, each framed by its length so that no two bodies hash alike. A file's
@@ -86,7 +94,13 @@ export async function* multipartParts(body: MultipartBody, limits: MultipartLimi
     // then (an async iterator reports `errored`), but an 'error' with no listener would crash us.
     stream.on("error", () => {});
     fingerprint.update(frame("file", name, info.filename ?? "", info.mimeType));
-    queue.push({ kind: "file", name, filename: info.filename, mimeType: info.mimeType, content: chunksOf(stream, fingerprint) });
+    queue.push({
+      kind: "file",
+      name,
+      filename: info.filename,
+      mimeType: info.mimeType,
+      content: chunksOf(stream, fingerprint),
+    });
     notify();
   });
   parser.on("close", () => {

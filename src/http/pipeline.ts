@@ -38,7 +38,12 @@ import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import type * as idempotency from "./idempotency.ts";
 import { idempotently, stringHeaders, type AnswerSeal, type HandlerResult } from "./idempotent-call.ts";
 import type { AuditWriter } from "./audit.ts";
-import { DEFAULT_EVENT_STREAM_SETTINGS, isEventStream, writeEventStream, type EventStreamSettings } from "./event-stream.ts";
+import {
+  DEFAULT_EVENT_STREAM_SETTINGS,
+  isEventStream,
+  writeEventStream,
+  type EventStreamSettings,
+} from "./event-stream.ts";
 
 export interface PipelineDeps {
   contract: Contract;
@@ -101,7 +106,12 @@ export type Deliver = (answer: Answer) => Promise<number | undefined>;
 export interface Endpoint {
   /** Recorded as the request's route. */
   readonly route: string;
-  serve(call: { readonly request: PipelineRequest; readonly principal: Principal; readonly requestId: string; readonly log: Logger }): Promise<EndpointResult>;
+  serve(call: {
+    readonly request: PipelineRequest;
+    readonly principal: Principal;
+    readonly requestId: string;
+    readonly log: Logger;
+  }): Promise<EndpointResult>;
 }
 
 export interface EndpointResult {
@@ -116,7 +126,6 @@ export interface Pipeline {
   /** Carries a request through every step; `endpoint`, when given, serves it after authentication. */
   handle(request: PipelineRequest, deliver: Deliver, endpoint?: Endpoint): Promise<void>;
 }
-
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
   async function handle(request: PipelineRequest, deliver: Deliver, endpoint?: Endpoint): Promise<void> {
@@ -133,7 +142,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     let route: string | null = null;
     // Whose key made the request, for the audit log: also known for a revoked or expired key.
     // An OAuth token's requests are recorded under its application's client id, not a key.
-    let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = { workspaceId: null, keyId: null, clientId: null };
+    let caller: { workspaceId: string | null; keyId: string | null; clientId: string | null } = {
+      workspaceId: null,
+      keyId: null,
+      clientId: null,
+    };
     const ip = request.clientAddress;
     const addressRefusal = deps.addressLimiter.refusal(ip);
     const headers: Record<string, string> = { "X-Request-Id": requestId };
@@ -149,7 +162,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
         : deps.authenticate;
       const principal = await authenticateRequest(request.headers.authorization, authenticate, (refusal) => {
-        caller = { workspaceId: refusal.workspaceId ?? null, keyId: refusal.keyId ?? null, clientId: refusal.clientId ?? null };
+        caller = {
+          workspaceId: refusal.workspaceId ?? null,
+          keyId: refusal.keyId ?? null,
+          clientId: refusal.clientId ?? null,
+        };
       });
       caller = principal.client
         ? { workspaceId: principal.workspace.id, keyId: null, clientId: principal.client.id }
@@ -158,17 +175,31 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (!operation) {
         const result = await endpoint!.serve({ request, principal, requestId, log });
         recorded = result.recorded ?? true;
-        sent = await deliver({ requestId, status: result.status, headers: { ...headers, ...result.headers }, body: result.body, failed: false });
+        sent = await deliver({
+          requestId,
+          status: result.status,
+          headers: { ...headers, ...result.headers },
+          body: result.body,
+          failed: false,
+        });
         return;
       }
       const operationId = operation.operationId as OperationId;
       if (request.tool !== undefined && request.tool !== operationId) {
-        throw new HttpError(400, "invalid_request", `The arguments address another operation than the tool ${request.tool}.`);
+        throw new HttpError(
+          400,
+          "invalid_request",
+          `The arguments address another operation than the tool ${request.tool}.`,
+        );
       }
       const limit = await deps.rateLimiter.consume(principal.key.id, principal.workspace.plan);
       Object.assign(headers, rateLimitHeaders(limit));
       if (!limit.allowed) {
-        throw new HttpError(429, "key_rate_limited", `Too many requests from this key; retry after ${limit.retryAfterSeconds} seconds.`);
+        throw new HttpError(
+          429,
+          "key_rate_limited",
+          `Too many requests from this key; retry after ${limit.retryAfterSeconds} seconds.`,
+        );
       }
       requireScopes(operationMeta[operationId].scopes, principal);
 
@@ -176,11 +207,19 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       // A multipart body is not read here: its handler streams it and checks its parts.
       const streamed = mediaTypeOf(request) === "multipart/form-data";
       const { params, query } = deps.contract.validate(
-        { method, path: url.pathname, query: queryOf(url.searchParams, operation), headers: request.headers as Record<string, string>, body },
+        {
+          method,
+          path: url.pathname,
+          query: queryOf(url.searchParams, operation),
+          headers: request.headers as Record<string, string>,
+          body,
+        },
         operation,
         { streamedBody: streamed },
       );
-      const multipart: MultipartBody | undefined = streamed ? { contentType: request.headers["content-type"]!, stream: request.body } : undefined;
+      const multipart: MultipartBody | undefined = streamed
+        ? { contentType: request.headers["content-type"]!, stream: request.body }
+        : undefined;
       const input = { path: params, query, header: declaredHeaders(request, operation), body: multipart ?? body };
       const context = deps.context(principal, requestId, log);
       const handler = deps.handlers[operationId] as (input: unknown, context: Context) => Promise<HandlerResult>;
@@ -192,11 +231,23 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
               operationId,
               context,
               run: (db) => handler(input, { ...context, db }),
-              scope: { workspaceId: principal.workspace.id, environment: principal.key.environment, key, method, path: url.pathname },
+              scope: {
+                workspaceId: principal.workspace.id,
+                environment: principal.key.environment,
+                key,
+                method,
+                path: url.pathname,
+              },
               body: multipart ?? body,
             })
           : await handler(input, context);
-      sent = await deliver({ requestId, status: result.status, headers: { ...headers, ...stringHeaders(result.headers) }, body: result.body, failed: false });
+      sent = await deliver({
+        requestId,
+        status: result.status,
+        headers: { ...headers, ...stringHeaders(result.headers) },
+        body: result.body,
+        failed: false,
+      });
     } catch (error) {
       let failure = toHttpError(error);
       if (!failure) log.error({ err: error }, "unhandled error");
@@ -210,7 +261,19 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (sent !== undefined) {
         const latencyMs = Math.round(performance.now() - started);
         const tool = request.tool ?? null;
-        if (recorded) deps.audit.record({ requestId, ...caller, method, route, path: url.pathname, status: sent, ip, userAgent: request.headers["user-agent"] ?? null, latencyMs, tool });
+        if (recorded)
+          deps.audit.record({
+            requestId,
+            ...caller,
+            method,
+            route,
+            path: url.pathname,
+            status: sent,
+            ip,
+            userAgent: request.headers["user-agent"] ?? null,
+            latencyMs,
+            tool,
+          });
         log.info({ method, route, ...(tool ? { tool } : {}), status: sent, latency_ms: latencyMs }, "request");
       }
     }
@@ -232,7 +295,10 @@ function errorAnswer(failure: HttpError, requestId: string, headers: Record<stri
 /** A 503 for a request the audit log cannot take (database down, queue full); in the process log only. */
 async function refuseUnrecorded(request: PipelineRequest, deliver: Deliver, logger: Logger): Promise<void> {
   const requestId = newId("req");
-  logger.warn({ request_id: requestId, method: request.method, path: request.url.split("?")[0] }, "refused unrecorded: audit log full and database unavailable");
+  logger.warn(
+    { request_id: requestId, method: request.method, path: request.url.split("?")[0] },
+    "refused unrecorded: audit log full and database unavailable",
+  );
   await deliver(errorAnswer(serviceUnavailable(), requestId, { "X-Request-Id": requestId }));
 }
 
@@ -245,7 +311,11 @@ function failedBeforeIdentifying(failure: HttpError, route: string | null): bool
 }
 
 function addressLimited(refusal: AddressRefusal): HttpError {
-  const headers = rateLimitHeaders({ allowed: false, retryAfterSeconds: refusal.retryAfterSeconds, windows: [refusal.window] });
+  const headers = rateLimitHeaders({
+    allowed: false,
+    retryAfterSeconds: refusal.retryAfterSeconds,
+    windows: [refusal.window],
+  });
   return new HttpError(
     429,
     "ip_rate_limited",
@@ -264,7 +334,11 @@ export function missingScopes(required: readonly string[], granted: readonly str
 function requireScopes(required: readonly string[], principal: Principal): void {
   const missing = missingScopes(required, principal.key.scopes);
   if (missing.length > 0) {
-    throw new HttpError(401, "insufficient_scope", `This key lacks the scope ${missing.join(", ")} that this operation requires.`);
+    throw new HttpError(
+      401,
+      "insufficient_scope",
+      `This key lacks the scope ${missing.join(", ")} that this operation requires.`,
+    );
   }
 }
 
@@ -306,7 +380,6 @@ function declaredHeaders(request: PipelineRequest, operation: Operation): Record
   return header;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The HTTP transport
 
@@ -317,14 +390,25 @@ export function servingHttp(
   eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
 ) {
   return (request: IncomingMessage, response: ServerResponse): Promise<void> =>
-    pipeline.handle(httpRequest(request, clientAddress), (answer) => writeAnswer(request, response, answer, eventStreams));
+    pipeline.handle(httpRequest(request, clientAddress), (answer) =>
+      writeAnswer(request, response, answer, eventStreams),
+    );
 }
 
 /** An HTTP request as the pipeline takes it, its body still unread. */
-export function httpRequest(request: IncomingMessage, clientAddress: (request: IncomingMessage) => string | null): PipelineRequest {
+export function httpRequest(
+  request: IncomingMessage,
+  clientAddress: (request: IncomingMessage) => string | null,
+): PipelineRequest {
   // Read now: once a response has finished, a socket closed after it (Connection: close) is
   // detached from the request (`request.socket` is null).
-  return { method: request.method ?? "GET", url: request.url ?? "/", headers: request.headers, body: request, clientAddress: clientAddress(request) };
+  return {
+    method: request.method ?? "GET",
+    url: request.url ?? "/",
+    headers: request.headers,
+    body: request,
+    clientAddress: clientAddress(request),
+  };
 }
 
 /**
@@ -357,7 +441,8 @@ export async function writeAnswer(
   response.statusCode = answer.status;
   const body = answer.body;
   if (answer.failed) {
-    const sendsBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+    const sendsBody =
+      Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
     if (sendsBody && !request.readableEnded) {
       // The client may still be sending a body we will not read: close rather than drain it.
       response.setHeader("Connection", "close");

@@ -36,7 +36,10 @@ function manualFeed() {
 
 const T0 = Date.parse("2026-11-24T12:00:00Z");
 
-function principal(workspaceId: string, options: { lastUsedAt?: number | null; expiresAt?: number | null } = {}): Principal {
+function principal(
+  workspaceId: string,
+  options: { lastUsedAt?: number | null; expiresAt?: number | null } = {},
+): Principal {
   const lastUsedAt = options.lastUsedAt === undefined ? T0 : options.lastUsedAt;
   return {
     key: {
@@ -81,7 +84,11 @@ describe("principal cache", () => {
   });
 
   it("forgets a workspace's entries when the database announces a change to it, and only those", async () => {
-    const backing = lookup({ a: principal("ws_1"), b: principal("ws_2"), old: { refused: "revoked", keyId: "key_x", workspaceId: "ws_1" } });
+    const backing = lookup({
+      a: principal("ws_1"),
+      b: principal("ws_2"),
+      old: { refused: "revoked", keyId: "key_x", workspaceId: "ws_1" },
+    });
     const feed = manualFeed();
     const cache = createPrincipalCache({ authenticate: backing.authenticate, changes: feed, now: () => T0 });
     for (const secret of ["a", "b", "old"]) await cache.authenticate(secret);
@@ -152,7 +159,11 @@ describe("principal cache", () => {
 
   it("looks a principal up again once its last use is a minute old, or its key has expired", async () => {
     let now = T0;
-    const backing = lookup({ a: principal("ws_1"), b: principal("ws_2", { expiresAt: T0 + 5_000 }), never: principal("ws_3", { lastUsedAt: null }) });
+    const backing = lookup({
+      a: principal("ws_1"),
+      b: principal("ws_2", { expiresAt: T0 + 5_000 }),
+      never: principal("ws_3", { lastUsedAt: null }),
+    });
     const cache = createPrincipalCache({ authenticate: backing.authenticate, changes: manualFeed(), now: () => now });
     for (const secret of ["a", "b", "never"]) await cache.authenticate(secret);
     now = T0 + 4_999;
@@ -167,7 +178,12 @@ describe("principal cache", () => {
 
   it("a flood of unknown secrets churns the refusals, never the principals", async () => {
     const backing = lookup({ a: principal("ws_1") });
-    const cache = createPrincipalCache({ authenticate: backing.authenticate, changes: manualFeed(), now: () => T0, maxRefusals: 10 });
+    const cache = createPrincipalCache({
+      authenticate: backing.authenticate,
+      changes: manualFeed(),
+      now: () => T0,
+      maxRefusals: 10,
+    });
     await cache.authenticate("a");
     for (let i = 0; i < 100; i++) await cache.authenticate(`guess_${i}`);
     await cache.authenticate("a");
@@ -215,38 +231,46 @@ forEachDriver("principal cache over the database's change feed", (driver) => {
     cache.close();
   });
 
-  it.skipIf(driver.name !== "postgres" || !testDatabaseUrl)("a revocation committed by another process (a replica, psql) is heard within moments", async () => {
-    const { key, secret, cache, lookups } = await setUp();
-    await cache.authenticate(secret);
-    const other = new pg.Client({ connectionString: (storage() as { pool: pg.Pool }).pool.options.connectionString });
-    await other.connect();
-    try {
-      await other.query("update api_keys set revoked_at = now() where id = $1", [key.id]);
-    } finally {
-      await other.end();
-    }
-    const seen = await poll(async () => "refused" in (await cache.authenticate(secret)), { timeoutMs: 2000 });
-    expect(seen).toBe(true);
-    expect(lookups()).toBeGreaterThanOrEqual(2);
-    cache.close();
-  });
+  it.skipIf(driver.name !== "postgres" || !testDatabaseUrl)(
+    "a revocation committed by another process (a replica, psql) is heard within moments",
+    async () => {
+      const { key, secret, cache, lookups } = await setUp();
+      await cache.authenticate(secret);
+      const other = new pg.Client({ connectionString: (storage() as { pool: pg.Pool }).pool.options.connectionString });
+      await other.connect();
+      try {
+        await other.query("update api_keys set revoked_at = now() where id = $1", [key.id]);
+      } finally {
+        await other.end();
+      }
+      const seen = await poll(async () => "refused" in (await cache.authenticate(secret)), { timeoutMs: 2000 });
+      expect(seen).toBe(true);
+      expect(lookups()).toBeGreaterThanOrEqual(2);
+      cache.close();
+    },
+  );
 
-  it.skipIf(driver.name !== "postgres" || !testDatabaseUrl)("while the listening connection is lost nothing is cached; it reconnects by itself", async () => {
-    const { db, secret, cache, lookups } = await setUp();
-    const { changes } = storage();
-    await cache.authenticate(secret);
-    await cache.authenticate(secret);
-    expect(lookups()).toBe(1);
-    // What a database restart or a network cut does to the listener (and to idle pooled connections).
-    await db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
-    expect(await poll(() => !changes.connected, { timeoutMs: 2000 })).toBe(true);
-    await cache.authenticate(secret);
-    await cache.authenticate(secret);
-    expect(lookups()).toBe(3);
-    expect(await poll(() => changes.connected, { timeoutMs: 5000 })).toBe(true);
-    await cache.authenticate(secret);
-    await cache.authenticate(secret);
-    expect(lookups()).toBe(4);
-    cache.close();
-  });
+  it.skipIf(driver.name !== "postgres" || !testDatabaseUrl)(
+    "while the listening connection is lost nothing is cached; it reconnects by itself",
+    async () => {
+      const { db, secret, cache, lookups } = await setUp();
+      const { changes } = storage();
+      await cache.authenticate(secret);
+      await cache.authenticate(secret);
+      expect(lookups()).toBe(1);
+      // What a database restart or a network cut does to the listener (and to idle pooled connections).
+      await db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      expect(await poll(() => !changes.connected, { timeoutMs: 2000 })).toBe(true);
+      await cache.authenticate(secret);
+      await cache.authenticate(secret);
+      expect(lookups()).toBe(3);
+      expect(await poll(() => changes.connected, { timeoutMs: 5000 })).toBe(true);
+      await cache.authenticate(secret);
+      await cache.authenticate(secret);
+      expect(lookups()).toBe(4);
+      cache.close();
+    },
+  );
 });

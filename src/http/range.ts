@@ -30,7 +30,10 @@ export function parseRange(header: string | undefined, size: number): RangeReque
   const match = /^\s*bytes\s*=(.*)$/i.exec(header);
   if (!match) return WHOLE;
   // A list (RFC 9110 §5.6.1): empty elements are allowed and ignored.
-  const specs = match[1].split(",").map((spec) => spec.trim()).filter((spec) => spec !== "");
+  const specs = match[1]
+    .split(",")
+    .map((spec) => spec.trim())
+    .filter((spec) => spec !== "");
   if (specs.length !== 1) return WHOLE;
   const spec = /^(\d*)-(\d*)$/.exec(specs[0]);
   if (!spec) return WHOLE;
@@ -126,7 +129,8 @@ export function evaluateConditions(
   headers: { range?: string; ifNoneMatch?: string; ifRange?: string },
   content: { etag: string; size: number },
 ): Answer {
-  if (headers.ifNoneMatch !== undefined && ifNoneMatchMatches(headers.ifNoneMatch, content.etag)) return { kind: "not_modified" };
+  if (headers.ifNoneMatch !== undefined && ifNoneMatchMatches(headers.ifNoneMatch, content.etag))
+    return { kind: "not_modified" };
   if (headers.range === undefined) return WHOLE;
   if (headers.ifRange !== undefined && !ifRangeMatches(headers.ifRange, content.etag)) return WHOLE;
   return parseRange(headers.range, content.size);

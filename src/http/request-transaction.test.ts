@@ -5,7 +5,8 @@ import { forEachDriver } from "../../test/support/database.ts";
 import { requestTransaction } from "./request-transaction.ts";
 
 const insert = (db: Queryable, note: string) => db.execute(sql`insert into scratch (note) values (${note})`);
-const notes = async (db: Queryable) => (await db.execute<{ note: string }>(sql`select note from scratch order by note`)).rows.map((row) => row.note);
+const notes = async (db: Queryable) =>
+  (await db.execute<{ note: string }>(sql`select note from scratch order by note`)).rows.map((row) => row.note);
 
 forEachDriver("the request's transaction", (driver) => {
   let storage: Storage;
@@ -30,7 +31,9 @@ forEachDriver("the request's transaction", (driver) => {
   it("commits nothing when the last statement fails", async () => {
     const work = requestTransaction(db);
     await work.db.transaction((tx) => insert(tx, "effect"));
-    await expect(work.commit(() => Promise.reject(new Error("answer not stored")))).rejects.toThrow("answer not stored");
+    await expect(work.commit(() => Promise.reject(new Error("answer not stored")))).rejects.toThrow(
+      "answer not stored",
+    );
     expect(await notes(db)).toEqual([]);
   });
 

@@ -11,7 +11,13 @@
 import type { Logger } from "pino";
 import { AgentError, InsufficientCreditsError, type Agent, type UsageMeter } from "../agents/agent.ts";
 import { WorkingTree } from "../agents/working-tree.ts";
-import { agentRunStatus, chargeCanceledRun, finishAgentRun, startAgentRun, type RunOutcome } from "../domain/agent-runs.ts";
+import {
+  agentRunStatus,
+  chargeCanceledRun,
+  finishAgentRun,
+  startAgentRun,
+  type RunOutcome,
+} from "../domain/agent-runs.ts";
 import { recordRunProgress } from "../domain/agent-run-progress.ts";
 import { projectFiles } from "../domain/files.ts";
 import { BUILTIN_RUN_CREDITS, TOKENS_PER_CREDIT } from "../domain/plans.ts";
@@ -38,7 +44,8 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
   const { db, agent, logger } = options;
   const priced = agent.kind === "builtin";
   /** What a run must be able to afford before its agent is called. */
-  const requiredCredits = (agentValue: keyof typeof BUILTIN_RUN_CREDITS) => (priced ? BUILTIN_RUN_CREDITS[agentValue] : 1);
+  const requiredCredits = (agentValue: keyof typeof BUILTIN_RUN_CREDITS) =>
+    priced ? BUILTIN_RUN_CREDITS[agentValue] : 1;
 
   return async function carryOut(runId: string): Promise<void> {
     const started = await startAgentRun(db, runId, requiredCredits);
@@ -47,7 +54,10 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
     const controller = new AbortController();
     const elapsed = Date.now() - started.startedAt.getTime();
     const limit = setTimeout(
-      () => controller.abort(new AgentError("timeout", `The run passed its time limit of ${formatDuration(options.timeoutMs)}.`)),
+      () =>
+        controller.abort(
+          new AgentError("timeout", `The run passed its time limit of ${formatDuration(options.timeoutMs)}.`),
+        ),
       Math.max(0, options.timeoutMs - elapsed),
     );
     // One read in flight at a time (a busy workspace records many events); a notification during a
@@ -90,7 +100,14 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
     const progress = (files: WorkingTree) => (message: string) => {
       const paths = files.changes().writes.map((write) => write.path);
       progressed = progressed
-        .then(() => recordRunProgress(db, started.partition, { agent_run_id: runId, project_id: started.project.id, message, paths }))
+        .then(() =>
+          recordRunProgress(db, started.partition, {
+            agent_run_id: runId,
+            project_id: started.project.id,
+            message,
+            paths,
+          }),
+        )
         .catch((error: unknown) => log.warn({ err: error }, "could not record the run's progress"));
     };
 
@@ -126,10 +143,18 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
       }
       const credits = Math.min(cost(), started.creditsLeft);
       if (error instanceof AgentError) {
-        outcome = { status: "failed", error: { code: error.code, message: error.message }, credits: priced ? 0 : credits };
+        outcome = {
+          status: "failed",
+          error: { code: error.code, message: error.message },
+          credits: priced ? 0 : credits,
+        };
       } else {
         log.error({ err: error }, "agent failed unexpectedly");
-        outcome = { status: "failed", error: { code: "agent_error", message: "The agent failed unexpectedly." }, credits: priced ? 0 : credits };
+        outcome = {
+          status: "failed",
+          error: { code: "agent_error", message: "The agent failed unexpectedly." },
+          credits: priced ? 0 : credits,
+        };
       }
     } finally {
       clearTimeout(limit);

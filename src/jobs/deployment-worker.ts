@@ -59,7 +59,11 @@ export function createDeploymentWorker({ db, apps, logger, buildSite }: Deployme
  * extension (an index.html uploaded as text/plain is still served as HTML); other files keep the
  * type they were uploaded with.
  */
-async function storeTree(tx: Queryable, output: Map<string, Uint8Array>, typeOf: Map<string, string>): Promise<TreeFile[]> {
+async function storeTree(
+  tx: Queryable,
+  output: Map<string, Uint8Array>,
+  typeOf: Map<string, string>,
+): Promise<TreeFile[]> {
   const tree: TreeFile[] = [];
   for (const [path, content] of [...output].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const sha256 = await putBlob(tx, content);

@@ -58,7 +58,11 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   } catch (error) {
     // pg-boss's words for a schema that `pbs migrate` has not installed, or not brought up to date.
     if (options.migrate === false && /pg-boss is not installed|requires migrations/.test((error as Error).message)) {
-      throw new SchemaNotCurrentError(["pg-boss"], false, "the job queue's schema (pgboss) is missing or behind this release; run `pbs migrate`");
+      throw new SchemaNotCurrentError(
+        ["pg-boss"],
+        false,
+        "the job queue's schema (pgboss) is missing or behind this release; run `pbs migrate`",
+      );
     }
     throw error;
   }
@@ -68,7 +72,11 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   // failure on the run): retry soon, then back off.
   const retries = { retryLimit: JOB_RETRY_LIMIT, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 };
   await ensureQueue(boss, queues.agentRun, { expireInSeconds, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
-  await ensureQueue(boss, queues.deploymentBuild, { expireInSeconds: 15 * 60, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
+  await ensureQueue(boss, queues.deploymentBuild, {
+    expireInSeconds: 15 * 60,
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+    ...retries,
+  });
   await ensureQueue(boss, queues.housekeeping, { expireInSeconds: 15 * 60, retryLimit: 1 });
   // This process owns the embedded database's directory alone (src/storage/pglite.ts), so a job
   // still active in it was claimed by a process that is gone: retry it now rather than wait for
@@ -76,7 +84,12 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   if (storage.driver === "pglite" && options.maintain !== false) {
     for (const name of [queues.agentRun, queues.deploymentBuild]) await retryOrphans(boss, name, logger);
   }
-  await ensureQueue(boss, queues.billing, { expireInSeconds: 15 * 60, retryLimit: 5, retryDelay: 60, retryBackoff: true });
+  await ensureQueue(boss, queues.billing, {
+    expireInSeconds: 15 * 60,
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+  });
   // One run at a time, queued or active: a run that takes longer than the schedule's period is not
   // joined by the next one.
   await ensureQueue(boss, queues.retention, { policy: "exclusive", expireInSeconds: 15 * 60, retryLimit: 1 });

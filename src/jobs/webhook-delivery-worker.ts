@@ -9,7 +9,13 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
-import { claimDueDeliveries, recordDeliveryAttempt, releaseDeliveryClaims, RETRY_SCHEDULE_MS, type ClaimedDelivery } from "../domain/webhook-sending.ts";
+import {
+  claimDueDeliveries,
+  recordDeliveryAttempt,
+  releaseDeliveryClaims,
+  RETRY_SCHEDULE_MS,
+  type ClaimedDelivery,
+} from "../domain/webhook-sending.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { Database } from "../storage/index.ts";
 import { ATTEMPT_TIMEOUT_MS, deliveryHeaders, sendWebhook } from "./webhook-sender.ts";
@@ -70,8 +76,17 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       await releaseDeliveryClaims(db, claimant, delivery.id);
       return;
     }
-    const status = await recordDeliveryAttempt(db, delivery.id, claimant, { attemptedAt, ...result }, options.retrySchedule ?? RETRY_SCHEDULE_MS);
-    logger.debug({ delivery_id: delivery.id, status, response_status: result.status, error: result.error }, "webhook attempt");
+    const status = await recordDeliveryAttempt(
+      db,
+      delivery.id,
+      claimant,
+      { attemptedAt, ...result },
+      options.retrySchedule ?? RETRY_SCHEDULE_MS,
+    );
+    logger.debug(
+      { delivery_id: delivery.id, status, response_status: result.status, error: result.error },
+      "webhook attempt",
+    );
   }
 
   let polling = false;
@@ -92,7 +107,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     }
     for (const delivery of claimed) {
       const running: Promise<void> = attempt(delivery)
-        .catch((error: unknown) => logger.error({ err: error, delivery_id: delivery.id }, "webhook attempt failed to record"))
+        .catch((error: unknown) =>
+          logger.error({ err: error, delivery_id: delivery.id }, "webhook attempt failed to record"),
+        )
         .finally(() => {
           inFlight.delete(running);
           // A slot freed: look again at once rather than at the next tick.
@@ -123,7 +140,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
 
   if (options.soleOwner) {
     const released = await releaseDeliveryClaims(db);
-    if (released > 0) logger.info({ deliveries: released }, "released webhook deliveries claimed by a previous process");
+    if (released > 0)
+      logger.info({ deliveries: released }, "released webhook deliveries claimed by a previous process");
   }
   schedule(0);
   return {

@@ -31,7 +31,12 @@ export interface AttemptResult {
  * secret (two during a rotation), beside the JSON body's type. The one way deliveries are signed:
  * the delivery worker's and `pbs listen`'s.
  */
-export function deliveryHeaders(eventId: string, body: string, secrets: readonly string[], timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function deliveryHeaders(
+  eventId: string,
+  body: string,
+  secrets: readonly string[],
+  timestamp = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   const signature = secrets.map((secret) => signWebhook({ id: eventId, timestamp, body, secret })).join(" ");
   return {
     "Content-Type": "application/json",
@@ -64,7 +69,8 @@ export async function sendWebhook(options: {
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   const refusal = isIP(literal) ? options.targets.refusal(literal) : undefined;
   if (refusal) return { durationMs: 0, error: `refused: ${refusal}` };
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { durationMs: 0, error: `refused: ${url.protocol} is not http(s)` };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { durationMs: 0, error: `refused: ${url.protocol} is not http(s)` };
 
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   return new Promise<AttemptResult>((resolve) => {
@@ -84,7 +90,10 @@ export async function sendWebhook(options: {
       headers: { ...options.headers, "Content-Length": String(body.length) },
       agent: false,
     });
-    const timer = setTimeout(() => finish({ error: `timed out after ${Math.round(timeoutMs / 1000)} s without an answer` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ error: `timed out after ${Math.round(timeoutMs / 1000)} s without an answer` }),
+      timeoutMs,
+    );
     if (options.signal?.aborted) finish({ abandoned: true });
     options.signal?.addEventListener("abort", () => finish({ abandoned: true }), { once: true });
     outgoing.on("error", (error: NodeJS.ErrnoException) => finish({ error: describeError(error) }));
@@ -94,7 +103,12 @@ export async function sendWebhook(options: {
       let received = 0;
       const done = () => {
         const text = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
-        const redirect = status >= 300 && status < 400 ? { error: `redirected (${status}) to ${response.headers.location ?? "nowhere"}; redirects are not followed` } : {};
+        const redirect =
+          status >= 300 && status < 400
+            ? {
+                error: `redirected (${status}) to ${response.headers.location ?? "nowhere"}; redirects are not followed`,
+              }
+            : {};
         finish({ status, responseBody: text || undefined, ...redirect });
       };
       response.on("data", (chunk: Buffer) => {

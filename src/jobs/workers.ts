@@ -62,30 +62,58 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     const uploads = await purgeAbandonedUploads(db, options.abandonedUploadsBefore);
     if (uploads > 0) logger.info({ uploads }, "removed uploads left pending by a previous process");
   }
-  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, localConcurrency: options.concurrency, batchSize: 1 };
+  const polling = {
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+    localConcurrency: options.concurrency,
+    batchSize: 1,
+  };
   const periodic = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 };
 
-  const carryOutRun = createAgentRunWorker({ db, agent: options.agent, timeoutMs: options.agentRunTimeoutMs, logger, ...(options.changes ? { changes: options.changes } : {}) });
+  const carryOutRun = createAgentRunWorker({
+    db,
+    agent: options.agent,
+    timeoutMs: options.agentRunTimeoutMs,
+    logger,
+    ...(options.changes ? { changes: options.changes } : {}),
+  });
   await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) =>
-    lastAttemptEnds(job.retryCount, () => carryOutRun(job.data.runId), () => abandonAgentRun(db, job.data.runId)),
+    lastAttemptEnds(
+      job.retryCount,
+      () => carryOutRun(job.data.runId),
+      () => abandonAgentRun(db, job.data.runId),
+    ),
   );
 
-  const buildDeployment = createDeploymentWorker({ db, apps: options.apps, logger, buildSite: options.buildPool.buildSite });
+  const buildDeployment = createDeploymentWorker({
+    db,
+    apps: options.apps,
+    logger,
+    buildSite: options.buildPool.buildSite,
+  });
   await boss.work<{ deploymentId: string }>(queues.deploymentBuild, polling, async ([job]) =>
     lastAttemptEnds(
       job.retryCount,
       () => buildDeployment(job.data.deploymentId),
-      () => failDeployment(db, job.data.deploymentId, { code: "internal_error", message: "The deployment could not be built; create it again." }),
+      () =>
+        failDeployment(db, job.data.deploymentId, {
+          code: "internal_error",
+          message: "The deployment could not be built; create it again.",
+        }),
     ),
   );
 
   /** Runs `work`; when it fails on the job's last attempt, `giveUp` ends the resource so it does not stay pending. */
-  async function lastAttemptEnds(retryCount: number, work: () => Promise<void>, giveUp: () => Promise<unknown>): Promise<void> {
+  async function lastAttemptEnds(
+    retryCount: number,
+    work: () => Promise<void>,
+    giveUp: () => Promise<unknown>,
+  ): Promise<void> {
     try {
       await work();
     } catch (error) {
       logger.warn({ err: error, attempt: retryCount + 1 }, "job failed");
-      if (retryCount >= JOB_RETRY_LIMIT) await giveUp().catch((cause: unknown) => logger.error({ err: cause }, "could not end a job given up"));
+      if (retryCount >= JOB_RETRY_LIMIT)
+        await giveUp().catch((cause: unknown) => logger.error({ err: cause }, "could not end a job given up"));
       throw error;
     }
   }

@@ -31,7 +31,9 @@ export function protectedResourceMetadata(origin: string) {
   };
 }
 
-export function createMcpServer(deps: McpServerDeps): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function createMcpServer(
+  deps: McpServerDeps,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const endpoint = mcpEndpoint({ pipeline: deps.pipeline, origin: deps.origin });
   const metadataUrl = `${deps.origin}${MCP_METADATA_PATH}`;
   const metadata = JSON.stringify(protectedResourceMetadata(deps.origin));
@@ -41,10 +43,21 @@ export function createMcpServer(deps: McpServerDeps): (request: IncomingMessage,
     const error = answer.body as ErrorBody;
     const challenge: Record<string, string> =
       answer.status === 401 && error.error.code !== "insufficient_scope"
-        ? { "WWW-Authenticate": `Bearer ${error.error.code === "missing_api_key" ? "" : 'error="invalid_token", '}resource_metadata="${metadataUrl}"` }
+        ? {
+            "WWW-Authenticate": `Bearer ${error.error.code === "missing_api_key" ? "" : 'error="invalid_token", '}resource_metadata="${metadataUrl}"`,
+          }
         : {};
-    const code = answer.status >= 500 && answer.status !== 503 ? JSON_RPC.internalError : [400, 413, 415].includes(answer.status) ? JSON_RPC.invalidRequest : JSON_RPC.serverError;
-    return { ...answer, headers: { ...answer.headers, ...challenge }, body: rpcError(null, code, error.error.message, error) };
+    const code =
+      answer.status >= 500 && answer.status !== 503
+        ? JSON_RPC.internalError
+        : [400, 413, 415].includes(answer.status)
+          ? JSON_RPC.invalidRequest
+          : JSON_RPC.serverError;
+    return {
+      ...answer,
+      headers: { ...answer.headers, ...challenge },
+      body: rpcError(null, code, error.error.message, error),
+    };
   };
 
   return async function serve(request, response) {
@@ -53,9 +66,21 @@ export function createMcpServer(deps: McpServerDeps): (request: IncomingMessage,
     if (request.method !== "POST") {
       // No stream to open (GET) and no session to end (DELETE): nothing to do, nothing to record.
       response.writeHead(405, { Allow: "POST", "Content-Type": "application/json" });
-      return void response.end(JSON.stringify(rpcError(null, JSON_RPC.invalidRequest, `${request.method} is not allowed on ${MCP_PATH}: POST one JSON-RPC message per request; this server opens no streams and keeps no sessions.`)));
+      return void response.end(
+        JSON.stringify(
+          rpcError(
+            null,
+            JSON_RPC.invalidRequest,
+            `${request.method} is not allowed on ${MCP_PATH}: POST one JSON-RPC message per request; this server opens no streams and keeps no sessions.`,
+          ),
+        ),
+      );
     }
-    await deps.pipeline.handle(httpRequest(request, deps.clientAddress), (answer) => writeAnswer(request, response, answer.failed ? refusal(answer) : answer), endpoint);
+    await deps.pipeline.handle(
+      httpRequest(request, deps.clientAddress),
+      (answer) => writeAnswer(request, response, answer.failed ? refusal(answer) : answer),
+      endpoint,
+    );
   };
 }
 
@@ -63,11 +88,18 @@ export function createMcpServer(deps: McpServerDeps): (request: IncomingMessage,
 function serveMetadata(request: IncomingMessage, response: ServerResponse, metadata: string): void {
   response.setHeader("Access-Control-Allow-Origin", "*");
   if (request.method === "OPTIONS") {
-    response.writeHead(204, { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD", "Access-Control-Allow-Headers": "MCP-Protocol-Version", "Access-Control-Max-Age": "7200" });
+    response.writeHead(204, {
+      Allow: "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Methods": "GET, HEAD",
+      "Access-Control-Allow-Headers": "MCP-Protocol-Version",
+      "Access-Control-Max-Age": "7200",
+    });
     return void response.end();
   }
   if (request.method !== "GET" && request.method !== "HEAD") {
-    return void response.writeHead(405, { Allow: "GET, HEAD, OPTIONS", "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed.");
+    return void response
+      .writeHead(405, { Allow: "GET, HEAD, OPTIONS", "Content-Type": "text/plain; charset=utf-8" })
+      .end("Method not allowed.");
   }
   response.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "public, max-age=3600" });
   response.end(request.method === "HEAD" ? undefined : metadata);

@@ -19,7 +19,13 @@ import { operationMeta } from "../../generated/handlers.ts";
 import { mcpTools, contractVersion } from "../../generated/mcp-tools.ts";
 import { readBodyText, requireMediaType } from "../http/body.ts";
 import { HttpError } from "../http/errors.ts";
-import { missingScopes, type Endpoint, type EndpointResult, type Pipeline, type PipelineRequest } from "../http/pipeline.ts";
+import {
+  missingScopes,
+  type Endpoint,
+  type EndpointResult,
+  type Pipeline,
+  type PipelineRequest,
+} from "../http/pipeline.ts";
 import { refusedCall, toolRequest, toolResult, type ToolDefinition, type ToolResult } from "./tool-calls.ts";
 import { toolLists } from "./tool-lists.ts";
 
@@ -49,7 +55,9 @@ export function rpcError(id: JsonRpcId | null, code: number, message: string, da
 
 const rpcResult = (id: JsonRpcId, result: unknown) => ({ jsonrpc: "2.0", id, result });
 
-const byName = new Map<string, ToolDefinition>(mcpTools.map(({ tool, call }) => [tool.name, { name: tool.name, call }]));
+const byName = new Map<string, ToolDefinition>(
+  mcpTools.map(({ tool, call }) => [tool.name, { name: tool.name, call }]),
+);
 
 export interface McpEndpointDeps {
   readonly pipeline: Pipeline;
@@ -58,14 +66,32 @@ export interface McpEndpointDeps {
 }
 
 export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
-  const toolList = toolLists((scopes) => mcpTools.filter(({ tool }) => missingScopes(operationMeta[tool.name].scopes, scopes).length === 0).map(({ tool }) => tool));
+  const toolList = toolLists((scopes) =>
+    mcpTools
+      .filter(({ tool }) => missingScopes(operationMeta[tool.name].scopes, scopes).length === 0)
+      .map(({ tool }) => tool),
+  );
 
-  async function callTool(id: JsonRpcId, params: Record<string, unknown>, request: PipelineRequest, requestId: string): Promise<EndpointResult> {
+  async function callTool(
+    id: JsonRpcId,
+    params: Record<string, unknown>,
+    request: PipelineRequest,
+    requestId: string,
+  ): Promise<EndpointResult> {
     const { name, arguments: args = {} } = params;
-    if (typeof name !== "string") return answer(rpcError(id, JSON_RPC.invalidParams, "tools/call needs the tool's `name`, a string."));
+    if (typeof name !== "string")
+      return answer(rpcError(id, JSON_RPC.invalidParams, "tools/call needs the tool's `name`, a string."));
     const tool = byName.get(name);
-    if (!tool) return answer(rpcError(id, JSON_RPC.invalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 100))}. tools/list names the tools.`));
-    if (!isObject(args)) return answer(rpcError(id, JSON_RPC.invalidParams, "tools/call's `arguments` must be an object."));
+    if (!tool)
+      return answer(
+        rpcError(
+          id,
+          JSON_RPC.invalidParams,
+          `Unknown tool: ${JSON.stringify(name.slice(0, 100))}. tools/list names the tools.`,
+        ),
+      );
+    if (!isObject(args))
+      return answer(rpcError(id, JSON_RPC.invalidParams, "tools/call's `arguments` must be an object."));
     let call: PipelineRequest;
     try {
       call = toolRequest(tool, args, request);
@@ -89,7 +115,14 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
     async serve({ request, principal, requestId }) {
       const version = request.headers["mcp-protocol-version"];
       if (typeof version === "string" && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-        return answer(rpcError(null, JSON_RPC.invalidRequest, `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}; this server speaks ${PROTOCOL_VERSIONS.join(", ")}.`), 400);
+        return answer(
+          rpcError(
+            null,
+            JSON_RPC.invalidRequest,
+            `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}; this server speaks ${PROTOCOL_VERSIONS.join(", ")}.`,
+          ),
+          400,
+        );
       }
       requireMediaType(request, ["application/json"], true);
       const text = await readBodyText(request, request.body, MCP_MESSAGE_LIMIT);
@@ -99,11 +132,22 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
       } catch (error) {
         return answer(rpcError(null, JSON_RPC.parseError, `The message is not JSON: ${(error as Error).message}`), 400);
       }
-      if (Array.isArray(message)) return answer(rpcError(null, JSON_RPC.invalidRequest, "Batches are not supported: send one JSON-RPC message per request."), 400);
-      if (!isObject(message) || message.jsonrpc !== "2.0") return answer(rpcError(null, JSON_RPC.invalidRequest, 'The message must be a JSON-RPC 2.0 object ("jsonrpc": "2.0").'), 400);
+      if (Array.isArray(message))
+        return answer(
+          rpcError(null, JSON_RPC.invalidRequest, "Batches are not supported: send one JSON-RPC message per request."),
+          400,
+        );
+      if (!isObject(message) || message.jsonrpc !== "2.0")
+        return answer(
+          rpcError(null, JSON_RPC.invalidRequest, 'The message must be a JSON-RPC 2.0 object ("jsonrpc": "2.0").'),
+          400,
+        );
       const { id, method, params = {} } = message;
       if (typeof method !== "string") {
-        const what = "id" in message && ("result" in message || "error" in message) ? "This server sends no requests, so it takes no responses." : "The message needs a `method`, a string.";
+        const what =
+          "id" in message && ("result" in message || "error" in message)
+            ? "This server sends no requests, so it takes no responses."
+            : "The message needs a `method`, a string.";
         return answer(rpcError(null, JSON_RPC.invalidRequest, what), 400);
       }
       // A notification (no id) is taken and needs no answer.
@@ -115,8 +159,11 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
       switch (method) {
         case "initialize": {
           const asked = params.protocolVersion;
-          if (typeof asked !== "string") return answer(rpcError(id, JSON_RPC.invalidParams, "initialize needs `protocolVersion`, a string."));
-          const protocolVersion = (PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+          if (typeof asked !== "string")
+            return answer(rpcError(id, JSON_RPC.invalidParams, "initialize needs `protocolVersion`, a string."));
+          const protocolVersion = (PROTOCOL_VERSIONS as readonly string[]).includes(asked)
+            ? asked
+            : PROTOCOL_VERSIONS[0];
           return answer(
             rpcResult(id, {
               protocolVersion,
@@ -129,11 +176,21 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
         case "ping":
           return answer(rpcResult(id, {}));
         case "tools/list":
-          return { status: 200, ...toolList(principal.key.scopes, id, request.headers["accept-encoding"]), recorded: false };
+          return {
+            status: 200,
+            ...toolList(principal.key.scopes, id, request.headers["accept-encoding"]),
+            recorded: false,
+          };
         case "tools/call":
           return callTool(id, params, request, requestId);
         default:
-          return answer(rpcError(id, JSON_RPC.methodNotFound, `Unknown method ${JSON.stringify(method.slice(0, 100))}; this server answers initialize, ping, tools/list and tools/call.`));
+          return answer(
+            rpcError(
+              id,
+              JSON_RPC.methodNotFound,
+              `Unknown method ${JSON.stringify(method.slice(0, 100))}; this server answers initialize, ping, tools/list and tools/call.`,
+            ),
+          );
       }
     },
   };

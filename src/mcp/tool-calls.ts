@@ -24,7 +24,12 @@ export interface ToolResult {
 
 type ToolContent =
   | { readonly type: "text"; readonly text: string }
-  | { readonly type: "resource"; readonly resource: { readonly uri: string; readonly mimeType: string } & ({ readonly text: string } | { readonly blob: string }) };
+  | {
+      readonly type: "resource";
+      readonly resource: { readonly uri: string; readonly mimeType: string } & (
+        { readonly text: string } | { readonly blob: string }
+      );
+    };
 
 export interface ToolDefinition {
   readonly name: keyof typeof operationMeta;
@@ -35,12 +40,22 @@ export interface ToolDefinition {
  * The pipeline request a call makes, from the /mcp request that carried it (its credential, user
  * agent and address); HttpError 400 for arguments no HTTP request could carry.
  */
-export function toolRequest(tool: ToolDefinition, args: Record<string, unknown>, carrier: PipelineRequest): PipelineRequest {
+export function toolRequest(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  carrier: PipelineRequest,
+): PipelineRequest {
   const { call } = tool;
   const meta = operationMeta[tool.name];
-  const known = new Set([...call.path, ...call.query, ...(call.body ? ["body"] : []), ...(meta.idempotent ? ["idempotency_key"] : [])]);
+  const known = new Set([
+    ...call.path,
+    ...call.query,
+    ...(call.body ? ["body"] : []),
+    ...(meta.idempotent ? ["idempotency_key"] : []),
+  ]);
   for (const name of Object.keys(args)) {
-    if (!known.has(name)) throw invalid(`Unknown argument \`${name}\`; the tool's input schema does not name it.`, name);
+    if (!known.has(name))
+      throw invalid(`Unknown argument \`${name}\`; the tool's input schema does not name it.`, name);
   }
 
   let path: string = meta.path;
@@ -72,14 +87,24 @@ export function toolRequest(tool: ToolDefinition, args: Record<string, unknown>,
     // Without a `body` argument the request has an empty one, for the operation to judge.
     const made =
       call.body === "json"
-        ? { bytes: args.body === undefined ? body : Buffer.from(jsonText(args.body, "body")), contentType: "application/json" }
+        ? {
+            bytes: args.body === undefined ? body : Buffer.from(jsonText(args.body, "body")),
+            contentType: "application/json",
+          }
         : multipartBody(args.body ?? {}, call.files ?? []);
     body = made.bytes;
     headers["content-type"] = made.contentType;
     headers["content-length"] = String(body.length);
   }
   const search = query.size ? `?${query}` : "";
-  return { method: meta.method.toUpperCase(), url: path + search, headers, body: Readable.from([body]), clientAddress: carrier.clientAddress, tool: tool.name };
+  return {
+    method: meta.method.toUpperCase(),
+    url: path + search,
+    headers,
+    body: Readable.from([body]),
+    clientAddress: carrier.clientAddress,
+    tool: tool.name,
+  };
 }
 
 /**
@@ -87,22 +112,44 @@ export function toolRequest(tool: ToolDefinition, args: Record<string, unknown>,
  * only text), a file as an embedded resource, and a refusal as `isError` with the API's error
  * object. A file over MCP_FILE_LIMIT is refused here (HttpError 413), its stream left unread.
  */
-export async function toolResult(tool: ToolDefinition, answer: Answer, origin: string, path: string): Promise<ToolResult> {
+export async function toolResult(
+  tool: ToolDefinition,
+  answer: Answer,
+  origin: string,
+  path: string,
+): Promise<ToolResult> {
   const _meta = { "project-builder/status": answer.status, "project-builder/request_id": answer.requestId };
   if (answer.failed || answer.status >= 400) {
-    return { content: [{ type: "text", text: JSON.stringify(answer.body) }], structuredContent: answer.body, isError: true, _meta };
+    return {
+      content: [{ type: "text", text: JSON.stringify(answer.body) }],
+      structuredContent: answer.body,
+      isError: true,
+      _meta,
+    };
   }
-  if (answer.body === undefined) return { content: [{ type: "text", text: `Done: the API answered ${answer.status} with no body.` }], _meta };
-  if (tool.call.answer !== "binary") return { content: [{ type: "text", text: JSON.stringify(answer.body) }], structuredContent: answer.body, _meta };
+  if (answer.body === undefined)
+    return { content: [{ type: "text", text: `Done: the API answered ${answer.status} with no body.` }], _meta };
+  if (tool.call.answer !== "binary")
+    return { content: [{ type: "text", text: JSON.stringify(answer.body) }], structuredContent: answer.body, _meta };
 
   const bytes = await fileBytes(answer);
   const disposition = answer.headers["Content-Disposition"] ?? "";
   const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
-  const filename = encoded ? decodeURIComponent(encoded) : (/filename="((?:[^"\\]|\\.)*)"/.exec(disposition)?.[1] ?? "");
+  const filename = encoded
+    ? decodeURIComponent(encoded)
+    : (/filename="((?:[^"\\]|\\.)*)"/.exec(disposition)?.[1] ?? "");
   const mimeType = contentTypeFor(filename).split(";")[0]!;
   const text = utf8Text(bytes);
   const uri = origin + path;
-  return { content: [{ type: "resource", resource: text === undefined ? { uri, mimeType, blob: bytes.toString("base64") } : { uri, mimeType, text } }], _meta };
+  return {
+    content: [
+      {
+        type: "resource",
+        resource: text === undefined ? { uri, mimeType, blob: bytes.toString("base64") } : { uri, mimeType, text },
+      },
+    ],
+    _meta,
+  };
 }
 
 /** The error result of a call refused before it became a request: its request id is the message's. */
@@ -160,7 +207,8 @@ function utf8Text(bytes: Buffer): string | undefined {
  * (a path, a name the operation does not take) is the operation's to judge.
  */
 function multipartBody(value: unknown, files: readonly string[]): { bytes: Buffer; contentType: string } {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw invalid("`body` must be an object of the request's parts.", "body");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw invalid("`body` must be an object of the request's parts.", "body");
   const parts: Array<{ headers: string; content: Buffer }> = [];
   let size = 0;
   for (const [name, part] of Object.entries(value)) {
@@ -174,47 +222,90 @@ function multipartBody(value: unknown, files: readonly string[]): { bytes: Buffe
     const file = fileArgument(part, where, (value as { path?: unknown }).path);
     size += file.content.length;
     if (size > MCP_FILE_LIMIT) {
-      throw new HttpError(413, "payload_too_large", `A tool call carries at most ${MCP_FILE_LIMIT} bytes of files; upload larger ones over HTTP (uploadFile's multipart POST).`, where);
+      throw new HttpError(
+        413,
+        "payload_too_large",
+        `A tool call carries at most ${MCP_FILE_LIMIT} bytes of files; upload larger ones over HTTP (uploadFile's multipart POST).`,
+        where,
+      );
     }
-    parts.push({ headers: `Content-Disposition: form-data; name="${name}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}`, content: file.content });
+    parts.push({
+      headers: `Content-Disposition: form-data; name="${name}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}`,
+      content: file.content,
+    });
   }
   let boundary: string;
   do boundary = `mcp-${randomBytes(16).toString("hex")}`;
   while (parts.some((part) => part.content.includes(boundary)));
-  const chunks = parts.flatMap((part) => [Buffer.from(`--${boundary}\r\n${part.headers}\r\n\r\n`), part.content, Buffer.from("\r\n")]);
-  return { bytes: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  const chunks = parts.flatMap((part) => [
+    Buffer.from(`--${boundary}\r\n${part.headers}\r\n\r\n`),
+    part.content,
+    Buffer.from("\r\n"),
+  ]);
+  return {
+    bytes: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
-function fileArgument(value: unknown, where: string, path: unknown): { content: Buffer; filename: string; contentType: string } {
+function fileArgument(
+  value: unknown,
+  where: string,
+  path: unknown,
+): { content: Buffer; filename: string; contentType: string } {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw invalid(`\`${where}\` must be an object with the content as \`text\` or \`content_base64\`.`, where);
   }
-  const { text, content_base64: base64, filename, content_type: contentType, ...rest } = value as Record<string, unknown>;
+  const {
+    text,
+    content_base64: base64,
+    filename,
+    content_type: contentType,
+    ...rest
+  } = value as Record<string, unknown>;
   const [unknown] = Object.keys(rest);
-  if (unknown !== undefined) throw invalid(`Unknown member \`${unknown}\` of \`${where}\`; a file has text or content_base64, filename and content_type.`, `${where}.${unknown}`);
-  if ((text === undefined) === (base64 === undefined)) throw invalid(`\`${where}\` needs its content as \`text\` or as \`content_base64\`, one of the two.`, where);
+  if (unknown !== undefined)
+    throw invalid(
+      `Unknown member \`${unknown}\` of \`${where}\`; a file has text or content_base64, filename and content_type.`,
+      `${where}.${unknown}`,
+    );
+  if ((text === undefined) === (base64 === undefined))
+    throw invalid(`\`${where}\` needs its content as \`text\` or as \`content_base64\`, one of the two.`, where);
   let content: Buffer;
   if (text !== undefined) {
     if (typeof text !== "string") throw invalid(`\`${where}.text\` must be a string.`, `${where}.text`);
     content = Buffer.from(text);
   } else {
-    if (typeof base64 !== "string" || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(base64)) {
-      throw invalid(`\`${where}.content_base64\` must be base64 (RFC 4648, with its padding).`, `${where}.content_base64`);
+    if (
+      typeof base64 !== "string" ||
+      !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(base64)
+    ) {
+      throw invalid(
+        `\`${where}.content_base64\` must be base64 (RFC 4648, with its padding).`,
+        `${where}.content_base64`,
+      );
     }
     content = Buffer.from(base64, "base64");
   }
-  const name = filename === undefined ? (typeof path === "string" && path.split("/").at(-1)) || "file" : scalar(filename, `${where}.filename`);
+  const name =
+    filename === undefined
+      ? (typeof path === "string" && path.split("/").at(-1)) || "file"
+      : scalar(filename, `${where}.filename`);
   return {
     content,
     filename: headerSafe(name, `${where}.filename`),
-    contentType: contentType === undefined ? "application/octet-stream" : headerSafe(scalar(contentType, `${where}.content_type`), `${where}.content_type`),
+    contentType:
+      contentType === undefined
+        ? "application/octet-stream"
+        : headerSafe(scalar(contentType, `${where}.content_type`), `${where}.content_type`),
   };
 }
 
 /** A value for a URL or a part: strings as they are, numbers and booleans as JSON writes them; anything else as JSON, for the contract to refuse. */
 function scalar(value: unknown, name: string): string {
   const text = typeof value === "string" ? value : jsonText(value, name);
-  if (!text.isWellFormed()) throw invalid(`\`${name}\` holds a lone UTF-16 surrogate, which no request can carry.`, name);
+  if (!text.isWellFormed())
+    throw invalid(`\`${name}\` holds a lone UTF-16 surrogate, which no request can carry.`, name);
   return text;
 }
 
@@ -230,7 +321,8 @@ function jsonText(value: unknown, name: string): string {
 
 /** Text that goes into a part's headers as it is: no quote, backslash, line break or NUL. */
 function headerSafe(text: string, name: string): string {
-  if (/["\\\r\n\0]/.test(text)) throw invalid(`\`${name}\` cannot hold a quote, a backslash, a line break or a NUL.`, name);
+  if (/["\\\r\n\0]/.test(text))
+    throw invalid(`\`${name}\` cannot hold a quote, a backslash, a line break or a NUL.`, name);
   return text;
 }
 

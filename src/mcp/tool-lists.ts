@@ -37,10 +37,18 @@ export function toolLists(toolsFor: (scopes: readonly string[]) => readonly McpT
   };
 
   /** The answer to a tools/list with `id`, gzipped when `acceptEncoding` allows. */
-  return function toolList(scopes: readonly string[], id: string | number, acceptEncoding: string | undefined): ToolList {
+  return function toolList(
+    scopes: readonly string[],
+    id: string | number,
+    acceptEncoding: string | undefined,
+  ): ToolList {
     const list = writtenFor(scopes);
     const tail = Buffer.from(`${JSON.stringify(id)}}`);
-    if (!acceptsGzip(acceptEncoding)) return { body: Buffer.concat([list.head, tail]), headers: { "Content-Type": "application/json", Vary: "Accept-Encoding" } };
+    if (!acceptsGzip(acceptEncoding))
+      return {
+        body: Buffer.concat([list.head, tail]),
+        headers: { "Content-Type": "application/json", Vary: "Accept-Encoding" },
+      };
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc32(tail, list.crc), 0);
     trailer.writeUInt32LE((list.head.length + tail.length) % 2 ** 32, 4);

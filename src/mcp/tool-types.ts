@@ -17,7 +17,11 @@ export interface McpTool {
   readonly inputSchema: ObjectSchema;
   /** The 2xx JSON answer, or the API's error object; absent when the answer is a file or nothing. */
   readonly outputSchema?: ObjectSchema;
-  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint?: boolean; readonly idempotentHint?: boolean };
+  readonly annotations: {
+    readonly readOnlyHint: boolean;
+    readonly destructiveHint?: boolean;
+    readonly idempotentHint?: boolean;
+  };
 }
 
 /** How a call's arguments make the operation's request, and what its answer is. */

@@ -34,7 +34,15 @@ export interface AuthorizeDeps {
 }
 
 /** The parameters of an authorization request that the pages carry from step to step. */
-const REQUEST_PARAMETERS = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method"] as const;
+const REQUEST_PARAMETERS = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "scope",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+] as const;
 
 const MAX_SCOPE_LENGTH = 1000;
 const MAX_STATE_LENGTH = 500;
@@ -57,7 +65,13 @@ export interface AuthorizationRequest {
 
 export type ParsedRequest =
   | { readonly outcome: "page"; readonly reason: string }
-  | { readonly outcome: "redirect"; readonly redirectUri: string; readonly error: string; readonly description: string; readonly state: string | undefined }
+  | {
+      readonly outcome: "redirect";
+      readonly redirectUri: string;
+      readonly error: string;
+      readonly description: string;
+      readonly state: string | undefined;
+    }
   | { readonly outcome: "valid"; readonly request: AuthorizationRequest };
 
 /** Parses and checks an authorization request (a query on GET, the form on POST). */
@@ -71,17 +85,29 @@ export async function parseAuthorizationRequest(db: Database, parameters: URLSea
   const value = (name: string): string | undefined => single(name) ?? undefined;
   const clientId = single("client_id");
   if (clientId === null) return { outcome: "page", reason: "The request names more than one application (client_id)." };
-  if (!clientId) return { outcome: "page", reason: "The request does not say which application is asking (client_id is missing)." };
+  if (!clientId)
+    return { outcome: "page", reason: "The request does not say which application is asking (client_id is missing)." };
   const client = await findOAuthClient(db, clientId);
-  if (!client) return { outcome: "page", reason: "The application asking for access is not registered here (unknown client_id)." };
+  if (!client)
+    return { outcome: "page", reason: "The application asking for access is not registered here (unknown client_id)." };
   const redirectUri = single("redirect_uri");
   if (redirectUri === null) return { outcome: "page", reason: "The request gives more than one redirect_uri." };
-  if (!redirectUri) return { outcome: "page", reason: `${client.name} did not say where to send you back (redirect_uri is missing).` };
+  if (!redirectUri)
+    return { outcome: "page", reason: `${client.name} did not say where to send you back (redirect_uri is missing).` };
   if (!client.redirectUris.includes(redirectUri)) {
-    return { outcome: "page", reason: `The address ${client.name} wants to send you back to is not one registered for it (redirect_uri).` };
+    return {
+      outcome: "page",
+      reason: `The address ${client.name} wants to send you back to is not one registered for it (redirect_uri).`,
+    };
   }
 
-  const refuse = (error: string, description: string, state?: string): ParsedRequest => ({ outcome: "redirect", redirectUri, error, description, state });
+  const refuse = (error: string, description: string, state?: string): ParsedRequest => ({
+    outcome: "redirect",
+    redirectUri,
+    error,
+    description,
+    state,
+  });
   const state = single("state");
   if (state === null) return refuse("invalid_request", "state was given more than once");
   if (state !== undefined && (state.length > MAX_STATE_LENGTH || !VSCHAR.test(state))) {
@@ -92,25 +118,41 @@ export async function parseAuthorizationRequest(db: Database, parameters: URLSea
   }
   const responseType = value("response_type");
   if (!responseType) return refuse("invalid_request", "response_type is missing: send response_type=code", state);
-  if (responseType !== "code") return refuse("unsupported_response_type", "only response_type=code is supported", state);
+  if (responseType !== "code")
+    return refuse("unsupported_response_type", "only response_type=code is supported", state);
 
   const scope = value("scope");
-  if (!scope) return refuse("invalid_scope", "scope is missing: ask for one or more scopes, joined by spaces or +", state);
-  if (scope.length > MAX_SCOPE_LENGTH) return refuse("invalid_scope", `scope must be at most ${MAX_SCOPE_LENGTH} characters`, state);
+  if (!scope)
+    return refuse("invalid_scope", "scope is missing: ask for one or more scopes, joined by spaces or +", state);
+  if (scope.length > MAX_SCOPE_LENGTH)
+    return refuse("invalid_scope", `scope must be at most ${MAX_SCOPE_LENGTH} characters`, state);
   const requested = [...new Set(scope.split(/[\s+]+/).filter(Boolean))];
   const unknown = requested.filter((name) => !(knownScopes as readonly string[]).includes(name));
   if (requested.length === 0) return refuse("invalid_scope", "scope is empty", state);
-  if (unknown.length > 0) return refuse("invalid_scope", `unknown scope ${unknown.join(" ").slice(0, 200)}`.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "?"), state);
+  if (unknown.length > 0)
+    return refuse(
+      "invalid_scope",
+      `unknown scope ${unknown.join(" ").slice(0, 200)}`.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "?"),
+      state,
+    );
   const scopes = (requested.includes("*") ? ["*"] : requested) as Scope[];
 
   const codeChallenge = value("code_challenge");
   const method = value("code_challenge_method");
-  if (method !== undefined && method !== "S256") return refuse("invalid_request", "code_challenge_method must be S256 (plain is not supported)", state);
-  if (codeChallenge !== undefined && method === undefined) return refuse("invalid_request", "send code_challenge_method=S256 with code_challenge", state);
-  if (codeChallenge === undefined && method !== undefined) return refuse("invalid_request", "code_challenge_method was given without code_challenge", state);
-  if (codeChallenge !== undefined && !PKCE_VALUE.test(codeChallenge)) return refuse("invalid_request", "code_challenge must be 43-128 characters of A-Z a-z 0-9 - . _ ~", state);
+  if (method !== undefined && method !== "S256")
+    return refuse("invalid_request", "code_challenge_method must be S256 (plain is not supported)", state);
+  if (codeChallenge !== undefined && method === undefined)
+    return refuse("invalid_request", "send code_challenge_method=S256 with code_challenge", state);
+  if (codeChallenge === undefined && method !== undefined)
+    return refuse("invalid_request", "code_challenge_method was given without code_challenge", state);
+  if (codeChallenge !== undefined && !PKCE_VALUE.test(codeChallenge))
+    return refuse("invalid_request", "code_challenge must be 43-128 characters of A-Z a-z 0-9 - . _ ~", state);
   if (codeChallenge === undefined && isPublicClient(client)) {
-    return refuse("invalid_request", "PKCE is required for this client: send code_challenge and code_challenge_method=S256", state);
+    return refuse(
+      "invalid_request",
+      "PKCE is required for this client: send code_challenge and code_challenge_method=S256",
+      state,
+    );
   }
 
   const carried: [string, string][] = [];
@@ -120,7 +162,15 @@ export async function parseAuthorizationRequest(db: Database, parameters: URLSea
   }
   return {
     outcome: "valid",
-    request: { client, redirectUri, state, scopes, codeChallenge, codeChallengeMethod: codeChallenge ? "S256" : undefined, parameters: carried },
+    request: {
+      client,
+      redirectUri,
+      state,
+      scopes,
+      codeChallenge,
+      codeChallengeMethod: codeChallenge ? "S256" : undefined,
+      parameters: carried,
+    },
   };
 }
 
@@ -140,7 +190,12 @@ export function formTarget(redirectUri: string): string {
 
 export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
   /** An answer sent to the application, at its (verified) redirect URI. */
-  function answer(response: ServerResponse, redirectUri: string, fields: Record<string, string | undefined>, status: 302 | 303): void {
+  function answer(
+    response: ServerResponse,
+    redirectUri: string,
+    fields: Record<string, string | undefined>,
+    status: 302 | 303,
+  ): void {
     redirect(response, redirectUriWith(redirectUri, { ...fields, iss: deps.issuer }), status);
   }
 
@@ -178,27 +233,56 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
   async function show(request: IncomingMessage, response: ServerResponse, url: URL, requestId: string): Promise<void> {
     const parsed = await parseAuthorizationRequest(deps.db, url.searchParams);
     if (parsed.outcome === "page") {
-      return refuse(request, response, { status: 400, body: errorPage(parsed.reason), requestId, clientId: url.searchParams.get("client_id")?.slice(0, 100) });
+      return refuse(request, response, {
+        status: 400,
+        body: errorPage(parsed.reason),
+        requestId,
+        clientId: url.searchParams.get("client_id")?.slice(0, 100),
+      });
     }
     if (parsed.outcome === "redirect") {
-      return answer(response, parsed.redirectUri, { error: parsed.error, error_description: parsed.description, state: parsed.state }, 302);
+      return answer(
+        response,
+        parsed.redirectUri,
+        { error: parsed.error, error_description: parsed.description, state: parsed.state },
+        302,
+      );
     }
     const authorization = parsed.request;
     const who = await visitor(deps.pages, request, response);
     if (!who.user) return redirect(response, signInPath(url.pathname + url.search), 302);
     const memberships = await membershipsOf(deps.db, who.user.id);
-    const base = { user: who.user, csrf: who.csrf, clientName: authorization.client.name, parameters: authorization.parameters, redirectUri: authorization.redirectUri };
+    const base = {
+      user: who.user,
+      csrf: who.csrf,
+      clientName: authorization.client.name,
+      parameters: authorization.parameters,
+      redirectUri: authorization.redirectUri,
+    };
     if (memberships.length === 0) return page(response, 200, noWorkspacePage(base), authorization);
     const slug = url.searchParams.get("workspace");
-    const chosen = memberships.length === 1 && !slug ? memberships[0] : memberships.find((membership) => membership.workspace.slug === slug);
+    const chosen =
+      memberships.length === 1 && !slug
+        ? memberships[0]
+        : memberships.find((membership) => membership.workspace.slug === slug);
     if (!chosen) {
       const notice = slug ? "You are not a member of that workspace; choose one of yours." : undefined;
       return page(response, 200, chooserPage({ ...base, memberships, notice }), authorization);
     }
-    page(response, 200, consent(who, authorization, chosen, memberships.length > 1 ? chooseAnotherUrl(url) : undefined), authorization);
+    page(
+      response,
+      200,
+      consent(who, authorization, chosen, memberships.length > 1 ? chooseAnotherUrl(url) : undefined),
+      authorization,
+    );
   }
 
-  function consent(who: Visitor, authorization: AuthorizationRequest, membership: Membership, chooseAnother: string | undefined): Html {
+  function consent(
+    who: Visitor,
+    authorization: AuthorizationRequest,
+    membership: Membership,
+    chooseAnother: string | undefined,
+  ): Html {
     const granted = grantableScopes(authorization.scopes, membership.role);
     return consentPage({
       user: who.user!,
@@ -219,44 +303,87 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
     try {
       form = await readForm(request);
     } catch (error) {
-      if (error instanceof FormError) return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId });
+      if (error instanceof FormError)
+        return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId });
       throw error;
     }
     const who = await visitor(deps.pages, request, response);
     const parsed = await parseAuthorizationRequest(deps.db, form);
     if (parsed.outcome === "page") {
       const clientId = form.get("client_id")?.slice(0, 100);
-      return refuse(request, response, { status: 400, body: errorPage(parsed.reason), requestId, clientId, ...(who.user ? { userId: who.user.id } : {}) });
+      return refuse(request, response, {
+        status: 400,
+        body: errorPage(parsed.reason),
+        requestId,
+        clientId,
+        ...(who.user ? { userId: who.user.id } : {}),
+      });
     }
     if (parsed.outcome === "redirect") {
-      return answer(response, parsed.redirectUri, { error: parsed.error, error_description: parsed.description, state: parsed.state }, 303);
+      return answer(
+        response,
+        parsed.redirectUri,
+        { error: parsed.error, error_description: parsed.description, state: parsed.state },
+        303,
+      );
     }
     const authorization = parsed.request;
     if (!who.user) {
       // Signed out meanwhile (the session ended): sign in again, then the request is shown afresh.
-      return redirect(response, signInPath(`/oauth/authorize?${new URLSearchParams(authorization.parameters.map(([name, given]) => [name, given] as [string, string])).toString()}`), 303);
+      return redirect(
+        response,
+        signInPath(
+          `/oauth/authorize?${new URLSearchParams(authorization.parameters.map(([name, given]) => [name, given] as [string, string])).toString()}`,
+        ),
+        303,
+      );
     }
     try {
       requireCsrf(deps.pages, request, who, form);
     } catch (error) {
       if (error instanceof FormError) {
-        return refuse(request, response, { status: error.status, body: errorPage(error.message, "form"), requestId, clientId: authorization.client.id, userId: who.user.id });
+        return refuse(request, response, {
+          status: error.status,
+          body: errorPage(error.message, "form"),
+          requestId,
+          clientId: authorization.client.id,
+          userId: who.user.id,
+        });
       }
       throw error;
     }
     const state = authorization.state;
     if (form.get("decision") !== "allow") {
-      deps.logger.info({ client_id: authorization.client.id, user_id: who.user.id, request_id: requestId }, "oauth authorization denied");
-      return answer(response, authorization.redirectUri, { error: "access_denied", error_description: "the member denied access", state }, 303);
+      deps.logger.info(
+        { client_id: authorization.client.id, user_id: who.user.id, request_id: requestId },
+        "oauth authorization denied",
+      );
+      return answer(
+        response,
+        authorization.redirectUri,
+        { error: "access_denied", error_description: "the member denied access", state },
+        303,
+      );
     }
     const membership = await membershipBySlug(deps.db, who.user.id, form.get("workspace") ?? "");
     if (!membership) {
       const body = errorPage("You are not a member of the workspace this form names.", "form");
-      return refuse(request, response, { status: 400, body, requestId, clientId: authorization.client.id, userId: who.user.id });
+      return refuse(request, response, {
+        status: 400,
+        body,
+        requestId,
+        clientId: authorization.client.id,
+        userId: who.user.id,
+      });
     }
     const granted = grantableScopes(authorization.scopes, membership.role);
     if (granted.length === 0) {
-      return answer(response, authorization.redirectUri, { error: "invalid_scope", error_description: "the member's role allows none of the requested scopes", state }, 303);
+      return answer(
+        response,
+        authorization.redirectUri,
+        { error: "invalid_scope", error_description: "the member's role allows none of the requested scopes", state },
+        303,
+      );
     }
     const code = await deps.db.transaction(async (tx) => {
       const created = await createAuthorization(tx, {
@@ -284,14 +411,24 @@ export function createAuthorizationEndpoint(deps: AuthorizeDeps) {
       });
       return created.code;
     });
-    deps.logger.info({ client_id: authorization.client.id, workspace_id: membership.workspace.id, request_id: requestId }, "oauth authorization granted");
+    deps.logger.info(
+      { client_id: authorization.client.id, workspace_id: membership.workspace.id, request_id: requestId },
+      "oauth authorization granted",
+    );
     answer(response, authorization.redirectUri, { code, state }, 303);
   }
 
-  return async function authorize(request: IncomingMessage, response: ServerResponse, url: URL, requestId: string): Promise<void> {
+  return async function authorize(
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+    requestId: string,
+  ): Promise<void> {
     if (request.method === "GET" || request.method === "HEAD") return show(request, response, url, requestId);
     if (request.method === "POST") return decide(request, response, requestId);
-    response.writeHead(405, { Allow: "GET, POST", "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed.");
+    response
+      .writeHead(405, { Allow: "GET, POST", "Content-Type": "text/plain; charset=utf-8" })
+      .end("Method not allowed.");
   };
 }
 

@@ -86,7 +86,9 @@ const CROSS_ORIGIN_METHODS: ReadonlyMap<string, string> = new Map([
 /** What a browser may cache a preflight's answer for (Chromium keeps it at most 2 hours). */
 const PREFLIGHT_MAX_AGE_S = 7200;
 
-export function createOAuthServer(deps: OAuthServerDeps): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function createOAuthServer(
+  deps: OAuthServerDeps,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const issuer = deps.issuer.replace(/\/+$/, "");
   const logger = deps.logger.child({ component: "oauth" });
   const authorize = createAuthorizationEndpoint({ ...deps, issuer, logger });
@@ -117,7 +119,9 @@ export function createOAuthServer(deps: OAuthServerDeps): (request: IncomingMess
         return void response.end();
       }
       if (!allowed.split(", ").includes(method)) {
-        return void response.writeHead(405, { Allow: allowed, "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed.");
+        return void response
+          .writeHead(405, { Allow: allowed, "Content-Type": "text/plain; charset=utf-8" })
+          .end("Method not allowed.");
       }
     }
     switch (url.pathname) {

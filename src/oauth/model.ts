@@ -27,7 +27,10 @@ import {
 export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
 
 type Model = OAuth2Server.RefreshTokenModel &
-  Pick<OAuth2Server.AuthorizationCodeModel, "getAuthorizationCode" | "revokeAuthorizationCode" | "generateRefreshToken">;
+  Pick<
+    OAuth2Server.AuthorizationCodeModel,
+    "getAuthorizationCode" | "revokeAuthorizationCode" | "generateRefreshToken"
+  >;
 
 interface GrantUser extends OAuth2Server.User {
   readonly id: string;
@@ -53,7 +56,10 @@ function libraryGrant(grant: GrantFacts): Pick<OAuth2Server.RefreshToken, "scope
 export function createModel(db: Database, logger: Logger): Model {
   /** The facts of a code or refresh token the domain accepted, else undefined (→ invalid_grant). A
    *  replay has revoked the grant behind it, which is worth a warning. */
-  function accepted<Facts extends GrantFacts>(found: Facts | { refused: GrantRefusal }, replayed: string): Facts | undefined {
+  function accepted<Facts extends GrantFacts>(
+    found: Facts | { refused: GrantRefusal },
+    replayed: string,
+  ): Facts | undefined {
     if (!("refused" in found)) return found;
     if (found.refused === "reused") logger.warn(replayed);
     return undefined;
@@ -71,14 +77,19 @@ export function createModel(db: Database, logger: Logger): Model {
     },
 
     async getAuthorizationCode(code) {
-      const found = accepted(await findAuthorizationCode(db, code), "an authorization code was used twice: its grant is revoked");
+      const found = accepted(
+        await findAuthorizationCode(db, code),
+        "an authorization code was used twice: its grant is revoked",
+      );
       if (!found) return false;
       return {
         authorizationCode: code,
         expiresAt: found.expiresAt,
         redirectUri: found.redirectUri,
         ...libraryGrant(found),
-        ...(found.codeChallenge ? { codeChallenge: found.codeChallenge, codeChallengeMethod: found.codeChallengeMethod ?? "S256" } : {}),
+        ...(found.codeChallenge
+          ? { codeChallenge: found.codeChallenge, codeChallengeMethod: found.codeChallengeMethod ?? "S256" }
+          : {}),
       };
     },
 
@@ -90,7 +101,10 @@ export function createModel(db: Database, logger: Logger): Model {
     },
 
     async getRefreshToken(refreshToken) {
-      const found = accepted(await findRefreshToken(db, refreshToken), "a refresh token was used twice: its grant (the token family) is revoked");
+      const found = accepted(
+        await findRefreshToken(db, refreshToken),
+        "a refresh token was used twice: its grant (the token family) is revoked",
+      );
       if (!found) return false;
       return { refreshToken, refreshTokenExpiresAt: found.expiresAt, ...libraryGrant(found) };
     },
@@ -159,15 +173,20 @@ interface GrantTypeInstance {
   validateRedirectUri(request: OAuth2Server.Request, code: OAuth2Server.AuthorizationCode): void;
 }
 const require = createRequire(import.meta.url);
-const AuthorizationCodeGrantType = require("@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js") as new (
-  options: object,
-) => GrantTypeInstance;
+const AuthorizationCodeGrantType =
+  require("@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js") as new (
+    options: object,
+  ) => GrantTypeInstance;
 
 interface RefreshGrantTypeInstance {
   handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token>;
   getRefreshToken(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.RefreshToken>;
   getScope(request: OAuth2Server.Request, token: OAuth2Server.RefreshToken): string[] | undefined;
-  saveToken(user: OAuth2Server.User, client: OAuth2Server.Client, scope: string[] | undefined): Promise<OAuth2Server.Token>;
+  saveToken(
+    user: OAuth2Server.User,
+    client: OAuth2Server.Client,
+    scope: string[] | undefined,
+  ): Promise<OAuth2Server.Token>;
 }
 const RefreshTokenGrantType = require("@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js") as new (
   options: object,
@@ -193,7 +212,9 @@ export class AuthorizationCodeGrant extends AuthorizationCodeGrantType {
   override validateRedirectUri(request: OAuth2Server.Request, code: OAuth2Server.AuthorizationCode): void {
     const given: unknown = request.body?.redirect_uri;
     if (typeof given !== "string" || given !== code.redirectUri) {
-      throw new OAuth2Server.InvalidGrantError("Invalid grant: `redirect_uri` must be the one of the authorization request");
+      throw new OAuth2Server.InvalidGrantError(
+        "Invalid grant: `redirect_uri` must be the one of the authorization request",
+      );
     }
   }
 }

@@ -8,7 +8,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { Logger } from "pino";
 import { recordAdminAction } from "../domain/audit-log.ts";
-import { ACCESS_TOKEN_LIFETIME_S, authenticateOAuthClient, REFRESH_TOKEN_LIFETIME_S, revokeToken } from "../domain/oauth.ts";
+import {
+  ACCESS_TOKEN_LIFETIME_S,
+  authenticateOAuthClient,
+  REFRESH_TOKEN_LIFETIME_S,
+  revokeToken,
+} from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
 import { FormError, readForm } from "../pages/forms.ts";
 import { mediaTypeOf } from "../request-body.ts";
@@ -41,10 +46,15 @@ export interface TokenDeps {
 function basicCredentials(authorization: string | undefined): { id: string; secret: string } | undefined {
   if (!authorization) return undefined;
   const match = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(authorization);
-  if (!match) throw new OAuthProtocolError("invalid_client", "Client authentication failed: the Authorization header must be HTTP Basic.");
+  if (!match)
+    throw new OAuthProtocolError(
+      "invalid_client",
+      "Client authentication failed: the Authorization header must be HTTP Basic.",
+    );
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  if (colon < 0) throw new OAuthProtocolError("invalid_client", "Client authentication failed: malformed Basic credentials.");
+  if (colon < 0)
+    throw new OAuthProtocolError("invalid_client", "Client authentication failed: malformed Basic credentials.");
   try {
     const formDecode = (value: string) => decodeURIComponent(value.replaceAll("+", " "));
     return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
@@ -70,7 +80,8 @@ async function readParameters(request: IncomingMessage, known: readonly string[]
     }
     for (const [name, value] of form) {
       if (!known.includes(name)) continue;
-      if (parameters.has(name)) throw new OAuthProtocolError("invalid_request", `The parameter ${name} was given more than once.`);
+      if (parameters.has(name))
+        throw new OAuthProtocolError("invalid_request", `The parameter ${name} was given more than once.`);
       parameters.set(name, value);
     }
     return parameters;
@@ -80,7 +91,8 @@ async function readParameters(request: IncomingMessage, known: readonly string[]
     let size = 0;
     for await (const chunk of request as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > BODY_LIMIT) throw new OAuthProtocolError("invalid_request", `The body is larger than ${BODY_LIMIT / 1024} KiB.`);
+      if (size > BODY_LIMIT)
+        throw new OAuthProtocolError("invalid_request", `The body is larger than ${BODY_LIMIT / 1024} KiB.`);
       chunks.push(chunk);
     }
     let body: unknown;
@@ -89,33 +101,51 @@ async function readParameters(request: IncomingMessage, known: readonly string[]
     } catch {
       throw new OAuthProtocolError("invalid_request", "The body is not valid JSON.");
     }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthProtocolError("invalid_request", "The body must be a JSON object.");
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      throw new OAuthProtocolError("invalid_request", "The body must be a JSON object.");
     for (const [name, value] of Object.entries(body)) {
       if (!known.includes(name) || value === null) continue;
-      if (typeof value !== "string") throw new OAuthProtocolError("invalid_request", `The parameter ${name} must be a string.`);
-      if (value.includes("\u0000")) throw new OAuthProtocolError("invalid_request", `The parameter ${name} contains a NUL character.`);
+      if (typeof value !== "string")
+        throw new OAuthProtocolError("invalid_request", `The parameter ${name} must be a string.`);
+      if (value.includes("\u0000"))
+        throw new OAuthProtocolError("invalid_request", `The parameter ${name} contains a NUL character.`);
       parameters.set(name, value);
     }
     return parameters;
   }
   // Nothing read: the connection is closed after the answer rather than drained.
-  throw new OAuthProtocolError("invalid_request", "Send the parameters as application/x-www-form-urlencoded or application/json.");
+  throw new OAuthProtocolError(
+    "invalid_request",
+    "Send the parameters as application/x-www-form-urlencoded or application/json.",
+  );
 }
 
 /**
  * Which credentials the request carries: HTTP Basic, or `client_id` (and `client_secret`) in the
  * body — one method only (RFC 6749 §2.3). A Basic client id repeated in the body must be the same.
  */
-function clientCredentials(request: IncomingMessage, parameters: Map<string, string>): { id: string; secret: string | undefined; basic: boolean } {
+function clientCredentials(
+  request: IncomingMessage,
+  parameters: Map<string, string>,
+): { id: string; secret: string | undefined; basic: boolean } {
   const basic = basicCredentials(request.headers.authorization);
   if (basic) {
-    if (parameters.has("client_secret")) throw new OAuthProtocolError("invalid_request", "Authenticate the client with HTTP Basic or in the body, not both.");
+    if (parameters.has("client_secret"))
+      throw new OAuthProtocolError(
+        "invalid_request",
+        "Authenticate the client with HTTP Basic or in the body, not both.",
+      );
     const bodyId = parameters.get("client_id");
-    if (bodyId !== undefined && bodyId !== basic.id) throw new OAuthProtocolError("invalid_request", "The client_id of the body is not the one of HTTP Basic.");
+    if (bodyId !== undefined && bodyId !== basic.id)
+      throw new OAuthProtocolError("invalid_request", "The client_id of the body is not the one of HTTP Basic.");
     return { id: basic.id, secret: basic.secret, basic: true };
   }
   const id = parameters.get("client_id");
-  if (!id) throw new OAuthProtocolError("invalid_client", "Client authentication failed: send client_id (and client_secret), or HTTP Basic.");
+  if (!id)
+    throw new OAuthProtocolError(
+      "invalid_client",
+      "Client authentication failed: send client_id (and client_secret), or HTTP Basic.",
+    );
   return { id, secret: parameters.get("client_secret") || undefined, basic: false };
 }
 
@@ -136,12 +166,24 @@ export function sendProtocolError(response: ServerResponse, error: OAuthProtocol
     response,
     error.status,
     // error_description may hold only these characters (RFC 6749 §5.2); it may echo input, so it is bounded.
-    { error: error.code, error_description: error.message.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "?").slice(0, 1000) },
+    {
+      error: error.code,
+      error_description: error.message.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "?").slice(0, 1000),
+    },
     error.code === "invalid_client" ? { "WWW-Authenticate": CHALLENGE } : {},
   );
 }
 
-const TOKEN_PARAMETERS = ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "client_id", "client_secret", "scope"] as const;
+const TOKEN_PARAMETERS = [
+  "grant_type",
+  "code",
+  "redirect_uri",
+  "code_verifier",
+  "refresh_token",
+  "client_id",
+  "client_secret",
+  "scope",
+] as const;
 
 export function createTokenEndpoint(deps: TokenDeps) {
   const server = new OAuth2Server({
@@ -167,14 +209,20 @@ export function createTokenEndpoint(deps: TokenDeps) {
       const grantType = parameters.get("grant_type");
       // The library also knows `password` and `client_credentials`; this server does not.
       if (grantType && !(GRANT_TYPES as readonly string[]).includes(grantType)) {
-        throw new OAuthProtocolError("unsupported_grant_type", `The grant_type ${grantType.slice(0, 100)} is not supported; use authorization_code or refresh_token.`);
+        throw new OAuthProtocolError(
+          "unsupported_grant_type",
+          `The grant_type ${grantType.slice(0, 100)} is not supported; use authorization_code or refresh_token.`,
+        );
       }
       // Scopes may be joined by `+` (as the authorization request's) as well as by spaces.
       const scope = parameters.get("scope");
       if (scope !== undefined) parameters.set("scope", scope.replaceAll("+", " "));
       // What the library reads: the fields as a form, the (decoded) client credentials as Basic.
       const body = Object.fromEntries(parameters);
-      const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", "content-length": "1" };
+      const headers: Record<string, string> = {
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": "1",
+      };
       if (credentials.basic) {
         delete body.client_id;
         headers.authorization = `Basic ${Buffer.from(`${credentials.id}:${credentials.secret}`).toString("base64")}`;
@@ -189,8 +237,12 @@ export function createTokenEndpoint(deps: TokenDeps) {
     } catch (error) {
       const failure = asProtocolError(error);
       // A server error of the library wraps the model's exception: that is what went wrong.
-      if (!failure) throw error instanceof OAuth2Server.ServerError ? ((error as { inner?: unknown }).inner ?? error) : error;
-      deps.logger.info({ client_id: clientId, error: failure.code, request_id: requestId }, "oauth token request refused");
+      if (!failure)
+        throw error instanceof OAuth2Server.ServerError ? ((error as { inner?: unknown }).inner ?? error) : error;
+      deps.logger.info(
+        { client_id: clientId, error: failure.code, request_id: requestId },
+        "oauth token request refused",
+      );
       sendProtocolError(response, failure, request);
     }
   };
@@ -199,7 +251,8 @@ export function createTokenEndpoint(deps: TokenDeps) {
 /** The library's 4xx errors as protocol errors; its server errors (and anything else) are not: they propagate (500). */
 function asProtocolError(error: unknown): OAuthProtocolError | undefined {
   if (error instanceof OAuthProtocolError) return error;
-  if (error instanceof OAuth2Server.OAuthError && error.code < 500) return new OAuthProtocolError(error.name, error.message);
+  if (error instanceof OAuth2Server.OAuthError && error.code < 500)
+    return new OAuthProtocolError(error.name, error.message);
   return undefined;
 }
 
@@ -211,7 +264,11 @@ export function createRevocationEndpoint(deps: TokenDeps) {
       const parameters = await readParameters(request, REVOKE_PARAMETERS);
       const credentials = clientCredentials(request, parameters);
       const client = await authenticateOAuthClient(deps.db, credentials.id, credentials.secret);
-      if (!client) throw new OAuthProtocolError("invalid_client", "Client authentication failed: unknown client, wrong secret, or a confidential client without its secret.");
+      if (!client)
+        throw new OAuthProtocolError(
+          "invalid_client",
+          "Client authentication failed: unknown client, wrong secret, or a confidential client without its secret.",
+        );
       const token = parameters.get("token");
       if (!token) throw new OAuthProtocolError("invalid_request", "Missing parameter: token.");
       // token_type_hint is only a hint (RFC 7009 §2.1): the token is looked up whatever its kind.
@@ -236,7 +293,11 @@ export function createRevocationEndpoint(deps: TokenDeps) {
         }
         return grant;
       });
-      if (revoked) deps.logger.info({ client_id: client.id, grant_id: revoked.grantId, request_id: requestId }, "oauth grant revoked by its client");
+      if (revoked)
+        deps.logger.info(
+          { client_id: client.id, grant_id: revoked.grantId, request_id: requestId },
+          "oauth grant revoked by its client",
+        );
       response.statusCode = 200;
       response.setHeader("Cache-Control", "no-store");
       response.end();

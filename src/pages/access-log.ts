@@ -7,11 +7,18 @@ import type { Logger } from "pino";
 
 /** The path with what varies replaced, as a route: `/settings/w/{workspace}/webhooks/{id}`. */
 export function pageRoute(path: string): string {
-  return path.replace(/^\/settings\/w\/[^/]+/, "/settings/w/{workspace}").replace(/\/[a-z]+_[A-Za-z0-9]+(?=\/|$)/g, "/{id}");
+  return path
+    .replace(/^\/settings\/w\/[^/]+/, "/settings/w/{workspace}")
+    .replace(/\/[a-z]+_[A-Za-z0-9]+(?=\/|$)/g, "/{id}");
 }
 
 /** Writes the request's line once its answer is sent (or the connection closed before that). */
-export function logPageRequest(logger: Logger, request: IncomingMessage, response: ServerResponse, route: string): void {
+export function logPageRequest(
+  logger: Logger,
+  request: IncomingMessage,
+  response: ServerResponse,
+  route: string,
+): void {
   const started = performance.now();
   response.once("close", () => {
     const requestId = response.getHeader("X-Request-Id");

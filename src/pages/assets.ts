@@ -14,7 +14,10 @@ interface Asset {
   readonly version: string;
 }
 
-const CONTENT_TYPES = { "console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8" } as const;
+const CONTENT_TYPES = {
+  "console.css": "text/css; charset=utf-8",
+  "console.js": "text/javascript; charset=utf-8",
+} as const;
 export type AssetName = keyof typeof CONTENT_TYPES;
 
 const assets = new Map<string, Asset>(

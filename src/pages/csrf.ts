@@ -13,7 +13,7 @@ export const CSRF_FIELD = "csrf_token";
 
 /** The hidden field every form carries its token in. */
 export function csrfField(token: string): Html {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
 }
 
 export function csrfToken(secret: string, binding: string): string {
@@ -46,6 +46,9 @@ export function requireCsrf(
     );
   }
   if (!validCsrfToken(deps.csrfSecret, visitor.csrfBinding, form.get(CSRF_FIELD))) {
-    throw new FormError("This form has expired or was not sent from this page; reload the page and try again. Nothing was changed.", 400);
+    throw new FormError(
+      "This form has expired or was not sent from this page; reload the page and try again. Nothing was changed.",
+      400,
+    );
   }
 }

@@ -25,5 +25,12 @@ export function pageDeps(
   sessions?: SessionSightings,
 ): PageDeps {
   const origin = new URL(publicUrl).origin;
-  return { db, origin, csrfSecret, cookies: cookieJar(origin.startsWith("https:")), clientAddress, ...(sessions ? { sessions } : {}) };
+  return {
+    db,
+    origin,
+    csrfSecret,
+    cookies: cookieJar(origin.startsWith("https:")),
+    clientAddress,
+    ...(sessions ? { sessions } : {}),
+  };
 }

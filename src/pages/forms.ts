@@ -21,11 +21,18 @@ export async function readForm(request: IncomingMessage, limit = FORM_BODY_LIMIT
   if (mediaType !== "application/x-www-form-urlencoded") {
     throw new FormError("This form must be sent as application/x-www-form-urlencoded.", 415);
   }
-  const body = await readBoundedBody(request, request, limit, () => new FormError(`The form is larger than ${limit / 1024} KiB.`, 413));
+  const body = await readBoundedBody(
+    request,
+    request,
+    limit,
+    () => new FormError(`The form is larger than ${limit / 1024} KiB.`, 413),
+  );
   const form = new URLSearchParams(body.toString("utf8"));
   for (const [name, value] of form) {
-    if (value.length > FIELD_LIMIT) throw new FormError(`The field "${name.slice(0, 40)}" is longer than ${FIELD_LIMIT} characters.`, 413);
-    if (value.includes("\u0000") || name.includes("\u0000")) throw new FormError("The form contains a NUL character.", 400);
+    if (value.length > FIELD_LIMIT)
+      throw new FormError(`The field "${name.slice(0, 40)}" is longer than ${FIELD_LIMIT} characters.`, 413);
+    if (value.includes("\u0000") || name.includes("\u0000"))
+      throw new FormError("The form contains a NUL character.", 400);
   }
   return form;
 }

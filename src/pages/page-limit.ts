@@ -53,7 +53,13 @@ export interface PageLimit {
 
 interface Tally {
   count: number;
-  readonly first: { readonly requestId: string; readonly method: string; readonly path: string; readonly ip: string | null; readonly userAgent: string | null };
+  readonly first: {
+    readonly requestId: string;
+    readonly method: string;
+    readonly path: string;
+    readonly ip: string | null;
+    readonly userAgent: string | null;
+  };
   readonly timer: NodeJS.Timeout;
 }
 
@@ -88,7 +94,8 @@ export function createPageLimit(options: {
     },
   };
 
-  const recentlySignedIn = (token: string | undefined) => token !== undefined && (seen.get(token) ?? 0) > Date.now() - sessionMemoryMs;
+  const recentlySignedIn = (token: string | undefined) =>
+    token !== undefined && (seen.get(token) ?? 0) > Date.now() - sessionMemoryMs;
 
   function tally(request: IncomingMessage, address: string | null, refusal: AddressRefusal, requestId: string): void {
     const key = `${addressKey(address)} ${refusal.window.resetAt}`;
@@ -99,7 +106,13 @@ export function createPageLimit(options: {
     const path = (request.url ?? "/").split("?")[0]!.slice(0, 1000);
     tallies.set(key, {
       count: 1,
-      first: { requestId, method: request.method ?? "GET", path, ip: address, userAgent: request.headers["user-agent"]?.slice(0, 1000) ?? null },
+      first: {
+        requestId,
+        method: request.method ?? "GET",
+        path,
+        ip: address,
+        userAgent: request.headers["user-agent"]?.slice(0, 1000) ?? null,
+      },
       timer,
     });
   }
@@ -118,7 +131,8 @@ export function createPageLimit(options: {
       count: ended.count,
     }).then(
       () => {},
-      (error: unknown) => logger.warn({ err: error, ip: ended.first.ip, count: ended.count }, "could not record the pages' refusals"),
+      (error: unknown) =>
+        logger.warn({ err: error, ip: ended.first.ip, count: ended.count }, "could not record the pages' refusals"),
     );
     writes.add(writing);
     void writing.finally(() => writes.delete(writing));
@@ -137,7 +151,8 @@ export function createPageLimit(options: {
       }
       response.once("finish", () => {
         const outcome = outcomes.get(request);
-        const failed = outcome === "unknown" || (outcome !== "signed-in" && response.statusCode >= 400 && response.statusCode < 500);
+        const failed =
+          outcome === "unknown" || (outcome !== "signed-in" && response.statusCode >= 400 && response.statusCode < 500);
         if (failed) limiter.failed(address);
       });
       return true;
@@ -149,13 +164,22 @@ export function createPageLimit(options: {
   };
 }
 
-function refuse(request: IncomingMessage, response: ServerResponse, kind: PageKind, refusal: AddressRefusal, requestId: string): void {
+function refuse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  kind: PageKind,
+  refusal: AddressRefusal,
+  requestId: string,
+): void {
   const wait = refusal.retryAfterSeconds;
   const text = `Too many requests from your address that could not be served. Wait ${wait === 1 ? "1 second" : `${wait} seconds`}, then try again.`;
   // The body of a refused post is not read: the connection closes after the answer.
-  if (!request.readableEnded && request.method !== "GET" && request.method !== "HEAD") response.setHeader("Connection", "close");
+  if (!request.readableEnded && request.method !== "GET" && request.method !== "HEAD")
+    response.setHeader("Connection", "close");
   response.setHeader("X-Request-Id", requestId);
-  for (const [name, value] of Object.entries(rateLimitHeaders({ allowed: false, retryAfterSeconds: wait, windows: [refusal.window] }))) {
+  for (const [name, value] of Object.entries(
+    rateLimitHeaders({ allowed: false, retryAfterSeconds: wait, windows: [refusal.window] }),
+  )) {
     response.setHeader(name, value);
   }
   if (kind === "oauth") {

@@ -44,7 +44,13 @@ describe("sameOriginPath", () => {
     expect(sameOriginPath("/settings/w/acme/keys?x=1", { within })).toBe("/settings/w/acme/keys?x=1");
     expect(sameOriginPath("/oauth/authorize?client_id=x", { within })).toBe("/oauth/authorize?client_id=x");
     expect(sameOriginPath("/settings/../oauth/authorize?a=b", { within })).toBe("/oauth/authorize?a=b");
-    for (const target of ["/settingsx", "/v1/projects", "/settings/../v1/projects", "/oauth/token", "/settings/..//evil.example/x"]) {
+    for (const target of [
+      "/settingsx",
+      "/v1/projects",
+      "/settings/../v1/projects",
+      "/oauth/token",
+      "/settings/..//evil.example/x",
+    ]) {
       expect(sameOriginPath(target, { within }), target).toBeUndefined();
     }
   });

@@ -36,7 +36,11 @@ export async function openStorage(
 ): Promise<Storage> {
   if (config.databaseUrl) {
     const { openPostgresStorage } = await import("./postgres.ts");
-    return openPostgresStorage({ url: config.databaseUrl, poolSize: config.databasePoolSize, migrations: options.migrations });
+    return openPostgresStorage({
+      url: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      migrations: options.migrations,
+    });
   }
   const { openPgliteStorage } = await import("./pglite.ts");
   return openPgliteStorage({ dataDir: config.dataDir, migrations: options.migrations });

@@ -17,5 +17,10 @@ const RETAINED_TABLES = ["webhook_deliveries", "webhook_delivery_attempts", "eve
 
 /** Vacuums the tables retention deleted from, so their space is used again instead of the data directory growing. */
 export async function reclaimRetainedTablesSpace(db: Queryable): Promise<void> {
-  await db.execute(sql`vacuum (analyze) ${sql.join(RETAINED_TABLES.map((table) => sql.identifier(table)), sql`, `)}`);
+  await db.execute(
+    sql`vacuum (analyze) ${sql.join(
+      RETAINED_TABLES.map((table) => sql.identifier(table)),
+      sql`, `,
+    )}`,
+  );
 }

@@ -88,23 +88,36 @@ const LOCK_TIMEOUT_ATTEMPTS = 5;
 
 /** Reads the journal and every migration file it names (drizzle's layout), in order. */
 export function readMigrations(folder: string = migrationsFolder): Migration[] {
-  const journal = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
+  const journal = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string; when: number }[];
+  };
   return journal.entries.map(({ tag, when }) => {
     const text = readFileSync(join(folder, `${tag}.sql`), "utf8");
     const statements = text.split(BREAKPOINT).filter((statement) => stripComments(statement).trim() !== "");
     const concurrent = statements.filter(isConcurrent).length;
     if (concurrent > 0 && concurrent < statements.length) {
-      throw new Error(`migration ${tag} mixes CONCURRENTLY statements with others; put them in a migration of their own`);
+      throw new Error(
+        `migration ${tag} mixes CONCURRENTLY statements with others; put them in a migration of their own`,
+      );
     }
     return { tag, when, hash: createHash("sha256").update(text).digest("hex"), statements, concurrent: concurrent > 0 };
   });
 }
 
 /** The migrations not applied to the database yet; `empty` when none ever was. Reads only. */
-export async function pendingMigrations(session: MigrationSession, migrations: readonly Migration[]): Promise<{ pending: Migration[]; empty: boolean }> {
-  const [table] = await session.query<{ present: boolean }>(`select to_regclass('${BOOKKEEPING}') is not null as present`);
+export async function pendingMigrations(
+  session: MigrationSession,
+  migrations: readonly Migration[],
+): Promise<{ pending: Migration[]; empty: boolean }> {
+  const [table] = await session.query<{ present: boolean }>(
+    `select to_regclass('${BOOKKEEPING}') is not null as present`,
+  );
   const last = table!.present
-    ? (await session.query<{ created_at: string | number }>(`select created_at from ${BOOKKEEPING} order by created_at desc limit 1`))[0]
+    ? (
+        await session.query<{ created_at: string | number }>(
+          `select created_at from ${BOOKKEEPING} order by created_at desc limit 1`,
+        )
+      )[0]
     : undefined;
   if (last === undefined) return { pending: [...migrations], empty: true };
   return { pending: migrations.filter((migration) => Number(last.created_at) < migration.when), empty: false };
@@ -129,7 +142,11 @@ export interface ApplyOptions {
 }
 
 /** Applies the pending migrations under the advisory lock; answers what it applied. */
-export async function applyMigrations(session: MigrationSession, migrations: readonly Migration[], options: ApplyOptions = {}): Promise<MigrationReport> {
+export async function applyMigrations(
+  session: MigrationSession,
+  migrations: readonly Migration[],
+  options: ApplyOptions = {},
+): Promise<MigrationReport> {
   const latest = migrations.at(-1)?.tag ?? "";
   await takeLock(session, options.progress);
   try {
@@ -137,7 +154,9 @@ export async function applyMigrations(session: MigrationSession, migrations: rea
     // Nothing to do runs no DDL at all, so a role without the right to change the schema can run it.
     if (empty && pending.length > 0) {
       await session.execute(`create schema if not exists "drizzle"`);
-      await session.execute(`create table if not exists ${BOOKKEEPING} (id serial primary key, hash text not null, created_at bigint)`);
+      await session.execute(
+        `create table if not exists ${BOOKKEEPING} (id serial primary key, hash text not null, created_at bigint)`,
+      );
     }
     const applied: { tag: string; ms: number }[] = [];
     for (const migration of pending) {
@@ -155,14 +174,20 @@ export async function applyMigrations(session: MigrationSession, migrations: rea
 
 async function takeLock(session: MigrationSession, progress: ApplyOptions["progress"]): Promise<void> {
   for (let waited = false; ; waited = true) {
-    const [row] = await session.query<{ locked: boolean }>(`select pg_try_advisory_lock($1) as locked`, [MIGRATION_LOCK_ID]);
+    const [row] = await session.query<{ locked: boolean }>(`select pg_try_advisory_lock($1) as locked`, [
+      MIGRATION_LOCK_ID,
+    ]);
     if (row!.locked) return;
     if (!waited) progress?.("waiting for another process to finish its migrations");
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
 
-async function applyInTransaction(session: MigrationSession, migration: Migration, lockTimeoutMs: number): Promise<void> {
+async function applyInTransaction(
+  session: MigrationSession,
+  migration: Migration,
+  lockTimeoutMs: number,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await session.transaction(async (tx) => {
@@ -197,19 +222,29 @@ async function applyConcurrently(session: MigrationSession, migration: Migration
 }
 
 async function record(session: Omit<MigrationSession, "transaction">, migration: Migration): Promise<void> {
-  await session.query(`insert into ${BOOKKEEPING} ("hash", "created_at") values ($1, $2)`, [migration.hash, migration.when]);
+  await session.query(`insert into ${BOOKKEEPING} ("hash", "created_at") values ($1, $2)`, [
+    migration.hash,
+    migration.when,
+  ]);
 }
 
 /** `absent`, or whether the index (a name as written in SQL, quoted or not) is valid. */
 async function indexState(session: MigrationSession, name: string): Promise<"absent" | "valid" | "invalid"> {
-  const [row] = await session.query<{ valid: boolean }>(`select indisvalid as valid from pg_index where indexrelid = to_regclass($1)`, [name]);
+  const [row] = await session.query<{ valid: boolean }>(
+    `select indisvalid as valid from pg_index where indexrelid = to_regclass($1)`,
+    [name],
+  );
   return row === undefined ? "absent" : row.valid ? "valid" : "invalid";
 }
 
 const IDENTIFIER = String.raw`((?:"[^"]+"|[\w$]+)(?:\.(?:"[^"]+"|[\w$]+))?)`;
-const CREATE_INDEX = new RegExp(String.raw`^create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?${IDENTIFIER}`, "i");
+const CREATE_INDEX = new RegExp(
+  String.raw`^create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?${IDENTIFIER}`,
+  "i",
+);
 const DROP_INDEX = new RegExp(String.raw`^drop\s+index\s+concurrently\s+(?:if\s+exists\s+)?${IDENTIFIER}`, "i");
-const CONCURRENT_STATEMENT = /^(?:create\s+(?:unique\s+)?index|drop\s+index|reindex\s+\w+|refresh\s+materialized\s+view)\s+concurrently\b/i;
+const CONCURRENT_STATEMENT =
+  /^(?:create\s+(?:unique\s+)?index|drop\s+index|reindex\s+\w+|refresh\s+materialized\s+view)\s+concurrently\b/i;
 
 /** A statement PostgreSQL refuses to run inside a transaction block because of CONCURRENTLY. */
 export function isConcurrent(statement: string): boolean {
@@ -218,8 +253,10 @@ export function isConcurrent(statement: string): boolean {
 
 /** The statement without `--` and `/* *\/` comments (string literals and dollar quotes kept as they are). */
 export function stripComments(statement: string): string {
-  return statement.replace(/('(?:[^']|'')*')|(\$[\w]*\$)[\s\S]*?\2|--[^\n]*|\/\*[\s\S]*?\*\//g, (match, literal: string | undefined, dollar: string | undefined) =>
-    literal !== undefined || dollar !== undefined ? match : " ",
+  return statement.replace(
+    /('(?:[^']|'')*')|(\$[\w]*\$)[\s\S]*?\2|--[^\n]*|\/\*[\s\S]*?\*\//g,
+    (match, literal: string | undefined, dollar: string | undefined) =>
+      literal !== undefined || dollar !== undefined ? match : " ",
   );
 }
 

@@ -55,7 +55,9 @@ class Subscribers {
 
 export async function pgliteChangeFeed(client: PGlite): Promise<ChangeFeed> {
   const subscribers = new Subscribers();
-  const unlisten = await Promise.all(CHANNELS.map((channel) => client.listen(channel, (payload) => subscribers.changed(channel, payload))));
+  const unlisten = await Promise.all(
+    CHANNELS.map((channel) => client.listen(channel, (payload) => subscribers.changed(channel, payload))),
+  );
   return {
     connected: true,
     subscribe: (subscriber, channel) => subscribers.add(subscriber, channel),

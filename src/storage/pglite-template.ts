@@ -71,7 +71,9 @@ export async function templateOrBuild(build: () => Promise<Blob>): Promise<Blob>
 async function listFiles(dir: string, prefix = ""): Promise<string[]> {
   const entries = await readdir(join(dir, prefix), { withFileTypes: true });
   const files = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)])),
+    entries.map((entry) =>
+      entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
+    ),
   );
   return files.flat().sort();
 }

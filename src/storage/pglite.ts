@@ -39,7 +39,8 @@ const BYTEA_OID = 17;
  */
 export const pgliteOptions = {
   serializers: {
-    [BYTEA_OID]: (value: Uint8Array) => `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`,
+    [BYTEA_OID]: (value: Uint8Array) =>
+      `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`,
   },
   parsers: {
     [BYTEA_OID]: (text: string) => Buffer.from(text.slice(2), "hex"),
@@ -60,8 +61,10 @@ export class DataDirInUseError extends Error {
 }
 
 export type PgliteOptions = (
-  | /** The database in `dataDir`, created on first use (unless `migrations` is "require"). */ { readonly dataDir: string }
-  /** An already opened PGlite (tests: an in-memory clone of a migrated template). Closed with the storage. */
+  | /** The database in `dataDir`, created on first use (unless `migrations` is "require"). */ {
+      readonly dataDir: string;
+    }
+    /** An already opened PGlite (tests: an in-memory clone of a migrated template). Closed with the storage. */
   | { readonly client: PGlite }
 ) & {
   /** What to do about the schema on opening (default "apply"). */
@@ -94,7 +97,11 @@ export async function openPgliteStorage(options: PgliteOptions): Promise<PgliteS
       // A new cluster starts from the migrated template when there is one (pglite-template.ts).
       const template = fresh ? await readTemplate() : undefined;
       if (template) fresh = false;
-      client = await PGlite.create({ ...pgliteOptions, dataDir: pgdata, ...(template ? { loadDataDir: template } : {}) });
+      client = await PGlite.create({
+        ...pgliteOptions,
+        dataDir: pgdata,
+        ...(template ? { loadDataDir: template } : {}),
+      });
     } catch (error) {
       await releaseLock();
       throw error;

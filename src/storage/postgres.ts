@@ -4,7 +4,14 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { storageBase, type Database, type MigrationPolicy, type PostgresStorage } from "./driver.ts";
 import * as schema from "./schema.ts";
-import { applyMigrations, readMigrations, requireCurrentSchema, type ApplyOptions, type MigrationReport, type MigrationSession } from "./migrator.ts";
+import {
+  applyMigrations,
+  readMigrations,
+  requireCurrentSchema,
+  type ApplyOptions,
+  type MigrationReport,
+  type MigrationSession,
+} from "./migrator.ts";
 import { postgresChangeFeed } from "./notifications.ts";
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -40,7 +47,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
   const policy = options.migrations ?? "apply";
   try {
     if (policy === "apply") await migratePool(pool);
-    if (policy === "require") await withMigrationSession(pool, (session) => requireCurrentSchema(session, readMigrations()));
+    if (policy === "require")
+      await withMigrationSession(pool, (session) => requireCurrentSchema(session, readMigrations()));
   } catch (error) {
     await pool.end();
     throw error;
@@ -66,7 +74,10 @@ export function migratePool(pool: pg.Pool, options?: ApplyOptions): Promise<Migr
  * Runs `work` on one connection of the pool, which is then closed rather than returned: the
  * migration lock belongs to the session, and a session that ends cannot keep it by mistake.
  */
-export async function withMigrationSession<T>(pool: pg.Pool, work: (session: MigrationSession) => Promise<T>): Promise<T> {
+export async function withMigrationSession<T>(
+  pool: pg.Pool,
+  work: (session: MigrationSession) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     return await work(pgSession(client));
@@ -79,7 +90,8 @@ function pgSession(client: pg.PoolClient): MigrationSession {
   const execute = async (statement: string) => {
     await client.query(statement);
   };
-  const query = async <Row extends Record<string, unknown>>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows;
+  const query = async <Row extends Record<string, unknown>>(text: string, params?: unknown[]) =>
+    (await client.query<Row>(text, params)).rows;
   return {
     execute,
     query,

@@ -23,7 +23,12 @@ interface DrizzleInternals {
   readonly dialect: PgDialect;
   readonly session: {
     readonly client: unknown;
-    prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, isResponseInArrayMode: boolean): Prepared<never, unknown>;
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      isResponseInArrayMode: boolean,
+    ): Prepared<never, unknown>;
   };
 }
 const internalsOf = (db: AnyDatabase) => db as unknown as DrizzleInternals;
@@ -61,7 +66,10 @@ export function preparedSql<Db extends AnyDatabase, Params extends Record<string
 ): (db: Db) => Prepared<Params, { rows: Record<string, unknown>[] }> {
   return prepared((db: Db) => {
     const { dialect, session } = internalsOf(db);
-    return session.prepareQuery(dialect.sqlToQuery(build(db)), undefined, name, false) as Prepared<Params, { rows: Record<string, unknown>[] }>;
+    return session.prepareQuery(dialect.sqlToQuery(build(db)), undefined, name, false) as Prepared<
+      Params,
+      { rows: Record<string, unknown>[] }
+    >;
   });
 }
 
@@ -88,7 +96,8 @@ interface TextClient {
  */
 export function executeText(db: AnyDatabase, text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }> {
   const client = internalsOf(db).session.client as TextClient | pg.Pool | pg.Client;
-  if (client instanceof pg.Pool || client instanceof pg.Client) return client.query({ name: statementName(text), text, values: [...values] });
+  if (client instanceof pg.Pool || client instanceof pg.Client)
+    return client.query({ name: statementName(text), text, values: [...values] });
   return client.query(text, [...values]);
 }
 

@@ -107,8 +107,19 @@ function newestFirst(t: { createdAt: ExtraConfigColumn; id: ExtraConfigColumn })
  * What a partitioned table (columns `partitioned()`) has beside its columns: the check on its
  * environment, and the index its list pages read (the partition's rows, newest first).
  */
-function partitionPages(table: string, t: { workspaceId: ExtraConfigColumn; environment: ExtraConfigColumn; createdAt: ExtraConfigColumn; id: ExtraConfigColumn }) {
-  return [oneOf(table, "environment", environments), index(`${table}_page_idx`).on(t.workspaceId, t.environment, ...newestFirst(t))] as const;
+function partitionPages(
+  table: string,
+  t: {
+    workspaceId: ExtraConfigColumn;
+    environment: ExtraConfigColumn;
+    createdAt: ExtraConfigColumn;
+    id: ExtraConfigColumn;
+  },
+) {
+  return [
+    oneOf(table, "environment", environments),
+    index(`${table}_page_idx`).on(t.workspaceId, t.environment, ...newestFirst(t)),
+  ] as const;
 }
 
 // Millisecond precision, as JavaScript dates have: a keyset cursor carries the creation time of the
@@ -119,9 +130,11 @@ const optionalTime = (name: string) => timestamp(name, { withTimezone: true });
 const environment = () => text("environment", { enum: environments }).notNull();
 
 /** A reference to the row this one is part of (`parent`'s key): deleting that row deletes this one. */
-const belongsTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) => text(name).notNull().references(parent, { onDelete: "cascade" });
+const belongsTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) =>
+  text(name).notNull().references(parent, { onDelete: "cascade" });
 /** A reference to a row this one needs (`parent`'s key), which cannot be deleted while it is named. */
-const refersTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) => text(name).notNull().references(parent);
+const refersTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) =>
+  text(name).notNull().references(parent);
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
@@ -150,7 +163,10 @@ export const apiKeys = pgTable(
     workspaceId: workspaceId(),
     name: text("name").notNull(),
     environment: environment(),
-    scopes: text("scopes").array().notNull().default(sql`'{*}'::text[]`),
+    scopes: text("scopes")
+      .array()
+      .notNull()
+      .default(sql`'{*}'::text[]`),
     /** SHA-256 hex of the secret. The secret itself is never stored. */
     secretHash: text("secret_hash").notNull().unique(),
     /** The start of the secret, e.g. `svc_live_ab12`, to recognise a key in lists. */
@@ -437,10 +453,7 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    ...partitionPages("webhook_endpoints", t),
-    oneOf("webhook_endpoints", "status", webhookEndpointStatuses),
-  ],
+  (t) => [...partitionPages("webhook_endpoints", t), oneOf("webhook_endpoints", "status", webhookEndpointStatuses)],
 );
 
 export const events = pgTable(
@@ -452,10 +465,7 @@ export const events = pgTable(
     data: jsonb("data").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    ...partitionPages("events", t),
-    index("events_created_at_idx").on(t.createdAt),
-  ],
+  (t) => [...partitionPages("events", t), index("events_created_at_idx").on(t.createdAt)],
 );
 
 export const webhookDeliveries = pgTable(
@@ -643,7 +653,11 @@ export const oauthTokens = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: optionalTime("used_at"),
   },
-  (t) => [oneOf("oauth_tokens", "kind", oauthTokenKinds), index("oauth_tokens_grant_idx").on(t.grantId), index("oauth_tokens_expires_idx").on(t.expiresAt)],
+  (t) => [
+    oneOf("oauth_tokens", "kind", oauthTokenKinds),
+    index("oauth_tokens_grant_idx").on(t.grantId),
+    index("oauth_tokens_expires_idx").on(t.expiresAt),
+  ],
 );
 
 export type Workspace = typeof workspaces.$inferSelect;

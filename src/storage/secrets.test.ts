@@ -6,7 +6,11 @@ forEachDriver("shared secrets", (driver) => {
   const storage = useStorage(driver);
 
   it("creates a secret once and hands every caller the same one, concurrent callers included", async () => {
-    const [a, b, c] = await Promise.all([sharedSecret(storage().db, "cursor"), sharedSecret(storage().db, "cursor"), sharedSecret(storage().db, "cursor")]);
+    const [a, b, c] = await Promise.all([
+      sharedSecret(storage().db, "cursor"),
+      sharedSecret(storage().db, "cursor"),
+      sharedSecret(storage().db, "cursor"),
+    ]);
     expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(b).toBe(a);
     expect(c).toBe(a);

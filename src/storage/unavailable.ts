@@ -9,15 +9,26 @@
 //   connection within the pool's connection timeout;
 // - PostgreSQL's SQLSTATE class 08 (connection exception), 57P01–57P03 (shutting down, crashed,
 //   starting up) and 53300 (too many connections).
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
-const DRIVER_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
+const DRIVER_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
 
 export function isStorageUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) {
     if (current instanceof AggregateError && current.errors.some(isStorageUnavailable)) return true;
     const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === "string" && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof code === "string" && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+      return true;
     if (DRIVER_MESSAGES.test(current.message)) return true;
   }
   return false;

@@ -2,4 +2,10 @@
 // hostile-postgres.test.ts (hostile.long.test.ts: on the embedded default).
 import { hostileSuite } from "./support/hostile-suite.ts";
 
-hostileSuite({ invalidCases: { pglite: 20_000, postgres: 10_000 }, oddTextCases: 500, mcpCases: { pglite: 6000, postgres: 3000 }, file: "test/reliability/hostile-postgres.long.test.ts", drivers: ["postgres"] });
+hostileSuite({
+  invalidCases: { pglite: 20_000, postgres: 10_000 },
+  oddTextCases: 500,
+  mcpCases: { pglite: 6000, postgres: 3000 },
+  file: "test/reliability/hostile-postgres.long.test.ts",
+  drivers: ["postgres"],
+});

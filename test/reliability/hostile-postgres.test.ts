@@ -4,4 +4,10 @@
 // runs ten times as many).
 import { hostileSuite } from "./support/hostile-suite.ts";
 
-hostileSuite({ invalidCases: { pglite: 2000, postgres: 1000 }, oddTextCases: 50, mcpCases: { pglite: 600, postgres: 300 }, file: "test/reliability/hostile-postgres.test.ts", drivers: ["postgres"] });
+hostileSuite({
+  invalidCases: { pglite: 2000, postgres: 1000 },
+  oddTextCases: 50,
+  mcpCases: { pglite: 600, postgres: 300 },
+  file: "test/reliability/hostile-postgres.test.ts",
+  drivers: ["postgres"],
+});

@@ -2,4 +2,10 @@
 // hostile.test.ts (hostile-postgres.long.test.ts: on PostgreSQL, on another worker at the same time).
 import { hostileSuite } from "./support/hostile-suite.ts";
 
-hostileSuite({ invalidCases: { pglite: 20_000, postgres: 10_000 }, oddTextCases: 500, mcpCases: { pglite: 6000, postgres: 3000 }, file: "test/reliability/hostile.long.test.ts", drivers: ["pglite"] });
+hostileSuite({
+  invalidCases: { pglite: 20_000, postgres: 10_000 },
+  oddTextCases: 500,
+  mcpCases: { pglite: 6000, postgres: 3000 },
+  file: "test/reliability/hostile.long.test.ts",
+  drivers: ["pglite"],
+});

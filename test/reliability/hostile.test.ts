@@ -4,4 +4,10 @@
 // with odd Unicode, read back (see support/hostile-suite.ts; npm run test:long runs ten times as many).
 import { hostileSuite } from "./support/hostile-suite.ts";
 
-hostileSuite({ invalidCases: { pglite: 2000, postgres: 1000 }, oddTextCases: 50, mcpCases: { pglite: 600, postgres: 300 }, file: "test/reliability/hostile.test.ts", drivers: ["pglite"] });
+hostileSuite({
+  invalidCases: { pglite: 2000, postgres: 1000 },
+  oddTextCases: 50,
+  mcpCases: { pglite: 600, postgres: 300 },
+  file: "test/reliability/hostile.test.ts",
+  drivers: ["pglite"],
+});

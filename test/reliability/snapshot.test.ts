@@ -19,12 +19,15 @@ forEachDriver("stored-data snapshot", (driver) => {
   };
 
   it("sees rows added, changed in place, replaced and removed, and nothing else", async () => {
-    const insert = (slug: string) => `insert into workspaces (id, slug, name, plan) values ('ws_${slug}', '${slug}', '${slug}', 'free')`;
+    const insert = (slug: string) =>
+      `insert into workspaces (id, slug, name, plan) values ('ws_${slug}', '${slug}', '${slug}', 'free')`;
     expect(await changedBy(insert("one"))).toEqual(["workspaces"]);
     expect(await changedBy(insert("two"))).toEqual(["workspaces"]);
     expect(await changedBy(`update workspaces set name = 'renamed' where slug = 'one'`)).toEqual(["workspaces"]);
     // The count stays: one row gone, another come.
-    expect(await changedBy(`with gone as (delete from workspaces where slug = 'two') ${insert("three")}`)).toEqual(["workspaces"]);
+    expect(await changedBy(`with gone as (delete from workspaces where slug = 'two') ${insert("three")}`)).toEqual([
+      "workspaces",
+    ]);
     expect(await changedBy(`delete from workspaces where slug = 'three'`)).toEqual(["workspaces"]);
     // A write that leaves the rows as they were (a new row version, the same content) changes nothing stored.
     expect(await changedBy(`update workspaces set name = name`)).toEqual([]);
@@ -32,10 +35,14 @@ forEachDriver("stored-data snapshot", (driver) => {
   });
 
   it("leaves out what every request changes by design: a key's last use", async () => {
-    await storage().db.execute(sql.raw(`insert into workspaces (id, slug, name, plan) values ('ws_keys', 'keys', 'keys', 'free')`));
+    await storage().db.execute(
+      sql.raw(`insert into workspaces (id, slug, name, plan) values ('ws_keys', 'keys', 'keys', 'free')`),
+    );
     const [key] = (
       await storage().db.execute<{ id: string }>(
-        sql.raw(`insert into api_keys (id, workspace_id, name, environment, secret_hash, display_prefix, last4) values ('key_a', 'ws_keys', 'a', 'live', 'h', 'svc_live_x', 'abcd') returning id`),
+        sql.raw(
+          `insert into api_keys (id, workspace_id, name, environment, secret_hash, display_prefix, last4) values ('key_a', 'ws_keys', 'a', 'live', 'h', 'svc_live_x', 'abcd') returning id`,
+        ),
       )
     ).rows;
     expect(key?.id).toBe("key_a");

@@ -42,8 +42,10 @@ export function createApiClient(baseUrl: string, defaultKey?: string) {
   return {
     request,
     get: <T = any>(path: string, options?: RequestOptions) => request<T>("GET", path, options),
-    post: <T = any>(path: string, body?: unknown, options?: RequestOptions) => request<T>("POST", path, { ...options, body }),
-    patch: <T = any>(path: string, body?: unknown, options?: RequestOptions) => request<T>("PATCH", path, { ...options, body }),
+    post: <T = any>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<T>("POST", path, { ...options, body }),
+    patch: <T = any>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<T>("PATCH", path, { ...options, body }),
     delete: <T = any>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
   };
 }
@@ -51,7 +53,13 @@ export function createApiClient(baseUrl: string, defaultKey?: string) {
 export type ApiClient = ReturnType<typeof createApiClient>;
 
 /** An error in the contract's shape: this status, code and param, a message, and the response's own request id. */
-export function expectApiError(response: Pick<ApiResponse, "status" | "headers" | "body">, status: number, code: string, param: string | null = null, message: unknown = expect.any(String)): void {
+export function expectApiError(
+  response: Pick<ApiResponse, "status" | "headers" | "body">,
+  status: number,
+  code: string,
+  param: string | null = null,
+  message: unknown = expect.any(String),
+): void {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   expect(response.body).toEqual({ error: { code, message, param, request_id: response.headers.get("x-request-id") } });
@@ -84,7 +92,9 @@ async function expectConforms(method: string, path: string, response: Response, 
     setMatchType: SetMatchType.Any,
   });
   expect(headerResult.errors ?? [], `${where}: headers of ${operation.operationId}`).toEqual([]);
-  const declaredHeaders = (operation.responses?.[String(response.status)] as { headers?: Record<string, { required?: boolean }> })?.headers ?? {};
+  const declaredHeaders =
+    (operation.responses?.[String(response.status)] as { headers?: Record<string, { required?: boolean }> })?.headers ??
+    {};
   const missing = Object.entries(declaredHeaders)
     .filter(([name, header]) => header.required && !response.headers.has(name))
     .map(([name]) => name);

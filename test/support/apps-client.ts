@@ -16,7 +16,12 @@ export function getApp(listenerUrl: string, url: string, headers: Record<string,
 }
 
 /** GETs `path` exactly as written (no URL normalisation: `/.//x` stays `/.//x`) from the app at `host`. */
-export function getAppPath(listenerUrl: string, host: string, path: string, headers: Record<string, string> = {}): Promise<AppResponse> {
+export function getAppPath(
+  listenerUrl: string,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<AppResponse> {
   const listener = new URL(listenerUrl);
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -30,7 +35,13 @@ export function getAppPath(listenerUrl: string, host: string, path: string, head
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
         response.on("error", reject);
       },
     );

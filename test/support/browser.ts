@@ -16,7 +16,10 @@ export function describeWithBrowser(title: string, body: () => void): void {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath!, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  return chromium.launch({
+    executablePath: chromiumPath!,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
 }
 
 /** Screenshots of each page, kept under test-results/screenshots (git-ignored) to look at while building a page. */

@@ -27,7 +27,9 @@ export async function operations(): Promise<Operation[]> {
 /** Errors of `body` against the response schema of `operationId` at `status`, or [] when valid. */
 export async function responseErrors(operationId: string, status: number, body: unknown): Promise<string[]> {
   const result = (await contract()).validator.validateResponse(body, operationId, status);
-  return (result.errors ?? []).map((error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`);
+  return (result.errors ?? []).map(
+    (error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`,
+  );
 }
 
 type Content = Record<string, { examples?: Record<string, { value?: unknown }>; example?: unknown }>;

@@ -10,8 +10,13 @@ export class CookieBrowser {
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size > 0) headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await fetch(path.startsWith("http") ? path : this.origin + path, { ...init, headers, redirect: "manual" });
+    if (this.cookies.size > 0)
+      headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await fetch(path.startsWith("http") ? path : this.origin + path, {
+      ...init,
+      headers,
+      redirect: "manual",
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(";");
       const [name, value] = [pair!.slice(0, pair!.indexOf("=")), pair!.slice(pair!.indexOf("=") + 1)];
@@ -21,7 +26,11 @@ export class CookieBrowser {
     return response;
   }
 
-  post(path: string, fields: Record<string, string> | [string, string][], headers: Record<string, string> = {}): Promise<Response> {
+  post(
+    path: string,
+    fields: Record<string, string> | [string, string][],
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     return this.fetch(path, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
@@ -31,7 +40,10 @@ export class CookieBrowser {
 }
 
 function unescapeHtml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[entity]!);
+  return text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, entity: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[entity]!,
+  );
 }
 
 /**
@@ -41,9 +53,15 @@ function unescapeHtml(text: string): string {
 export function formFields(page: string, which?: string): [string, string][] {
   const forms = page.match(/<form[\s\S]*?<\/form>/g) ?? [];
   const form = forms.find((candidate) =>
-    which === "get" ? candidate.includes('method="get"') : which ? candidate.includes(`name="decision" value="${which}"`) : true,
+    which === "get"
+      ? candidate.includes('method="get"')
+      : which
+        ? candidate.includes(`name="decision" value="${which}"`)
+        : true,
   );
   if (!form) throw new Error(`no form ${which ?? ""} in:\n${page}`);
-  return [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, unescapeHtml(match[2]!)]);
+  return [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+    match[1]!,
+    unescapeHtml(match[2]!),
+  ]);
 }
-

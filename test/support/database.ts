@@ -126,9 +126,15 @@ export function storageDrivers(): TestDriver[] {
  * `drivers` narrows it to some of them: a long suite declared in one file per driver runs on two
  * workers at once.
  */
-export function forEachDriver(title: string, body: (driver: TestDriver) => void, drivers: readonly StorageDriver[] = ["pglite", "postgres"]): void {
+export function forEachDriver(
+  title: string,
+  body: (driver: TestDriver) => void,
+  drivers: readonly StorageDriver[] = ["pglite", "postgres"],
+): void {
   for (const driver of storageDrivers().filter((each) => drivers.includes(each.name))) {
-    const name = driver.skipReason ? `${title} [${driver.name}] (skipped: ${driver.skipReason})` : `${title} [${driver.name}]`;
+    const name = driver.skipReason
+      ? `${title} [${driver.name}] (skipped: ${driver.skipReason})`
+      : `${title} [${driver.name}]`;
     describe.skipIf(driver.skipReason !== undefined)(name, () => body(driver));
   }
 }
@@ -181,7 +187,9 @@ export async function emptyDatabase(storage: Storage): Promise<void> {
     sql`select quote_ident(table_name) as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
   );
   if (tables.rows.length === 0) return;
-  await storage.db.execute(sql.raw(`truncate ${tables.rows.map((table) => table.name).join(", ")} restart identity cascade`));
+  await storage.db.execute(
+    sql.raw(`truncate ${tables.rows.map((table) => table.name).join(", ")} restart identity cascade`),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,7 +224,10 @@ async function dropDatabase(name: string): Promise<void> {
   await withAdmin(async (admin) => {
     const deadline = Date.now() + 2000;
     for (;;) {
-      const { rows } = await admin.query<{ sessions: number }>("select count(*)::int as sessions from pg_stat_activity where datname = $1", [name]);
+      const { rows } = await admin.query<{ sessions: number }>(
+        "select count(*)::int as sessions from pg_stat_activity where datname = $1",
+        [name],
+      );
       if (rows[0]!.sessions === 0 || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -30,10 +30,19 @@ export interface OpenedStream {
   readonly response: IncomingMessage;
 }
 
-export async function openStream(baseUrl: string, key: string, query = "", headers: Record<string, string> = {}): Promise<OpenedStream> {
+export async function openStream(
+  baseUrl: string,
+  key: string,
+  query = "",
+  headers: Record<string, string> = {},
+): Promise<OpenedStream> {
   const url = new URL(`/v1/events/stream${query}`, baseUrl);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const outgoing = request(url, { agent: false, headers: { Authorization: `Bearer ${key}`, Accept: "text/event-stream", ...headers } }, resolve);
+    const outgoing = request(
+      url,
+      { agent: false, headers: { Authorization: `Bearer ${key}`, Accept: "text/event-stream", ...headers } },
+      resolve,
+    );
     outgoing.on("error", reject);
     outgoing.end();
   });
@@ -45,7 +54,8 @@ export async function openStream(baseUrl: string, key: string, query = "", heade
     waiters = [];
     for (const waiter of current) waiter();
   };
-  const streaming = response.statusCode === 200 && String(response.headers["content-type"]).startsWith("text/event-stream");
+  const streaming =
+    response.statusCode === 200 && String(response.headers["content-type"]).startsWith("text/event-stream");
   let raw = "";
   let buffer = "";
   response.setEncoding("utf8");
@@ -70,7 +80,8 @@ export async function openStream(baseUrl: string, key: string, query = "", heade
           fields[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, "");
         }
       }
-      if (fields.data !== undefined) messages.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
+      if (fields.data !== undefined)
+        messages.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
     }
     notify();
   });
@@ -80,7 +91,8 @@ export async function openStream(baseUrl: string, key: string, query = "", heade
       const found = check();
       if (found !== undefined) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; messages so far: ${messages.map((m) => m.event).join(", ")}`);
+      if (left <= 0)
+        throw new Error(`timed out waiting for ${what}; messages so far: ${messages.map((m) => m.event).join(", ")}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         waiters.push(() => {
@@ -99,8 +111,10 @@ export async function openStream(baseUrl: string, key: string, query = "", heade
     response,
     ended,
     body: ended.then(() => (raw ? JSON.parse(raw) : undefined)),
-    until: (done, timeoutMs = 15_000) => waitFor(() => (done(messages) ? messages : undefined), timeoutMs, "the messages expected"),
-    nextComment: (timeoutMs = 5_000) => waitFor(() => comments[commentsSeen++] ?? ((commentsSeen -= 1), undefined), timeoutMs, "a comment"),
+    until: (done, timeoutMs = 15_000) =>
+      waitFor(() => (done(messages) ? messages : undefined), timeoutMs, "the messages expected"),
+    nextComment: (timeoutMs = 5_000) =>
+      waitFor(() => comments[commentsSeen++] ?? ((commentsSeen -= 1), undefined), timeoutMs, "a comment"),
     close: () => response.destroy(),
   };
 }
@@ -113,7 +127,12 @@ export const ofType = (messages: StreamMessage[], type: string) => messages.filt
  * slug (its id `eventId`, its object's webhook_endpoint_id `endpointId`) and stays open, keeping every
  * snapshot's xmin at its id, until the test commits it. Release it in a `finally`.
  */
-export async function openOlderTransaction(server: TestServer, workspaceSlug: string, eventId: string, endpointId: string): Promise<PoolClient> {
+export async function openOlderTransaction(
+  server: TestServer,
+  workspaceSlug: string,
+  eventId: string,
+  endpointId: string,
+): Promise<PoolClient> {
   if (server.storage.driver !== "postgres") throw new Error("PostgreSQL only");
   const workspace = await findWorkspaceBySlug(server.storage.db, workspaceSlug);
   if (!workspace) throw new Error(`no workspace ${workspaceSlug}`);

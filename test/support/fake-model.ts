@@ -101,7 +101,10 @@ export async function startFakeModel(script: FakeScript): Promise<FakeModel> {
     let answer: FakeAnswer;
     try {
       answer = Array.isArray(script)
-        ? (script[index] ?? { status: 500, body: { error: { message: `fake model: the script has no answer ${index}` } } })
+        ? (script[index] ?? {
+            status: 500,
+            body: { error: { message: `fake model: the script has no answer ${index}` } },
+          })
         : await script(request, index);
     } catch (error) {
       return send(res, 500, { error: { message: `fake model: the script threw: ${String(error)}` } });
@@ -149,7 +152,11 @@ export async function startFakeModel(script: FakeScript): Promise<FakeModel> {
   };
 }
 
-function completion(index: number, model: string, answer: Extract<FakeAnswer, { text: string } | { toolCalls: FakeToolCall[] }>) {
+function completion(
+  index: number,
+  model: string,
+  answer: Extract<FakeAnswer, { text: string } | { toolCalls: FakeToolCall[] }>,
+) {
   const usage = answer.usage === undefined ? DEFAULT_USAGE : answer.usage;
   const message =
     "text" in answer
@@ -160,7 +167,10 @@ function completion(index: number, model: string, answer: Extract<FakeAnswer, { 
           tool_calls: answer.toolCalls.map((call, n) => ({
             id: call.id ?? `call_${index}_${n}`,
             type: "function",
-            function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+            function: {
+              name: call.name,
+              arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+            },
           })),
         };
   return {
@@ -226,7 +236,8 @@ if (target) target.textContent = greeting.text;
 `,
   };
   return (request) => {
-    if (request.messages.at(-1)?.role === "tool") return { text: options.summary ?? `Built ${options.title}: index.html, style.css and main.tsx.` };
+    if (request.messages.at(-1)?.role === "tool")
+      return { text: options.summary ?? `Built ${options.title}: index.html, style.css and main.tsx.` };
     return {
       delayMs: options.delayMs,
       toolCalls: Object.entries(files).map(([path, content]) => ({ name: "write_file", arguments: { path, content } })),

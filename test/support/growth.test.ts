@@ -10,11 +10,17 @@ function equalPairs(text: string): number {
 
 describe("expectLinear", () => {
   it("passes linear work", async () => {
-    await expectLinear(200_000, (n) => "ab".repeat(n), (text) => text.split("").filter((c) => c === "a").length);
+    await expectLinear(
+      200_000,
+      (n) => "ab".repeat(n),
+      (text) => text.split("").filter((c) => c === "a").length,
+    );
   });
 
   it("fails quadratic work, by a wide margin", async () => {
     expect(await growthRatio(500, (n) => "ab".repeat(n), equalPairs)).toBeGreaterThan(40);
-    await expect(expectLinear(500, (n) => "ab".repeat(n), equalPairs)).rejects.toThrow(/8 times the input multiplied the time by .* in 3 attempts/);
+    await expect(expectLinear(500, (n) => "ab".repeat(n), equalPairs)).rejects.toThrow(
+      /8 times the input multiplied the time by .* in 3 attempts/,
+    );
   });
 });

@@ -29,7 +29,11 @@ const GROWTH = 8;
  * How many times longer `run(input(GROWTH × n))` takes than `run(input(n))`. Inputs are made outside
  * the timing; the work is warmed up first so that the JIT's first compilations are not counted.
  */
-export async function growthRatio<T>(n: number, input: (size: number) => T, run: (input: T) => unknown): Promise<number> {
+export async function growthRatio<T>(
+  n: number,
+  input: (size: number) => T,
+  run: (input: T) => unknown,
+): Promise<number> {
   const small = input(n);
   const large = input(GROWTH * n);
   await run(small);
@@ -60,7 +64,11 @@ const ATTEMPTS = 3;
  * comes and goes (a garbage collection, a busy sibling core), so a linear pass over the bound is
  * measured again; quadratic work is over it in every attempt, so the best of a few still fails it.
  */
-export async function expectLinear<T>(n: number, input: (size: number) => T, run: (input: T) => unknown): Promise<void> {
+export async function expectLinear<T>(
+  n: number,
+  input: (size: number) => T,
+  run: (input: T) => unknown,
+): Promise<void> {
   const ratios: number[] = [];
   while (ratios.length < ATTEMPTS) {
     const ratio = await growthRatio(n, input, run);
@@ -68,5 +76,8 @@ export async function expectLinear<T>(n: number, input: (size: number) => T, run
     ratios.push(ratio);
   }
   const measured = ratios.map((ratio) => ratio.toFixed(2)).join(", ");
-  expect(Math.min(...ratios), `${GROWTH} times the input multiplied the time by ${measured} in ${ATTEMPTS} attempts`).toBeLessThan(BOUND);
+  expect(
+    Math.min(...ratios),
+    `${GROWTH} times the input multiplied the time by ${measured} in ${ATTEMPTS} attempts`,
+  ).toBeLessThan(BOUND);
 }

@@ -14,7 +14,9 @@ export default class LongestFirst extends BaseSequencer {
     const sorted = await super.sort(files);
     const unknown = sorted.filter((spec) => !this.ctx.cache.getTestSpecificationResult(spec));
     if (unknown.length === 0) return sorted;
-    const sizes = new Map(await Promise.all(unknown.map(async (spec) => [spec, await sizeWithSuites(spec.moduleId)] as const)));
+    const sizes = new Map(
+      await Promise.all(unknown.map(async (spec) => [spec, await sizeWithSuites(spec.moduleId)] as const)),
+    );
     // Vitest runs files without a recorded time first; among them, the largest (as counted here) first.
     const known = sorted.filter((spec) => !sizes.has(spec));
     return [...unknown.sort((a, b) => sizes.get(b)! - sizes.get(a)!), ...known];
@@ -24,7 +26,9 @@ export default class LongestFirst extends BaseSequencer {
 async function sizeWithSuites(file: string): Promise<number> {
   const size = async (path: string) => (await stat(path).catch(() => undefined))?.size ?? 0;
   const source = await readFile(file, "utf8").catch(() => "");
-  const suites = [...source.matchAll(/from\s+["'](\.[^"']*-suite\.ts)["']/g)].map((match) => resolve(dirname(file), match[1]!));
+  const suites = [...source.matchAll(/from\s+["'](\.[^"']*-suite\.ts)["']/g)].map((match) =>
+    resolve(dirname(file), match[1]!),
+  );
   const sizes = await Promise.all([file, ...suites].map(size));
   return sizes.reduce((sum, each) => sum + each, 0);
 }

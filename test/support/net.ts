@@ -14,7 +14,10 @@ import { inject } from "vitest";
  * apps ports), and the second check would find the first one still free.
  */
 export async function freePort(): Promise<number> {
-  const [low, high] = workerPorts(portsBelowEphemeral(), (inject("portSliceOffset") ?? 0) + (Number(process.env.VITEST_POOL_ID) || 1));
+  const [low, high] = workerPorts(
+    portsBelowEphemeral(),
+    (inject("portSliceOffset") ?? 0) + (Number(process.env.VITEST_POOL_ID) || 1),
+  );
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
     if (handedOut.has(port)) continue;
@@ -48,7 +51,8 @@ export function workerPorts([low, high]: [number, number], slice: number): [numb
 function portsBelowEphemeral(): [number, number] {
   let ephemeralStart = 32768;
   try {
-    ephemeralStart = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || ephemeralStart;
+    ephemeralStart =
+      Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || ephemeralStart;
   } catch {
     // not Linux: 32768 is the start of Linux's default range, and below macOS's and Windows' (49152)
   }
@@ -119,7 +123,13 @@ export async function rawConnection(url: string): Promise<RawConnection> {
 export function parseRawResponse(text: string): { status: number; headers: Record<string, string>; body: any } {
   const [head = "", ...rest] = text.split("\r\n\r\n");
   const [statusLine = "", ...lines] = head.split("\r\n");
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+  );
   const body = rest.join("\r\n\r\n");
-  return { status: Number(statusLine.split(" ")[1]), headers, body: body && headers["content-type"]?.startsWith("application/json") ? JSON.parse(body) : body };
+  return {
+    status: Number(statusLine.split(" ")[1]),
+    headers,
+    body: body && headers["content-type"]?.startsWith("application/json") ? JSON.parse(body) : body,
+  };
 }

@@ -3,7 +3,12 @@ import { expect } from "vitest";
 import type { ApiClient } from "./api-client.ts";
 
 /** Polls `path` until `done` holds for its body (or fails after `timeoutMs`). */
-export async function pollUntil<T>(client: ApiClient, path: string, done: (body: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function pollUntil<T>(
+  client: ApiClient,
+  path: string,
+  done: (body: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await client.get<T>(path);

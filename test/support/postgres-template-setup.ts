@@ -43,7 +43,9 @@ async function migratedTemplate(url: string): Promise<string> {
 
 async function migrationsHash(): Promise<string> {
   const hash = createHash("sha256");
-  const files = (await readdir(migrationsFolder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const files = (await readdir(migrationsFolder, { recursive: true, withFileTypes: true })).filter((entry) =>
+    entry.isFile(),
+  );
   for (const file of files.map((entry) => join(entry.parentPath, entry.name)).sort()) {
     hash.update(`${file.slice(migrationsFolder.length)}\n`);
     hash.update(await readFile(file));
@@ -52,7 +54,9 @@ async function migrationsHash(): Promise<string> {
 }
 
 async function exists(url: string, name: string): Promise<boolean> {
-  const { rowCount } = await withPgClient(url, (client) => client.query("select 1 from pg_database where datname = $1", [name]));
+  const { rowCount } = await withPgClient(url, (client) =>
+    client.query("select 1 from pg_database where datname = $1", [name]),
+  );
   return rowCount === 1;
 }
 
@@ -61,4 +65,3 @@ export function databaseUrl(url: string, name: string): string {
   target.pathname = `/${name}`;
   return target.toString();
 }
-

@@ -26,7 +26,12 @@ export function killLeftoverChildren(): void {
 }
 
 /** Runs a command to its end, with `input` on its standard input; answers its exit code and output. */
-export function run(command: string, args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  input = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = tracked(spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env } }));
     let stdout = "";
@@ -40,7 +45,11 @@ export function run(command: string, args: string[], env: Record<string, string>
 }
 
 /** `pbs` as operators run it (the file itself, executable), with `input` piped to it (`--password-stdin`). */
-export function runPbs(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runPbs(
+  args: string[],
+  env: Record<string, string>,
+  input = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return run(join(repoRoot, "src/cli/pbs.ts"), args, env, input);
 }
 
@@ -73,7 +82,6 @@ export async function startServer(
   });
   return { child, url, logs };
 }
-
 
 /** Runs `pbs` and answers what it printed; fails unless it exits 0. */
 export async function pbs(args: string[], env: Record<string, string>): Promise<string> {

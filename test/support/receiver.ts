@@ -11,7 +11,10 @@ export interface Received {
 }
 
 /** How to answer a request: a status (and body), or a function that writes the answer itself. */
-export type Answer = number | { status: number; body?: string; headers?: Record<string, string> } | ((response: ServerResponse, received: Received) => void);
+export type Answer =
+  | number
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | ((response: ServerResponse, received: Received) => void);
 
 export interface Receiver {
   /** The receiver's base URL, e.g. http://127.0.0.1:PORT. */
@@ -31,12 +34,18 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const entry: Received = { path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const entry: Received = {
+        path: request.url ?? "/",
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       received.push(entry);
       const script = scripts.get(entry.path) ?? [200];
       const answer = script.length > 1 ? script.shift()! : script[0]!;
       if (typeof answer === "function") return answer(response, entry);
-      const { status, body, headers } = typeof answer === "number" ? { status: answer, body: "ok", headers: {} } : answer;
+      const { status, body, headers } =
+        typeof answer === "number" ? { status: answer, body: "ok", headers: {} } : answer;
       response.writeHead(status, { "Content-Type": "text/plain", ...headers }).end(body ?? "");
     });
   });
@@ -51,7 +60,8 @@ export async function startReceiver(): Promise<Receiver> {
       for (;;) {
         const matching = received.filter((entry) => entry.path === path);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`${path} received ${matching.length} of ${count} requests in ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`${path} received ${matching.length} of ${count} requests in ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

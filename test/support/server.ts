@@ -13,7 +13,13 @@ import { startDeliveryWorker } from "../../src/jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "../../src/jobs/workers.ts";
 import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
-import { PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitStore, type RateLimitWindows } from "../../src/http/rate-limit/index.ts";
+import {
+  PLAN_LIMITS,
+  type Plan,
+  type PlanLimits,
+  type RateLimitStore,
+  type RateLimitWindows,
+} from "../../src/http/rate-limit/index.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/listen.ts";
 import type { TrustProxy } from "../../src/http/client-address.ts";
@@ -54,10 +60,9 @@ export interface TestServer {
 }
 
 /** Limits high enough that suites not about rate limiting never meet them. */
-const unlimited = Object.fromEntries(Object.keys(PLAN_LIMITS).map((plan) => [plan, { perMinute: 100_000, burst: 100_000 }])) as Record<
-  Plan,
-  PlanLimits
->;
+const unlimited = Object.fromEntries(
+  Object.keys(PLAN_LIMITS).map((plan) => [plan, { perMinute: 100_000, burst: 100_000 }]),
+) as Record<Plan, PlanLimits>;
 
 /**
  * The server of the enclosing suite: started before its first test, stopped after its last. What it
@@ -106,7 +111,12 @@ export async function startTestServer(
      * Run the webhook delivery worker; `allowPrivateNetworks` (also for registration) lets tests
      * deliver to receivers on 127.0.0.1. Off by default: deliveries stay pending.
      */
-    webhooks?: { deliver?: boolean; allowPrivateNetworks?: boolean; retrySchedule?: readonly number[]; resolve?: Resolver };
+    webhooks?: {
+      deliver?: boolean;
+      allowPrivateNetworks?: boolean;
+      retrySchedule?: readonly number[];
+      resolve?: Resolver;
+    };
     /** The live event streams' bounds (per key, heartbeat, slow-reader buffer, poll). */
     eventStreams?: AppOptions["eventStreams"];
   } = {},
@@ -115,7 +125,11 @@ export async function startTestServer(
   const logger = options.logger ?? createLogger({ level: "silent" });
   // Servers without workers only queue jobs: they leave pg-boss's timers off, which keeps suites light.
   const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: 600_000, maintain: Boolean(options.workers) });
-  const apps = createAppAccess({ secret: "test-apps-secret-0123456789", appsDomain: undefined, appsPort: await freePort() });
+  const apps = createAppAccess({
+    secret: "test-apps-secret-0123456789",
+    appsDomain: undefined,
+    appsPort: await freePort(),
+  });
   const webhookTargets = createWebhookTargets({
     allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
     ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
@@ -133,7 +147,12 @@ export async function startTestServer(
     rateLimitPlans: options.rateLimitPlans ?? unlimited,
     ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
     ...(options.rateLimitStore
-      ? { rateLimitStore: typeof options.rateLimitStore === "function" ? await options.rateLimitStore(storage) : options.rateLimitStore }
+      ? {
+          rateLimitStore:
+            typeof options.rateLimitStore === "function"
+              ? await options.rateLimitStore(storage)
+              : options.rateLimitStore,
+        }
       : {}),
     ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
     drainTimeoutMs: 1000,

@@ -14,14 +14,20 @@ export default class SlowestFiles implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const timed = testModules
-      .map((module) => ({ file: module.relativeModuleId, ms: workerTime(module), tests: [...module.children.allTests()].length }))
+      .map((module) => ({
+        file: module.relativeModuleId,
+        ms: workerTime(module),
+        tests: [...module.children.allTests()].length,
+      }))
       .filter((entry) => entry.ms > 0)
       .sort((a, b) => b.ms - a.ms);
     if (timed.length === 0) return;
     const total = timed.reduce((sum, entry) => sum + entry.ms, 0);
     const wall = Date.now() - this.started;
     const width = Math.max(...timed.slice(0, SHOWN).map((entry) => entry.file.length));
-    const lines = timed.slice(0, SHOWN).map((entry) => `  ${seconds(entry.ms).padStart(7)}  ${entry.file.padEnd(width)}  ${entry.tests} tests`);
+    const lines = timed
+      .slice(0, SHOWN)
+      .map((entry) => `  ${seconds(entry.ms).padStart(7)}  ${entry.file.padEnd(width)}  ${entry.tests} tests`);
     console.log(
       [
         "",

@@ -26,7 +26,14 @@ const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
 export function isErrorBody(body: unknown): body is ErrorBody {
   if (typeof body !== "object" || body === null || !("error" in body)) return false;
   const error = body.error;
-  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" && "message" in error && typeof error.message === "string";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof error.code === "string" &&
+    "message" in error &&
+    typeof error.message === "string"
+  );
 }
 
 /**

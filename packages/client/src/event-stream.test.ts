@@ -8,7 +8,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rejectionOf } from "../../../test/support/rejection.ts";
-import { ApiConnectionError, ApiError, createClient, EventStreamError, type ClientOptions, type EventOfType, type StreamEvent } from "./index.ts";
+import {
+  ApiConnectionError,
+  ApiError,
+  createClient,
+  EventStreamError,
+  type ClientOptions,
+  type EventOfType,
+  type StreamEvent,
+} from "./index.ts";
 
 interface Seen {
   url: URL;
@@ -48,7 +56,10 @@ const client = (options: Partial<ClientOptions> = {}) =>
   createClient({ apiKey: "svc_test_stream", baseUrl, backoff: { initialMs: 10, maxMs: 40 }, ...options });
 
 let sequence = 0;
-function runEvent(type: "agent_run.started" | "agent_run.succeeded", id = `evt_${String(++sequence).padStart(16, "0")}`): StreamEvent {
+function runEvent(
+  type: "agent_run.started" | "agent_run.succeeded",
+  id = `evt_${String(++sequence).padStart(16, "0")}`,
+): StreamEvent {
   return {
     id,
     type,
@@ -66,13 +77,21 @@ function runEvent(type: "agent_run.started" | "agent_run.succeeded", id = `evt_$
 }
 
 function projectEvent(id = `evt_${String(++sequence).padStart(16, "0")}`): StreamEvent {
-  return { id, type: "project.created", created_at: "2026-11-26T12:00:00Z", workspace_id: "ws_8Hq2LmP4vR9xT3kN", livemode: false, data: { object: { id: "prj_8kF2mQ9xLp3vR7tZ" } as never } };
+  return {
+    id,
+    type: "project.created",
+    created_at: "2026-11-26T12:00:00Z",
+    workspace_id: "ws_8Hq2LmP4vR9xT3kN",
+    livemode: false,
+    data: { object: { id: "prj_8kF2mQ9xLp3vR7tZ" } as never },
+  };
 }
 
 /** An event as the server writes it: id, event, data, blank line. */
 const message = (event: StreamEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
-const openStream = (res: ServerResponse, status = 200) => res.writeHead(status, { "content-type": "text/event-stream", "cache-control": "no-store" }).flushHeaders();
+const openStream = (res: ServerResponse, status = 200) =>
+  res.writeHead(status, { "content-type": "text/event-stream", "cache-control": "no-store" }).flushHeaders();
 
 async function take<E>(iterator: AsyncIterable<E>, count: number): Promise<E[]> {
   const taken: E[] = [];
@@ -103,7 +122,9 @@ export function typeChecks() {
       const all: StreamEvent = event;
       void all;
     }
-    const succeeded: EventOfType<"agent_run.succeeded"> = runEvent("agent_run.succeeded") as EventOfType<"agent_run.succeeded">;
+    const succeeded: EventOfType<"agent_run.succeeded"> = runEvent(
+      "agent_run.succeeded",
+    ) as EventOfType<"agent_run.succeeded">;
     // @ts-expect-error an agent run event is not a project event
     const wrong: EventOfType<"project.created"> = succeeded;
     void wrong;
@@ -112,7 +133,11 @@ export function typeChecks() {
 
 describe("client.events.stream: parsing", () => {
   it("reads typed events with multi-line data, comments, CRLF and messages split across writes, and asks with its filters", async () => {
-    const [first, second, third] = [runEvent("agent_run.started"), runEvent("agent_run.succeeded"), runEvent("agent_run.succeeded")];
+    const [first, second, third] = [
+      runEvent("agent_run.started"),
+      runEvent("agent_run.succeeded"),
+      runEvent("agent_run.succeeded"),
+    ];
     answer = (res) => {
       openStream(res);
       res.write(": connected\n\n");
@@ -128,7 +153,10 @@ describe("client.events.stream: parsing", () => {
       setTimeout(() => res.write(text.slice(10, 50)), 20);
       setTimeout(() => res.write(text.slice(50)), 40);
     };
-    const stream = client().events.stream({ project_id: "prj_8kF2mQ9xLp3vR7tZ", types: ["agent_run.started", "agent_run.succeeded"] });
+    const stream = client().events.stream({
+      project_id: "prj_8kF2mQ9xLp3vR7tZ",
+      types: ["agent_run.started", "agent_run.succeeded"],
+    });
     const events = await take(stream, 3);
     expect(events).toEqual([first, second, third]);
     expect(stream.lastEventId).toBe(third!.id);
@@ -178,7 +206,12 @@ describe("client.events.stream: parsing", () => {
 
 describe("client.events.stream: reconnecting", () => {
   it("resumes with Last-Event-ID after the server drops the connection and after it ends the stream", async () => {
-    const events = [runEvent("agent_run.started"), runEvent("agent_run.started"), runEvent("agent_run.started"), runEvent("agent_run.succeeded")];
+    const events = [
+      runEvent("agent_run.started"),
+      runEvent("agent_run.started"),
+      runEvent("agent_run.started"),
+      runEvent("agent_run.succeeded"),
+    ];
     answer = (res, n) => {
       openStream(res);
       if (n === 0) {
@@ -193,7 +226,10 @@ describe("client.events.stream: reconnecting", () => {
       }
     };
     const reconnects: { failures: number; cause: unknown }[] = [];
-    const received = await take(client().events.stream({ onReconnect: ({ failures, cause }) => reconnects.push({ failures, cause }) }), 4);
+    const received = await take(
+      client().events.stream({ onReconnect: ({ failures, cause }) => reconnects.push({ failures, cause }) }),
+      4,
+    );
     expect(received).toEqual(events);
     expect(seen.map((request) => request.headers["last-event-id"])).toEqual([undefined, events[1]!.id, events[2]!.id]);
     // Told why: the broken connection's error, then nothing (the server ended a stream that had delivered).
@@ -233,7 +269,9 @@ describe("client.events.stream: reconnecting", () => {
     const event = projectEvent();
     answer = (res, n) => {
       const refusal = (status: number, code: string, headers: Record<string, string>) =>
-        res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({ error: { code, message: "refused", param: null, request_id: "req_x" } }));
+        res
+          .writeHead(status, { "content-type": "application/json", ...headers })
+          .end(JSON.stringify({ error: { code, message: "refused", param: null, request_id: "req_x" } }));
       if (n === 0) refusal(429, "too_many_event_streams", { "retry-after": "1" });
       else if (n === 1) refusal(503, "service_unavailable", {});
       else {
@@ -242,20 +280,38 @@ describe("client.events.stream: reconnecting", () => {
       }
     };
     const reconnects: { delayMs: number; failures: number; cause: unknown }[] = [];
-    expect(await take(client().events.stream({ onReconnect: (reconnect) => reconnects.push(reconnect) }), 1)).toEqual([event]);
+    expect(await take(client().events.stream({ onReconnect: (reconnect) => reconnects.push(reconnect) }), 1)).toEqual([
+      event,
+    ]);
     expect(seen).toHaveLength(3);
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1000);
     expect(reconnects).toEqual([
-      { delayMs: 1000, failures: 1, cause: expect.objectContaining({ name: "ApiError", status: 429, code: "too_many_event_streams", retryAfter: 1 }) },
+      {
+        delayMs: 1000,
+        failures: 1,
+        cause: expect.objectContaining({
+          name: "ApiError",
+          status: 429,
+          code: "too_many_event_streams",
+          retryAfter: 1,
+        }),
+      },
       { delayMs: expect.any(Number), failures: 2, cause: expect.objectContaining({ name: "ApiError", status: 503 }) },
     ]);
   });
 
   it("throws a 401 as ApiError at once, without trying again", async () => {
     answer = (res) =>
-      res
-        .writeHead(401, { "content-type": "application/json", "x-request-id": "req_unauthorized01" })
-        .end(JSON.stringify({ error: { code: "invalid_api_key", message: "The API key is not valid.", param: null, request_id: "req_unauthorized01" } }));
+      res.writeHead(401, { "content-type": "application/json", "x-request-id": "req_unauthorized01" }).end(
+        JSON.stringify({
+          error: {
+            code: "invalid_api_key",
+            message: "The API key is not valid.",
+            param: null,
+            request_id: "req_unauthorized01",
+          },
+        }),
+      );
     const error = await rejectionOf(take(client().events.stream(), 1));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, code: "invalid_api_key", request_id: "req_unauthorized01" });
@@ -264,12 +320,19 @@ describe("client.events.stream: reconnecting", () => {
   });
 
   it("gives up after maxReconnects attempts in a row that bring nothing: ApiError for a status, ApiConnectionError without an answer", async () => {
-    answer = (res) => res.writeHead(429, { "content-type": "application/json" }).end('{"error":{"code":"too_many_event_streams","message":"x","param":null,"request_id":null}}');
+    answer = (res) =>
+      res
+        .writeHead(429, { "content-type": "application/json" })
+        .end('{"error":{"code":"too_many_event_streams","message":"x","param":null,"request_id":null}}');
     const limited = await rejectionOf(take(client().events.stream({ maxReconnects: 2 }), 1));
     expect(limited).toMatchObject({ name: "ApiError", status: 429 });
     expect(seen).toHaveLength(3);
 
-    const nobody = createClient({ apiKey: "svc_test_stream", baseUrl: "http://127.0.0.1:9", backoff: { initialMs: 5, maxMs: 10 } });
+    const nobody = createClient({
+      apiKey: "svc_test_stream",
+      baseUrl: "http://127.0.0.1:9",
+      backoff: { initialMs: 5, maxMs: 10 },
+    });
     const unreachable = await rejectionOf(take(nobody.events.stream({ maxReconnects: 1 }), 1));
     expect(unreachable).toBeInstanceOf(ApiConnectionError);
     expect(unreachable).toMatchObject({ attempts: 2 });
@@ -280,7 +343,9 @@ describe("client.events.stream: reconnecting", () => {
       openStream(res);
       res.end();
     };
-    const error = await rejectionOf(take(client({ backoff: { initialMs: 40, maxMs: 1000 } }).events.stream({ maxReconnects: 3 }), 1));
+    const error = await rejectionOf(
+      take(client({ backoff: { initialMs: 40, maxMs: 1000 } }).events.stream({ maxReconnects: 3 }), 1),
+    );
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(seen).toHaveLength(4);
     // Backoff 40, 80, 160 ms, each jittered to 50–100 %: at least 140 ms in all.

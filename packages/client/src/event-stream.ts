@@ -28,7 +28,13 @@ export type StreamEvent = components["schemas"]["Event"];
 export type StreamEventType = StreamEvent["type"];
 
 /** `E` narrowed to the types `T`: itself when all its types are in `T`, none when no type is. */
-type NarrowEvent<E, T> = E extends { type: infer K } ? ([K] extends [T] ? E : [Extract<K, T>] extends [never] ? never : E & { type: Extract<K, T> }) : never;
+type NarrowEvent<E, T> = E extends { type: infer K }
+  ? [K] extends [T]
+    ? E
+    : [Extract<K, T>] extends [never]
+      ? never
+      : E & { type: Extract<K, T> }
+  : never;
 
 /** The events of the types `T`, e.g. `EventOfType<"agent_run.succeeded">` is an `AgentRunEvent` of that type. */
 export type EventOfType<T extends StreamEventType> = NarrowEvent<StreamEvent, T>;
@@ -124,7 +130,10 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
     /** Counts a failed attempt; false when no more may be made. Then waits before the next (false when ended meanwhile). */
     const waitBeforeRetry = (cause: unknown, asked?: number): Promise<boolean> => {
       failures++;
-      return wait(Math.max(serverRetryMs, asked ?? backoffDelay(failures - 1, config.initialBackoffMs, config.maxBackoffMs)), cause);
+      return wait(
+        Math.max(serverRetryMs, asked ?? backoffDelay(failures - 1, config.initialBackoffMs, config.maxBackoffMs)),
+        cause,
+      );
     };
     /** Waits before reconnecting; false when the stream was ended meanwhile. */
     const wait = (delayMs: number, cause: unknown): Promise<boolean> => {
@@ -141,10 +150,18 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
       let idleTimer: ReturnType<typeof setTimeout> | undefined;
       const restartIdleTimer = () => {
         clearTimeout(idleTimer);
-        if (idleTimeoutMs > 0) idleTimer = setTimeout(() => connection.abort(new Error(`Nothing received for ${idleTimeoutMs} ms.`)), idleTimeoutMs);
+        if (idleTimeoutMs > 0)
+          idleTimer = setTimeout(
+            () => connection.abort(new Error(`Nothing received for ${idleTimeoutMs} ms.`)),
+            idleTimeoutMs,
+          );
       };
       const request = new Request(url, {
-        headers: { ...config.headers, Accept: "text/event-stream", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
+        headers: {
+          ...config.headers,
+          Accept: "text/event-stream",
+          ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
+        },
         signal: AbortSignal.any([signal, connection.signal]),
       });
       let received = false;
@@ -156,7 +173,8 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
           response = await config.fetch(request);
         } catch (error) {
           if (signal.aborted) return undefined;
-          if (failures >= maxReconnects) throw new ApiConnectionError(request, failures + 1, error, connection.signal.aborted);
+          if (failures >= maxReconnects)
+            throw new ApiConnectionError(request, failures + 1, error, connection.signal.aborted);
           if (!(await waitBeforeRetry(error))) return undefined;
           continue;
         }
@@ -170,14 +188,22 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
           const asked = retryAfter === null ? undefined : Math.min(retryAfter * 1000, config.maxRetryAfterMs);
           const backoff = backoffDelay(failures, config.initialBackoffMs, config.maxBackoffMs);
           // A 429 waits what it was told (else the backoff); a 5xx at least the backoff, so a failing server is not hammered.
-          if (!(await waitBeforeRetry(refusal, response.status === 429 ? (asked ?? backoff) : Math.max(asked ?? 0, backoff)))) return undefined;
+          if (
+            !(await waitBeforeRetry(
+              refusal,
+              response.status === 429 ? (asked ?? backoff) : Math.max(asked ?? 0, backoff),
+            ))
+          )
+            return undefined;
           continue;
         }
 
         const contentType = response.headers.get("content-type") ?? "";
         if (!response.body || !/^text\/event-stream\b/i.test(contentType)) {
           await response.body?.cancel().catch(() => {});
-          throw new EventStreamError(`Expected an event stream (text/event-stream) from ${url}, got ${contentType || "no content type"}.`);
+          throw new EventStreamError(
+            `Expected an event stream (text/event-stream) from ${url}, got ${contentType || "no content type"}.`,
+          );
         }
 
         const messages: EventSourceMessage[] = [];
@@ -207,7 +233,10 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
               failures = 0;
             }
             parser.feed(chunk.value);
-            if (overflow) throw new EventStreamError(`An event stream message from ${url} is longer than ${MAX_MESSAGE_CHARS} characters.`);
+            if (overflow)
+              throw new EventStreamError(
+                `An event stream message from ${url} is longer than ${MAX_MESSAGE_CHARS} characters.`,
+              );
             while (messages.length > 0) {
               const message = messages.shift()!;
               if (message.id !== undefined) lastEventId = message.id || undefined;
@@ -224,11 +253,13 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
       if (signal.aborted) return undefined;
       // The stream ended or broke: connect again, resuming after lastEventId. One that brought nothing is a failure.
       if (received) {
-        if (!(await wait(serverRetryMs || backoffDelay(0, config.initialBackoffMs, config.maxBackoffMs), failure))) return undefined;
+        if (!(await wait(serverRetryMs || backoffDelay(0, config.initialBackoffMs, config.maxBackoffMs), failure)))
+          return undefined;
         continue;
       }
       const cause = failure ?? new Error("The event stream ended before sending anything.");
-      if (failures >= maxReconnects) throw new ApiConnectionError(request, failures + 1, cause, connection.signal.aborted);
+      if (failures >= maxReconnects)
+        throw new ApiConnectionError(request, failures + 1, cause, connection.signal.aborted);
       if (!(await waitBeforeRetry(cause))) return undefined;
     }
     return undefined;
@@ -279,7 +310,12 @@ function parseEvent(message: EventSourceMessage): StreamEvent | undefined {
   } catch {
     throw new EventStreamError(`An event stream message's data is not JSON: ${message.data.slice(0, 200)}`);
   }
-  if (typeof event !== "object" || event === null || typeof (event as { type?: unknown }).type !== "string" || typeof (event as { id?: unknown }).id !== "string") {
+  if (
+    typeof event !== "object" ||
+    event === null ||
+    typeof (event as { type?: unknown }).type !== "string" ||
+    typeof (event as { id?: unknown }).id !== "string"
+  ) {
     throw new EventStreamError(`An event stream message's data is not an event: ${message.data.slice(0, 200)}`);
   }
   return event as StreamEvent;

@@ -33,7 +33,13 @@ import createOpenApiClient, {
 } from "openapi-fetch";
 import type { components, operations, paths } from "@project-builder/contract";
 import { ApiConnectionError, ApiError, isErrorBody } from "./errors.ts";
-import { openEventStream, type EventOfType, type EventStream, type EventStreamOptions, type StreamEventType } from "./event-stream.ts";
+import {
+  openEventStream,
+  type EventOfType,
+  type EventStream,
+  type EventStreamOptions,
+  type StreamEventType,
+} from "./event-stream.ts";
 import { idempotentRoutes } from "./idempotent-routes.ts";
 import { backoffDelay, parseRetryAfter, sleep } from "./timing.ts";
 
@@ -82,16 +88,19 @@ type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
-type SuccessOf<Operation, Init> = Operation extends Record<string | number, any>
-  ? FetchResponse<Operation, Init, MediaType> extends infer R
-    ? R extends { data: infer D }
-      ? D
+type SuccessOf<Operation, Init> =
+  Operation extends Record<string | number, any>
+    ? FetchResponse<Operation, Init, MediaType> extends infer R
+      ? R extends { data: infer D }
+        ? D
+        : never
       : never
-    : never
-  : never;
+    : never;
 
 /** The body a successful call of `method path` resolves with (`undefined` for a 204). */
-export type ResponseData<M extends HttpMethod, P extends PathsWith<M>, Init = {}> = [SuccessOf<paths[P][M], Init>] extends [never]
+export type ResponseData<M extends HttpMethod, P extends PathsWith<M>, Init = {}> = [
+  SuccessOf<paths[P][M], Init>,
+] extends [never]
   ? undefined
   : SuccessOf<paths[P][M], Init>;
 
@@ -103,7 +112,9 @@ export type CallMethod<M extends HttpMethod> = <P extends PathsWith<M>, Init ext
 
 /** The GET paths that answer a page: `{ data: [...], next_cursor }`. */
 export type ListPath = {
-  [P in PathsWith<"get">]: ResponseData<"get", P> extends { data: readonly unknown[]; next_cursor: string | null } ? P : never;
+  [P in PathsWith<"get">]: ResponseData<"get", P> extends { data: readonly unknown[]; next_cursor: string | null }
+    ? P
+    : never;
 }[PathsWith<"get">];
 
 /** The item type of a list path's pages. */
@@ -203,18 +214,22 @@ function retryingFetch(options: TransportOptions): (request: Request) => Promise
   }
 
   return async (request) => {
-    const repeatable = SAFE_TO_REPEAT.has(request.method) || (request.method === "POST" && request.headers.has(IDEMPOTENCY_KEY));
+    const repeatable =
+      SAFE_TO_REPEAT.has(request.method) || (request.method === "POST" && request.headers.has(IDEMPOTENCY_KEY));
     for (let attempt = 1; ; attempt++) {
       const retry = attempt - 1;
       const timeout = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
       // A copy per attempt: a body can be sent once; the original stays unread for the next copy.
-      const sent = new Request(request.clone(), { signal: timeout ? AbortSignal.any([request.signal, timeout]) : request.signal });
+      const sent = new Request(request.clone(), {
+        signal: timeout ? AbortSignal.any([request.signal, timeout]) : request.signal,
+      });
       let response: Response;
       try {
         response = await options.fetch(sent);
       } catch (error) {
         if (request.signal.aborted) throw request.signal.reason;
-        if (!repeatable || retry >= options.maxRetries) throw new ApiConnectionError(request, attempt, error, timeout?.aborted ?? false);
+        if (!repeatable || retry >= options.maxRetries)
+          throw new ApiConnectionError(request, attempt, error, timeout?.aborted ?? false);
         await sleep(backoff(retry), request.signal);
         continue;
       }
@@ -230,7 +245,10 @@ function retryingFetch(options: TransportOptions): (request: Request) => Promise
 // ---------------------------------------------------------------------------------------------
 // The client
 
-type LooseCall = (url: string, init?: Record<string, any>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type LooseCall = (
+  url: string,
+  init?: Record<string, any>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 export function createClient(options: ClientOptions): ProjectBuilderClient {
   if (!options.apiKey) throw new TypeError("createClient needs an apiKey.");
@@ -276,7 +294,10 @@ export function createClient(options: ClientOptions): ProjectBuilderClient {
       const query = { ...init?.params?.query };
       if (cursor === undefined || cursor === null) delete query.cursor;
       else query.cursor = cursor;
-      const page = (await get(url, { ...init, params: { ...init?.params, query } })) as { data: unknown[]; next_cursor: string | null };
+      const page = (await get(url, { ...init, params: { ...init?.params, query } })) as {
+        data: unknown[];
+        next_cursor: string | null;
+      };
       yield* page.data;
       if (!page.next_cursor) return;
       cursor = page.next_cursor;

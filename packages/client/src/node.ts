@@ -4,7 +4,16 @@
 //
 //   import { verifyNodeRequest, WebhookVerificationError } from "@project-builder/client/node";
 //   createServer(async (req, res) => { const event = await verifyNodeRequest(secret, req); … });
-import { checkSecret, concat, declaredLength, tooLarge, verifyWebhook, WEBHOOK_MAX_BODY_BYTES, type VerifyRequestOptions, type WebhookEvent } from "./webhooks.ts";
+import {
+  checkSecret,
+  concat,
+  declaredLength,
+  tooLarge,
+  verifyWebhook,
+  WEBHOOK_MAX_BODY_BYTES,
+  type VerifyRequestOptions,
+  type WebhookEvent,
+} from "./webhooks.ts";
 
 export * from "./index.ts";
 
@@ -25,10 +34,17 @@ export interface NodeRequest {
 }
 
 /** Reads a Node request's whole raw body (up to `maxBodyBytes`), then verifies it. The body must not have been read already. */
-export async function verifyNodeRequest(secret: string, req: NodeRequest, options: VerifyRequestOptions = {}): Promise<WebhookEvent> {
+export async function verifyNodeRequest(
+  secret: string,
+  req: NodeRequest,
+  options: VerifyRequestOptions = {},
+): Promise<WebhookEvent> {
   checkSecret(secret);
   const limit = options.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
-  if (req.readableEnded) throw new TypeError("The request's body was already read (a body parser ran first?): verify the raw body with verifyWebhook.");
+  if (req.readableEnded)
+    throw new TypeError(
+      "The request's body was already read (a body parser ran first?): verify the raw body with verifyWebhook.",
+    );
   const body = await new Promise<Uint8Array>((resolve, reject) => {
     const declared = declaredLength(req.headers["content-length"]);
     if (declared !== undefined && declared > limit) {

@@ -65,11 +65,21 @@ describe("verifyWebhook", () => {
 
   it("reads headers from a plain object in any case, a Headers, or Node's IncomingHttpHeaders", async () => {
     const headers = signed();
-    const shouting = { "WEBHOOK-ID": headers["webhook-id"], "Webhook-Timestamp": headers["webhook-timestamp"], "Webhook-Signature": headers["webhook-signature"] };
+    const shouting = {
+      "WEBHOOK-ID": headers["webhook-id"],
+      "Webhook-Timestamp": headers["webhook-timestamp"],
+      "Webhook-Signature": headers["webhook-signature"],
+    };
     expect((await verifyWebhook(secret, shouting, body)).id).toBe(event.id);
     expect((await verifyWebhook(secret, new Headers(headers), body)).id).toBe(event.id);
     // IncomingHttpHeaders: lower-case names, undefined values, arrays for repeated headers.
-    const incoming = { ...headers, host: "127.0.0.1", "content-length": String(body.length), "x-absent": undefined, "set-cookie": ["a=1"] };
+    const incoming = {
+      ...headers,
+      host: "127.0.0.1",
+      "content-length": String(body.length),
+      "x-absent": undefined,
+      "set-cookie": ["a=1"],
+    };
     expect((await verifyWebhook(secret, incoming, body)).id).toBe(event.id);
   });
 
@@ -84,18 +94,34 @@ describe("verifyWebhook", () => {
     const vectorLibrary = new Webhook(vector.secret);
     expect(vectorLibrary.sign(vector.id, new Date(vector.timestamp * 1000), vector.body)).toBe(vector.signature);
     const eventSignature = vectorLibrary.sign(event.id, new Date(now * 1000), body);
-    expect(await verifyWebhook(vector.secret, { "webhook-id": event.id, "webhook-timestamp": String(now), "webhook-signature": eventSignature }, body)).toEqual(event);
+    expect(
+      await verifyWebhook(
+        vector.secret,
+        { "webhook-id": event.id, "webhook-timestamp": String(now), "webhook-signature": eventSignature },
+        body,
+      ),
+    ).toEqual(event);
   });
 
   it("checks the Standard Webhooks test vector's signature (its body is not an event, so it ends as invalid_body)", async () => {
-    const headers = { "webhook-id": vector.id, "webhook-timestamp": String(vector.timestamp), "webhook-signature": vector.signature };
+    const headers = {
+      "webhook-id": vector.id,
+      "webhook-timestamp": String(vector.timestamp),
+      "webhook-signature": vector.signature,
+    };
     // Past the signature check: only the body's shape is refused.
-    expect(await refusal(() => verifyWebhook(vector.secret, headers, vector.body, { now: vector.timestamp }))).toBe("invalid_body");
-    const forged = { ...headers, "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=" };
-    expect(await refusal(() => verifyWebhook(vector.secret, forged, vector.body, { now: vector.timestamp }))).toBe("no_matching_signature");
-    expect(await refusal(() => verifyWebhook(vector.secret, headers, vector.body, { now: new Date((vector.timestamp + 301) * 1000) }))).toBe(
-      "timestamp_out_of_tolerance",
+    expect(await refusal(() => verifyWebhook(vector.secret, headers, vector.body, { now: vector.timestamp }))).toBe(
+      "invalid_body",
     );
+    const forged = { ...headers, "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=" };
+    expect(await refusal(() => verifyWebhook(vector.secret, forged, vector.body, { now: vector.timestamp }))).toBe(
+      "no_matching_signature",
+    );
+    expect(
+      await refusal(() =>
+        verifyWebhook(vector.secret, headers, vector.body, { now: new Date((vector.timestamp + 301) * 1000) }),
+      ),
+    ).toBe("timestamp_out_of_tolerance");
   });
 
   it("accepts a rotation's header when its second signature matches, and refuses it when none does", async () => {
@@ -110,25 +136,39 @@ describe("verifyWebhook", () => {
 
   it("refuses a tampered body, id or timestamp, and a wrong secret", async () => {
     const headers = signed();
-    expect(await refusal(() => verifyWebhook(secret, headers, body.replace("succeeded", "failed")))).toBe("no_matching_signature");
+    expect(await refusal(() => verifyWebhook(secret, headers, body.replace("succeeded", "failed")))).toBe(
+      "no_matching_signature",
+    );
     expect(await refusal(() => verifyWebhook(secret, headers, `${body} `))).toBe("no_matching_signature");
-    expect(await refusal(() => verifyWebhook(secret, { ...headers, "webhook-id": "evt_other000" }, body))).toBe("no_matching_signature");
-    expect(await refusal(() => verifyWebhook(secret, { ...headers, "webhook-timestamp": String(now - 1) }, body))).toBe("no_matching_signature");
+    expect(await refusal(() => verifyWebhook(secret, { ...headers, "webhook-id": "evt_other000" }, body))).toBe(
+      "no_matching_signature",
+    );
+    expect(await refusal(() => verifyWebhook(secret, { ...headers, "webhook-timestamp": String(now - 1) }, body))).toBe(
+      "no_matching_signature",
+    );
     expect(await refusal(() => verifyWebhook(newWebhookSecret(), headers, body))).toBe("no_matching_signature");
   });
 
   it("refuses stale and future timestamps beyond the tolerance, and accepts them within it", async () => {
     expect((await verifyWebhook(secret, signed({ timestamp: now - 300 }), body, { now })).id).toBe(event.id);
     expect((await verifyWebhook(secret, signed({ timestamp: now + 300 }), body, { now })).id).toBe(event.id);
-    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now - 301 }), body, { now }))).toBe("timestamp_out_of_tolerance");
-    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now + 301 }), body, { now }))).toBe("timestamp_out_of_tolerance");
-    // Against the real clock, without `now`.
-    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now - 3600 }), body))).toBe("timestamp_out_of_tolerance");
-    // A tolerance of its own.
-    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now - 11 }), body, { now, toleranceSeconds: 10 }))).toBe(
+    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now - 301 }), body, { now }))).toBe(
       "timestamp_out_of_tolerance",
     );
-    expect((await verifyWebhook(secret, signed({ timestamp: now - 10 }), body, { now, toleranceSeconds: 10 })).id).toBe(event.id);
+    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now + 301 }), body, { now }))).toBe(
+      "timestamp_out_of_tolerance",
+    );
+    // Against the real clock, without `now`.
+    expect(await refusal(() => verifyWebhook(secret, signed({ timestamp: now - 3600 }), body))).toBe(
+      "timestamp_out_of_tolerance",
+    );
+    // A tolerance of its own.
+    expect(
+      await refusal(() => verifyWebhook(secret, signed({ timestamp: now - 11 }), body, { now, toleranceSeconds: 10 })),
+    ).toBe("timestamp_out_of_tolerance");
+    expect((await verifyWebhook(secret, signed({ timestamp: now - 10 }), body, { now, toleranceSeconds: 10 })).id).toBe(
+      event.id,
+    );
     for (const timestamp of ["soon", "1614265330.5", "-5", ""]) {
       const reason = await refusal(() => verifyWebhook(secret, { ...signed(), "webhook-timestamp": timestamp }, body));
       expect(reason, timestamp).toBe(timestamp === "" ? "missing_header" : "invalid_timestamp");
@@ -195,7 +235,8 @@ describe("verifyNodeRequest over a real node:http server", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const post = (headers: Record<string, string>, payload: RequestInit["body"]) => fetch(url, { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
+  const post = (headers: Record<string, string>, payload: RequestInit["body"]) =>
+    fetch(url, { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
 
   it("verifies the raw body it reads and answers the event's type", async () => {
     const response = await post({ ...signed(), "content-type": "application/json" }, body);
@@ -236,20 +277,31 @@ describe("verifyNodeRequest over a real node:http server", () => {
 
 describe("verifyFetchRequest", () => {
   const request = (headers: Record<string, string>, payload: RequestInit["body"]) =>
-    new Request("https://receiver.example/hooks", { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
+    new Request("https://receiver.example/hooks", {
+      method: "POST",
+      headers,
+      body: payload,
+      duplex: "half",
+    } as RequestInit);
 
   it("reads the Request's body and verifies it", async () => {
     expect(await verifyFetchRequest(secret, request(signed(), body))).toEqual(event);
     const { "webhook-signature": signature, ...rest } = signed();
-    expect((await verifyFetchRequest(secret, request({ ...rest, "x-svc-signature": signature }, Buffer.from(body)))).id).toBe(event.id);
+    expect(
+      (await verifyFetchRequest(secret, request({ ...rest, "x-svc-signature": signature }, Buffer.from(body)))).id,
+    ).toBe(event.id);
   });
 
   it("refuses what verifyWebhook refuses, and a body over the cap", async () => {
-    await expect(verifyFetchRequest(newWebhookSecret(), request(signed(), body))).rejects.toMatchObject({ reason: "no_matching_signature" });
+    await expect(verifyFetchRequest(newWebhookSecret(), request(signed(), body))).rejects.toMatchObject({
+      reason: "no_matching_signature",
+    });
     await expect(verifyFetchRequest(secret, request(signed({ timestamp: now - 600 }), body))).rejects.toMatchObject({
       reason: "timestamp_out_of_tolerance",
     });
-    await expect(verifyFetchRequest(secret, request(signed(), body), { maxBodyBytes: 100 })).rejects.toMatchObject({ reason: "body_too_large" });
+    await expect(verifyFetchRequest(secret, request(signed(), body), { maxBodyBytes: 100 })).rejects.toMatchObject({
+      reason: "body_too_large",
+    });
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(body));
@@ -257,8 +309,8 @@ describe("verifyFetchRequest", () => {
         controller.close();
       },
     });
-    await expect(verifyFetchRequest(secret, request(signed(), stream), { maxBodyBytes: body.length + 10 })).rejects.toBeInstanceOf(
-      WebhookVerificationError,
-    );
+    await expect(
+      verifyFetchRequest(secret, request(signed(), stream), { maxBodyBytes: body.length + 10 }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 });

@@ -85,7 +85,9 @@ export function checkSecret(secret: string): void {
 
 /** `v1,<base64>`'s base64: HMAC-SHA256 of `<id>.<timestamp>.<body>`. */
 async function expectedSignature(secret: string, id: string, timestamp: number, body: Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", secretKey(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", secretKey(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const prefix = encoder.encode(`${id}.${timestamp}.`);
   const message = new Uint8Array(prefix.length + body.length);
   message.set(prefix);
@@ -127,7 +129,12 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 function isEvent(value: unknown): value is WebhookEvent {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const event = value as Record<string, unknown>;
-  return typeof event.id === "string" && typeof event.type === "string" && typeof event.data === "object" && event.data !== null;
+  return (
+    typeof event.id === "string" &&
+    typeof event.type === "string" &&
+    typeof event.data === "object" &&
+    event.data !== null
+  );
 }
 
 /**
@@ -148,16 +155,32 @@ export async function verifyWebhook(
   const timestampText = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature") ?? header(headers, "x-svc-signature");
   if (!id || !timestampText || !signatures) {
-    const missing = [!id && "webhook-id", !timestampText && "webhook-timestamp", !signatures && "webhook-signature"].filter(Boolean);
+    const missing = [
+      !id && "webhook-id",
+      !timestampText && "webhook-timestamp",
+      !signatures && "webhook-signature",
+    ].filter(Boolean);
     throw new WebhookVerificationError("missing_header", `Missing header: ${missing.join(", ")}.`);
   }
 
   const tolerance = options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
-  const now = options.now instanceof Date ? Math.floor(options.now.getTime() / 1000) : (options.now ?? Math.floor(Date.now() / 1000));
+  const now =
+    options.now instanceof Date
+      ? Math.floor(options.now.getTime() / 1000)
+      : (options.now ?? Math.floor(Date.now() / 1000));
   const timestamp = /^\d{1,15}$/.test(timestampText) ? Number(timestampText) : NaN;
-  if (!Number.isSafeInteger(timestamp)) throw new WebhookVerificationError("invalid_timestamp", "webhook-timestamp is not whole Unix seconds.");
-  if (timestamp < now - tolerance) throw new WebhookVerificationError("timestamp_out_of_tolerance", `webhook-timestamp is more than ${tolerance} s in the past.`);
-  if (timestamp > now + tolerance) throw new WebhookVerificationError("timestamp_out_of_tolerance", `webhook-timestamp is more than ${tolerance} s in the future.`);
+  if (!Number.isSafeInteger(timestamp))
+    throw new WebhookVerificationError("invalid_timestamp", "webhook-timestamp is not whole Unix seconds.");
+  if (timestamp < now - tolerance)
+    throw new WebhookVerificationError(
+      "timestamp_out_of_tolerance",
+      `webhook-timestamp is more than ${tolerance} s in the past.`,
+    );
+  if (timestamp > now + tolerance)
+    throw new WebhookVerificationError(
+      "timestamp_out_of_tolerance",
+      `webhook-timestamp is more than ${tolerance} s in the future.`,
+    );
 
   // Every `v1` entry is compared (no early exit), so timing does not tell which one matched; entries
   // of other versions are ignored, as the standard asks.
@@ -166,13 +189,16 @@ export async function verifyWebhook(
   let matched = false;
   for (const entry of signatures.split(" ")) {
     const comma = entry.indexOf(",");
-    if (comma >= 0 && entry.slice(0, comma) === "v1" && equalInConstantTime(entry.slice(comma + 1), expected)) matched = true;
+    if (comma >= 0 && entry.slice(0, comma) === "v1" && equalInConstantTime(entry.slice(comma + 1), expected))
+      matched = true;
   }
   if (!matched) throw new WebhookVerificationError("no_matching_signature", "No signature matches this secret.");
 
   let event: unknown;
   try {
-    event = JSON.parse(typeof rawBody === "string" ? rawBody : new TextDecoder("utf-8", { fatal: true }).decode(rawBody));
+    event = JSON.parse(
+      typeof rawBody === "string" ? rawBody : new TextDecoder("utf-8", { fatal: true }).decode(rawBody),
+    );
   } catch {
     throw new WebhookVerificationError("invalid_body", "The body is not JSON.");
   }
@@ -202,7 +228,11 @@ export function concat(chunks: readonly Uint8Array[], length: number): Uint8Arra
 }
 
 /** Reads a fetch `Request`'s whole raw body (up to `maxBodyBytes`), then verifies it. */
-export async function verifyFetchRequest(secret: string, request: Request, options: VerifyRequestOptions = {}): Promise<WebhookEvent> {
+export async function verifyFetchRequest(
+  secret: string,
+  request: Request,
+  options: VerifyRequestOptions = {},
+): Promise<WebhookEvent> {
   checkSecret(secret);
   const limit = options.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
   const declared = declaredLength(request.headers.get("content-length"));

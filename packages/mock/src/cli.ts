@@ -17,7 +17,12 @@ Every request needs "Authorization: Bearer <anything>". Choose an answer with
 let values: { port?: string; host?: string; dynamic?: boolean; help?: boolean };
 try {
   ({ values } = parseArgs({
-    options: { port: { type: "string", short: "p" }, host: { type: "string" }, dynamic: { type: "boolean", short: "d" }, help: { type: "boolean" } },
+    options: {
+      port: { type: "string", short: "p" },
+      host: { type: "string" },
+      dynamic: { type: "boolean", short: "d" },
+      help: { type: "boolean" },
+    },
   }));
 } catch (error) {
   console.error(`project-builder-mock: ${(error as Error).message}\n\n${usage}`);

@@ -16,7 +16,9 @@ export const contractDocument: string = fileURLToPath(import.meta.resolve("@proj
 
 /** The version of that contract. */
 export const contractVersion: string = (
-  JSON.parse(readFileSync(fileURLToPath(import.meta.resolve("@project-builder/contract/package.json")), "utf8")) as { version: string }
+  JSON.parse(readFileSync(fileURLToPath(import.meta.resolve("@project-builder/contract/package.json")), "utf8")) as {
+    version: string;
+  }
 ).version;
 
 const prismCli = fileURLToPath(new URL("dist/index.js", import.meta.resolve("@stoplight/prism-cli/package.json")));
@@ -48,7 +50,17 @@ const LISTENING = /Prism is listening on (\S+)/;
 export function startMock(options: MockOptions = {}): Promise<Mock> {
   const port = options.port ?? 4010;
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new RangeError(`Not a port: ${port}.`);
-  const args = [prismCli, "mock", contractDocument, "--host", options.host ?? "127.0.0.1", "--port", String(port), "--cors", "--errors"];
+  const args = [
+    prismCli,
+    "mock",
+    contractDocument,
+    "--host",
+    options.host ?? "127.0.0.1",
+    "--port",
+    String(port),
+    "--cors",
+    "--errors",
+  ];
   if (options.dynamic) args.push("--dynamic");
   const prism = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<number | null>((resolve) => prism.once("exit", (code) => resolve(code)));

@@ -3,7 +3,14 @@
 // transaction of its change, then redirects to the endpoint's page with a notice (or shows it).
 import { InvalidInputError } from "../../domain/errors.ts";
 import { administers } from "../../domain/members.ts";
-import { deleteWebhookEndpoint, getWebhookEndpoint, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhookEndpoint } from "../../domain/webhooks.ts";
+import {
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  redeliver,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhookEndpoint,
+} from "../../domain/webhooks.ts";
 import { html } from "../../html/template.ts";
 import { redirect } from "../../pages/respond.ts";
 import { recordAction, sendConsolePage, sendErrorPage, type WorkspaceContext } from "../context.ts";
@@ -12,7 +19,11 @@ import { descriptionOf, enabledEventsOf, invalid } from "./endpoint-form.ts";
 import { endpointPage } from "./endpoint-page.ts";
 import { envQuery, environmentOf, partitionOf } from "../environment.ts";
 
-export async function updateEndpoint(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function updateEndpoint(
+  ctx: WorkspaceContext,
+  [endpointId]: string[],
+  form: URLSearchParams,
+): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   try {
     const enabledEvents = enabledEventsOf(form);
@@ -36,7 +47,8 @@ export async function updateEndpoint(ctx: WorkspaceContext, [endpointId]: string
 export async function setStatus(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   const status = form.get("status");
-  if (status !== "enabled" && status !== "disabled") throw new InvalidInputError("the status must be enabled or disabled", "status");
+  if (status !== "enabled" && status !== "disabled")
+    throw new InvalidInputError("the status must be enabled or disabled", "status");
   await ctx.deps.db.transaction(async (tx) => {
     await updateWebhookEndpoint(tx, ctx.deps.webhookTargets, partitionOf(ctx, environment), endpointId!, { status });
     await recordAction(tx, ctx, "webhook_endpoint.updated", endpointId!, 303);
@@ -44,7 +56,11 @@ export async function setStatus(ctx: WorkspaceContext, [endpointId]: string[], f
   redirect(ctx.response, `${ctx.base}/webhooks/${endpointId}${envQuery(environment, { notice: status })}`);
 }
 
-export async function rotateSecret(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function rotateSecret(
+  ctx: WorkspaceContext,
+  [endpointId]: string[],
+  form: URLSearchParams,
+): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   const rotated = await ctx.deps.db.transaction(async (tx) => {
     const endpoint = await rotateWebhookSecret(tx, partitionOf(ctx, environment), endpointId!);
@@ -54,7 +70,11 @@ export async function rotateSecret(ctx: WorkspaceContext, [endpointId]: string[]
   await endpointPage(ctx, endpointId!, { status: 200, environment, rotatedSecret: rotated.secret });
 }
 
-export async function testEndpoint(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function testEndpoint(
+  ctx: WorkspaceContext,
+  [endpointId]: string[],
+  form: URLSearchParams,
+): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   await ctx.deps.db.transaction(async (tx) => {
     await sendTestEvent(tx, partitionOf(ctx, environment), endpointId!);
@@ -63,7 +83,11 @@ export async function testEndpoint(ctx: WorkspaceContext, [endpointId]: string[]
   redirect(ctx.response, `${ctx.base}/webhooks/${endpointId}${envQuery(environment, { notice: "tested" })}`);
 }
 
-export async function redeliverDelivery(ctx: WorkspaceContext, [endpointId, deliveryId]: string[], form: URLSearchParams): Promise<void> {
+export async function redeliverDelivery(
+  ctx: WorkspaceContext,
+  [endpointId, deliveryId]: string[],
+  form: URLSearchParams,
+): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   await ctx.deps.db.transaction(async (tx) => {
     await redeliver(tx, partitionOf(ctx, environment), endpointId!, deliveryId!);
@@ -76,26 +100,38 @@ export async function confirmDelete(ctx: WorkspaceContext, [endpointId]: string[
   const environment = environmentOf(ctx.url.searchParams.get("environment"));
   const endpoint = await getWebhookEndpoint(ctx.deps.db, partitionOf(ctx, environment), endpointId!);
   if (!administers(ctx.role)) {
-    return sendErrorPage(ctx, 403, `Only a workspace owner or admin can delete webhook endpoints. Your role is ${ctx.role}.`, {
-      back: { href: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`, label: "Back to the endpoint" },
-    });
+    return sendErrorPage(
+      ctx,
+      403,
+      `Only a workspace owner or admin can delete webhook endpoints. Your role is ${ctx.role}.`,
+      {
+        back: { href: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`, label: "Back to the endpoint" },
+      },
+    );
   }
   sendConsolePage(ctx, 200, {
     title: "Delete endpoint",
     heading: "Delete this webhook endpoint?",
     section: "webhooks",
-    body: html`<p><code>${endpoint.url}</code> (${environment}) will receive no more events, and its delivery log is deleted with it, pending deliveries included. To pause deliveries instead, disable the endpoint.</p>
-${confirmForm({
-      action: `${ctx.base}/webhooks/${endpoint.id}/delete`,
-      csrf: ctx.visitor.csrf,
-      hidden: html`<input type="hidden" name="environment" value="${environment}">`,
-      button: "Delete endpoint",
-      cancel: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`,
-    })}`,
+    body: html`<p>
+        <code>${endpoint.url}</code> (${environment}) will receive no more events, and its delivery log is deleted with
+        it, pending deliveries included. To pause deliveries instead, disable the endpoint.
+      </p>
+      ${confirmForm({
+        action: `${ctx.base}/webhooks/${endpoint.id}/delete`,
+        csrf: ctx.visitor.csrf,
+        hidden: html`<input type="hidden" name="environment" value="${environment}" />`,
+        button: "Delete endpoint",
+        cancel: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`,
+      })}`,
   });
 }
 
-export async function deleteEndpoint(ctx: WorkspaceContext, [endpointId]: string[], form: URLSearchParams): Promise<void> {
+export async function deleteEndpoint(
+  ctx: WorkspaceContext,
+  [endpointId]: string[],
+  form: URLSearchParams,
+): Promise<void> {
   const environment = environmentOf(form.get("environment"));
   await ctx.deps.db.transaction(async (tx) => {
     await deleteWebhookEndpoint(tx, partitionOf(ctx, environment), endpointId!);

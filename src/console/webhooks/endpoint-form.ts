@@ -6,7 +6,6 @@ import { EVENT_TYPES } from "../../domain/events.ts";
 import { html, type Html } from "../../html/template.ts";
 import { describedBy, fieldError, sentence } from "../layout.ts";
 
-
 type EnabledEvents = SchemaWebhookEndpoint["enabled_events"];
 
 export function eventsSummary(list: readonly string[]): string {
@@ -23,7 +22,8 @@ export function enabledEventsOf(form: URLSearchParams): EnabledEvents {
 /** The contract bounds a description to 500 characters (the API checks it against the contract; the console here). */
 export function descriptionOf(form: URLSearchParams): string {
   const description = (form.get("description") ?? "").trim();
-  if (description.length > 500) throw new InvalidInputError("the description must be at most 500 characters", "description");
+  if (description.length > 500)
+    throw new InvalidInputError("the description must be at most 500 characters", "description");
   return description;
 }
 
@@ -32,7 +32,11 @@ export interface FormState {
   readonly error?: { field: string; message: string };
 }
 
-const FIELD_OF_PARAM: Record<string, string> = { url: "url", description: "description", enabled_events: "enabled_events" };
+const FIELD_OF_PARAM: Record<string, string> = {
+  url: "url",
+  description: "description",
+  enabled_events: "enabled_events",
+};
 
 export function invalid(error: InvalidInputError): { field: string; message: string } {
   return { field: FIELD_OF_PARAM[error.param ?? ""] ?? "url", message: sentence(error.message) };
@@ -60,7 +64,16 @@ ${fieldError(`${prefix}-description`, errorOf("description"))}
 <div class="choice"><input type="checkbox" id="${prefix}-event-all" name="enabled_events" value="*"${events.includes("*") ? html` checked` : ""}> <label for="${prefix}-event-all">All events</label></div>
 <div class="columns">${EVENT_TYPES.map(
     (type, index) =>
-      html`<div class="choice"><input type="checkbox" id="${prefix}-event-${index}" name="enabled_events" value="${type}"${events.includes(type) ? html` checked` : ""}> <label for="${prefix}-event-${index}"><code>${type}</code></label></div>`,
+      html`<div class="choice">
+        <input
+          type="checkbox"
+          id="${prefix}-event-${index}"
+          name="enabled_events"
+          value="${type}"
+          ${events.includes(type) ? html` checked` : ""}
+        />
+        <label for="${prefix}-event-${index}"><code>${type}</code></label>
+      </div>`,
   )}</div>
 ${fieldError(`${prefix}-events`, errorOf("enabled_events"))}
 </fieldset>`;

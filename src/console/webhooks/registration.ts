@@ -22,7 +22,11 @@ export async function registerEndpoint(ctx: WorkspaceContext, _params: string[],
       await recordAction(tx, ctx, "webhook_endpoint.created", endpoint.id, 200);
       return endpoint;
     });
-    await listPage(ctx, { status: 200, environment, created: { id: created.id, url: created.url, secret: created.secret } });
+    await listPage(ctx, {
+      status: 200,
+      environment,
+      created: { id: created.id, url: created.url, secret: created.secret },
+    });
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     await listPage(ctx, { status: 400, environment, values: form, error: invalid(error) });

@@ -10,7 +10,9 @@ import type { RateLimitResult } from "./policy.ts";
  *   `X-RateLimit-Reset` (Unix epoch seconds), all of the first (long) window: the minute;
  * - `Retry-After` (whole seconds ≥ 1) when refused.
  */
-export function rateLimitHeaders(result: Pick<RateLimitResult, "allowed" | "retryAfterSeconds" | "windows">): Record<string, string> {
+export function rateLimitHeaders(
+  result: Pick<RateLimitResult, "allowed" | "retryAfterSeconds" | "windows">,
+): Record<string, string> {
   const policy = result.windows.map((w) => `"${w.policy}";q=${w.limit};w=${Math.ceil(w.windowSeconds)}`).join(", ");
   const current = result.windows.map((w) => `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`).join(", ");
   const minute = result.windows[0]!;

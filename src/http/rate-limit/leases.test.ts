@@ -4,7 +4,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresDriver } from "../../../test/support/database.ts";
 import type { PostgresStorage } from "../../storage/index.ts";
-import { createKeyRateLimiter, createMemoryStore, createPostgresStore, createRedisStore, leaseSize, PLAN_LIMITS, type RateLimitStore } from "./index.ts";
+import {
+  createKeyRateLimiter,
+  createMemoryStore,
+  createPostgresStore,
+  createRedisStore,
+  leaseSize,
+  PLAN_LIMITS,
+  type RateLimitStore,
+} from "./index.ts";
 
 /** A shared store (memory underneath) that counts its round trips, as a second replica sees it too. */
 function countingStore(): RateLimitStore & { takes: number; given: number } {
@@ -57,8 +65,17 @@ describe("a leased limiter", () => {
 
   it("across two replicas never admits more than a window allows, and a free key's exactly its limit", async () => {
     const shared = createMemoryStore();
-    const store = (): RateLimitStore => ({ kind: "redis", take: shared.take, giveBack: shared.giveBack, close: async () => {} });
-    for (const [plan, limit] of [["free", 10], ["team", 30], ["enterprise", 100]] as const) {
+    const store = (): RateLimitStore => ({
+      kind: "redis",
+      take: shared.take,
+      giveBack: shared.giveBack,
+      close: async () => {},
+    });
+    for (const [plan, limit] of [
+      ["free", 10],
+      ["team", 30],
+      ["enterprise", 100],
+    ] as const) {
       const [a, b] = [createKeyRateLimiter({ store: store() }), createKeyRateLimiter({ store: store() })];
       let admitted = 0;
       for (let i = 0; i < 300; i++) if ((await (i % 3 === 0 ? a : b).consume(`key_${plan}`, plan)).allowed) admitted++;
@@ -109,16 +126,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("leases on PostgreSQL (TEST_DATA
   it("two replicas of an enterprise key: a statement per ten requests, never over the limit, leftovers given back", async () => {
     let statements = 0;
     const query = storage.pool.query.bind(storage.pool);
-    const counting = Object.create(storage.pool, { query: { value: (...args: Parameters<typeof query>) => (statements++, query(...args)) } }) as typeof storage.pool;
+    const counting = Object.create(storage.pool, {
+      query: { value: (...args: Parameters<typeof query>) => (statements++, query(...args)) },
+    }) as typeof storage.pool;
     const prefix = `pbs:test:${randomUUID()}`;
-    const a = createKeyRateLimiter({ store: await createPostgresStore({ pool: counting, insurance: false }), keyPrefix: prefix });
-    const b = createKeyRateLimiter({ store: await createPostgresStore({ pool: counting, insurance: false }), keyPrefix: prefix });
-    const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b).consume("key_pg", "enterprise")));
+    const a = createKeyRateLimiter({
+      store: await createPostgresStore({ pool: counting, insurance: false }),
+      keyPrefix: prefix,
+    });
+    const b = createKeyRateLimiter({
+      store: await createPostgresStore({ pool: counting, insurance: false }),
+      keyPrefix: prefix,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b).consume("key_pg", "enterprise")),
+    );
     expect(answers.filter((answer) => answer.allowed).length).toBeLessThanOrEqual(100);
     expect(answers.filter((answer) => answer.allowed).length).toBeGreaterThanOrEqual(100 - 9);
     expect(statements).toBeLessThanOrEqual(Math.ceil(100 / 10) + 4);
     await a.close();
-    const { rows } = await storage.pool.query<{ count: number }>("select count from rate_limit_counters where key = $1", [`${prefix}:1s:key_pg`]);
+    const { rows } = await storage.pool.query<{ count: number }>(
+      "select count from rate_limit_counters where key = $1",
+      [`${prefix}:1s:key_pg`],
+    );
     // What a's lease did not make is back (b's still counts until b stops).
     expect(rows[0]!.count).toBeLessThanOrEqual(answers.filter((answer) => answer.allowed).length + 10);
     await b.close();

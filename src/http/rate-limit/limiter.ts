@@ -12,7 +12,17 @@
 //   requests left (ties: the later reset); when refused, the full window with the latest reset.
 import { direct, leased } from "./leases.ts";
 import { createMemoryStore } from "./memory-store.ts";
-import { DEFAULT_PLAN, DEFAULT_WINDOWS, isPlan, PLAN_LIMITS, type Plan, type PlanLimits, type RateLimitResult, type RateLimitWindows, type WindowState } from "./policy.ts";
+import {
+  DEFAULT_PLAN,
+  DEFAULT_WINDOWS,
+  isPlan,
+  PLAN_LIMITS,
+  type Plan,
+  type PlanLimits,
+  type RateLimitResult,
+  type RateLimitWindows,
+  type WindowState,
+} from "./policy.ts";
 import type { RateLimitStore, WindowSpec } from "./store.ts";
 
 export interface RateLimiterOptions {
@@ -55,7 +65,11 @@ export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateL
         { policy: "default" as const, windowSeconds: windows.longSeconds, limit: limits.perMinute },
         { policy: "burst" as const, windowSeconds: windows.shortSeconds, limit: limits.burst },
       ];
-      const spec: WindowSpec[] = parts.map((part) => ({ name: `${prefix}:${part.windowSeconds}s`, limit: part.limit, durationMs: part.windowSeconds * 1000 }));
+      const spec: WindowSpec[] = parts.map((part) => ({
+        name: `${prefix}:${part.windowSeconds}s`,
+        limit: part.limit,
+        durationMs: part.windowSeconds * 1000,
+      }));
       return [plan, { parts, spec, limits }];
     }),
   );
@@ -89,7 +103,9 @@ export function createKeyRateLimiter(options: RateLimiterOptions = {}): KeyRateL
       };
     });
     const binding = pickBinding(ws);
-    const retryAfterSeconds = counted.allowed ? null : Math.max(1, ...ws.filter((w) => w.exceeded).map((w) => w.resetSeconds));
+    const retryAfterSeconds = counted.allowed
+      ? null
+      : Math.max(1, ...ws.filter((w) => w.exceeded).map((w) => w.resetSeconds));
     return {
       allowed: counted.allowed,
       limit: binding.limit,
@@ -115,4 +131,3 @@ function pickBinding(ws: readonly WindowState[]): WindowState {
     return w.resetAt > best.resetAt ? w : best;
   });
 }
-

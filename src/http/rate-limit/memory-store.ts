@@ -14,7 +14,8 @@ export function createMemoryStore(): RateLimitStore {
     windows.map((window) => {
       const name = `${window.name}:${key}`;
       let counter = counters.get(name);
-      if (!counter || counter.resetsAt <= now) counters.set(name, (counter = { count: 0, resetsAt: now + window.durationMs }));
+      if (!counter || counter.resetsAt <= now)
+        counters.set(name, (counter = { count: 0, resetsAt: now + window.durationMs }));
       return counter;
     });
   return {
@@ -22,9 +23,15 @@ export function createMemoryStore(): RateLimitStore {
     async take(key, windows, requests) {
       const now = Date.now();
       const counted = current(key, windows, now);
-      const granted = Math.max(0, Math.min(requests, ...counted.map((counter, i) => windows[i]!.limit - counter.count)));
+      const granted = Math.max(
+        0,
+        Math.min(requests, ...counted.map((counter, i) => windows[i]!.limit - counter.count)),
+      );
       for (const counter of counted) counter.count += granted;
-      return { granted, windows: counted.map((counter) => ({ count: counter.count, resetInMs: counter.resetsAt - now })) };
+      return {
+        granted,
+        windows: counted.map((counter) => ({ count: counter.count, resetInMs: counter.resetsAt - now })),
+      };
     },
     async giveBack(key, windows, requests) {
       for (const counter of current(key, windows, Date.now())) counter.count = Math.max(0, counter.count - requests);

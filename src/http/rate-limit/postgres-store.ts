@@ -33,14 +33,20 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     pool.query("delete from rate_limit_counters where resets_at < clock_timestamp()").catch(() => {});
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
-  const keysOf = (key: string, windows: readonly { name: string }[]) => windows.map((window) => `${window.name}:${key}`);
+  const keysOf = (key: string, windows: readonly { name: string }[]) =>
+    windows.map((window) => `${window.name}:${key}`);
   const store: RateLimitStore = {
     kind: "postgres",
     async take(key, windows, requests) {
       const { rows } = await pool.query<{ granted: number; counts: number[]; reset_in_ms: number[] }>({
         name: "rate_limit_take",
         text: "select granted, counts, reset_in_ms from rate_limit_take($1::text[], $2::integer[], $3::integer[], $4::integer)",
-        values: [keysOf(key, windows), windows.map((window) => window.limit), windows.map((window) => Math.ceil(window.durationMs)), requests],
+        values: [
+          keysOf(key, windows),
+          windows.map((window) => window.limit),
+          windows.map((window) => Math.ceil(window.durationMs)),
+          requests,
+        ],
       });
       const [{ granted, counts, reset_in_ms }] = rows as [(typeof rows)[number]];
       return { granted, windows: counts.map((count, i) => ({ count, resetInMs: reset_in_ms[i]! })) };

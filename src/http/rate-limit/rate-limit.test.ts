@@ -233,8 +233,16 @@ describe.skipIf(!TEST_REDIS_URL)("rate limiter on Redis (TEST_REDIS_URL)", () =>
 
   it("refuses with Retry-After when the burst is spent across instances", async () => {
     const prefix = `pbs:test:${randomUUID()}`;
-    const a = createKeyRateLimiter({ store: await createRedisStore({ url: TEST_REDIS_URL! }), keyPrefix: prefix, plans: { ...PLAN_LIMITS, free: { perMinute: 3, burst: 3 } } });
-    const b = createKeyRateLimiter({ store: await createRedisStore({ url: TEST_REDIS_URL! }), keyPrefix: prefix, plans: { ...PLAN_LIMITS, free: { perMinute: 3, burst: 3 } } });
+    const a = createKeyRateLimiter({
+      store: await createRedisStore({ url: TEST_REDIS_URL! }),
+      keyPrefix: prefix,
+      plans: { ...PLAN_LIMITS, free: { perMinute: 3, burst: 3 } },
+    });
+    const b = createKeyRateLimiter({
+      store: await createRedisStore({ url: TEST_REDIS_URL! }),
+      keyPrefix: prefix,
+      plans: { ...PLAN_LIMITS, free: { perMinute: 3, burst: 3 } },
+    });
     try {
       await fire(a, "k", 3);
       const r = await b.consume("k");
@@ -281,9 +289,17 @@ describe.skipIf(!TEST_DATABASE_URL)("rate limiter on Postgres (TEST_DATABASE_URL
     const statements: string[] = [];
     const query = storage.pool.query.bind(storage.pool);
     const counting = Object.create(storage.pool, {
-      query: { value: (...args: Parameters<typeof query>) => (statements.push(String((args[0] as { text?: string }).text ?? args[0])), query(...args)) },
+      query: {
+        value: (...args: Parameters<typeof query>) => (
+          statements.push(String((args[0] as { text?: string }).text ?? args[0])),
+          query(...args)
+        ),
+      },
     }) as typeof storage.pool;
-    const limiter = createKeyRateLimiter({ store: await createPostgresStore({ pool: counting }), keyPrefix: `pbs:test:${randomUUID()}` });
+    const limiter = createKeyRateLimiter({
+      store: await createPostgresStore({ pool: counting }),
+      keyPrefix: `pbs:test:${randomUUID()}`,
+    });
     const results = await fire(limiter, "k", 11);
     expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
     expect(statements).toHaveLength(11);
@@ -322,7 +338,11 @@ describe.skipIf(!TEST_DATABASE_URL)("rate limiter on Postgres (TEST_DATABASE_URL
 
   it("many concurrent requests of one key never let more than the quota through, and refusals cost nothing", async () => {
     const plans = { ...PLAN_LIMITS, free: { perMinute: 25, burst: 1000 } };
-    const limiter = createKeyRateLimiter({ store: await createPostgresStore({ pool: storage.pool }), keyPrefix: `pbs:test:${randomUUID()}`, plans });
+    const limiter = createKeyRateLimiter({
+      store: await createPostgresStore({ pool: storage.pool }),
+      keyPrefix: `pbs:test:${randomUUID()}`,
+      plans,
+    });
     const results = await Promise.all(Array.from({ length: 80 }, () => limiter.consume("busy")));
     expect(results.filter((r) => r.allowed)).toHaveLength(25);
     // The refused 55 were not counted in the burst window either.
@@ -333,7 +353,10 @@ describe.skipIf(!TEST_DATABASE_URL)("rate limiter on Postgres (TEST_DATABASE_URL
 
   it("counts in memory while the database cannot answer, and says so once", async () => {
     const errors: Error[] = [];
-    const store = await createPostgresStore({ connectionString: "postgres://postgres@127.0.0.1:1/none", onError: (e) => errors.push(e) });
+    const store = await createPostgresStore({
+      connectionString: "postgres://postgres@127.0.0.1:1/none",
+      onError: (e) => errors.push(e),
+    });
     const limiter = createKeyRateLimiter({ store });
     try {
       const results = await fire(limiter, "k", 11);
@@ -352,9 +375,16 @@ describe.skipIf(!TEST_REDIS_URL)("rate limiter on Redis: round trips and concurr
     const client = new Redis(TEST_REDIS_URL!);
     const calls: string[] = [];
     const send = client.sendCommand.bind(client);
-    client.sendCommand = ((command: { name: string }) => (calls.push(command.name), send(command as never))) as typeof client.sendCommand;
+    client.sendCommand = ((command: { name: string }) => (
+      calls.push(command.name),
+      send(command as never)
+    )) as typeof client.sendCommand;
     const plans = { ...PLAN_LIMITS, free: { perMinute: 25, burst: 1000 } };
-    const limiter = createKeyRateLimiter({ store: await createRedisStore({ client }), keyPrefix: `pbs:test:${randomUUID()}`, plans });
+    const limiter = createKeyRateLimiter({
+      store: await createRedisStore({ client }),
+      keyPrefix: `pbs:test:${randomUUID()}`,
+      plans,
+    });
     try {
       calls.length = 0;
       const results = await Promise.all(Array.from({ length: 80 }, () => limiter.consume("busy")));
@@ -372,7 +402,11 @@ describe.skipIf(!TEST_REDIS_URL)("rate limiter on Redis: round trips and concurr
 describe("Redis store unreachable", () => {
   it("falls back to per-process counting at once instead of failing", async () => {
     const errors: Error[] = [];
-    const store = await createRedisStore({ url: "redis://127.0.0.1:1", readyTimeoutMs: 200, onError: (e) => errors.push(e) });
+    const store = await createRedisStore({
+      url: "redis://127.0.0.1:1",
+      readyTimeoutMs: 200,
+      onError: (e) => errors.push(e),
+    });
     const limiter = createKeyRateLimiter({ store });
     try {
       const started = Date.now();

@@ -73,7 +73,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
   const owned = options.client === undefined;
   let client: Redis;
   if (options.client !== undefined) client = options.client;
-  else if (options.url !== undefined) client = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  else if (options.url !== undefined)
+    client = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   else throw new Error("createRedisStore needs a client or a url");
   const onError = options.onError ?? (() => {});
   client.on("error", onError);
@@ -92,12 +93,18 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
   client.defineCommand("rateLimitTake", { lua: REDIS_TAKE });
   client.defineCommand("rateLimitGiveBack", { lua: REDIS_GIVE_BACK });
   const redis = client as RedisWithScripts;
-  const keysOf = (key: string, windows: readonly { name: string }[]) => windows.map((window) => `${window.name}:{${key}}`);
+  const keysOf = (key: string, windows: readonly { name: string }[]) =>
+    windows.map((window) => `${window.name}:{${key}}`);
   const store: RateLimitStore = {
     kind: "redis",
     async take(key, windows, requests) {
       const args = windows.flatMap((window) => [window.limit, Math.ceil(window.durationMs)]);
-      const [granted, counts, resets] = await redis.rateLimitTake(windows.length, ...keysOf(key, windows), ...args, requests);
+      const [granted, counts, resets] = await redis.rateLimitTake(
+        windows.length,
+        ...keysOf(key, windows),
+        ...args,
+        requests,
+      );
       return { granted, windows: counts.map((count, i) => ({ count, resetInMs: resets[i]! })) };
     },
     async giveBack(key, windows, requests) {

@@ -69,7 +69,10 @@ describe("build pool", () => {
     const threads = pool({ timeoutMs: 1 });
     await expect(threads.buildSite(site)).rejects.toThrow(new BuildError("The build passed its time limit of 1 ms."));
     await expect(threads.editProject(request, running())).rejects.toThrow(
-      new AgentError("agent_error", "The built-in agent passed its time limit of 1 ms while editing the project's files."),
+      new AgentError(
+        "agent_error",
+        "The built-in agent passed its time limit of 1 ms while editing the project's files.",
+      ),
     );
   });
 
@@ -92,7 +95,9 @@ describe("build pool", () => {
     // A task cut short retires its thread. This one (an edit of 5,000,000 tags: seconds of work)
     // keeps its thread busy past the second a retired thread has to answer, so the thread is
     // terminated mid-task: an esbuild service it still held would be left a zombie.
-    await expect(threads.editProject({ ...request, indexHtml: "<a ".repeat(5_000_000) }, AbortSignal.timeout(1))).rejects.toThrow();
+    await expect(
+      threads.editProject({ ...request, indexHtml: "<a ".repeat(5_000_000) }, AbortSignal.timeout(1)),
+    ).rejects.toThrow();
     await threads.buildSite(site);
     expect(esbuilds()).toEqual([]);
     await threads.close();

@@ -46,7 +46,9 @@ export function createBuildPool(options: BuildPoolOptions): BuildPool {
       }),
     editProject: (request, signal) =>
       pool.run<BuiltinEdit>("editProject", request, signal).catch((error: unknown) => {
-        throw error instanceof ThreadLimitError ? new AgentError("agent_error", `The built-in agent ${error.message} while editing the project's files.`) : revived(error);
+        throw error instanceof ThreadLimitError
+          ? new AgentError("agent_error", `The built-in agent ${error.message} while editing the project's files.`)
+          : revived(error);
       }),
     close: () => pool.close(),
   };

@@ -7,7 +7,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function snapshot(files: Record<string, string | Uint8Array>): Map<string, Uint8Array> {
-  return new Map(Object.entries(files).map(([path, content]) => [path, typeof content === "string" ? encoder.encode(content) : content]));
+  return new Map(
+    Object.entries(files).map(([path, content]) => [
+      path,
+      typeof content === "string" ? encoder.encode(content) : content,
+    ]),
+  );
 }
 
 function text(output: Map<string, Uint8Array>, path: string): string {
@@ -35,7 +40,8 @@ async function buildError(files: Map<string, Uint8Array>): Promise<BuildError> {
   return error as BuildError;
 }
 
-const page = (script: string) => `<!doctype html><html><head><title>App</title></head><body><div id="root"></div>${script}</body></html>`;
+const page = (script: string) =>
+  `<!doctype html><html><head><title>App</title></head><body><div id="root"></div>${script}</body></html>`;
 
 describe("buildSite", () => {
   it("copies a plain static site unchanged", async () => {
@@ -72,7 +78,10 @@ describe("buildSite", () => {
 
     expect(text(output, css)).toBe("body{margin:0;color:#639}\n");
     expect(text(output, "index.html")).toBe(
-      page(`<script type="module" src="${js}" defer></script>`).replace("</head>", `<link rel="stylesheet" href="${css}"></head>`),
+      page(`<script type="module" src="${js}" defer></script>`).replace(
+        "</head>",
+        `<link rel="stylesheet" href="${css}"></head>`,
+      ),
     );
   });
 
@@ -95,7 +104,9 @@ describe("buildSite", () => {
       "img/bg.png": new Uint8Array([1]),
       "img/logo.png": new Uint8Array([2]),
     });
-    expect(text(output, only(output, /^src\/main-.*\.css$/))).toBe(".hero{background:url(../img/bg.png?v=1)}.x{background:url(/abs.png)}\n");
+    expect(text(output, only(output, /^src\/main-.*\.css$/))).toBe(
+      ".hero{background:url(../img/bg.png?v=1)}.x{background:url(/abs.png)}\n",
+    );
     expect(text(output, only(output, /^src\/main-.*\.js$/))).toContain('new URL("../img/logo.png",import.meta.url)');
     expect(output.get("img/bg.png")).toEqual(new Uint8Array([1]));
   });
@@ -104,7 +115,7 @@ describe("buildSite", () => {
     const output = await buildFrom({
       "index.html": page('<script src="app.jsx"></script>'),
       "app.jsx": [
-        "function Item({ label }) { return <li className=\"item\">{label}</li>; }",
+        'function Item({ label }) { return <li className="item">{label}</li>; }',
         "let clicks = 0;",
         'const list = <ul id="list" hidden onClick={() => clicks++}>{["a", "b"].map((label) => <Item label={label} />)}{null}{false}</ul>;',
         'document.body.append(<><h1 style={{ color: "red" }}>Total {1 + 1}</h1>{list}<svg><circle r="2" /></svg></>);',
@@ -160,7 +171,10 @@ describe("buildSite", () => {
     ]);
     ul.listeners.click();
     expect((context.clicks as () => number)()).toBe(1);
-    expect([svg.namespace, (svg.children[0] as FakeNode).namespace]).toEqual(["http://www.w3.org/2000/svg", "http://www.w3.org/2000/svg"]);
+    expect([svg.namespace, (svg.children[0] as FakeNode).namespace]).toEqual([
+      "http://www.w3.org/2000/svg",
+      "http://www.w3.org/2000/svg",
+    ]);
   });
 
   it("builds the same bytes from the same snapshot, whatever its order", async () => {
@@ -202,7 +216,10 @@ describe("buildSite", () => {
     },
     {
       name: "reports a syntax error with its file and line",
-      files: snapshot({ "index.html": page('<script src="main.tsx"></script>'), "main.tsx": "const a = 1;\nconst b = ;\n" }),
+      files: snapshot({
+        "index.html": page('<script src="main.tsx"></script>'),
+        "main.tsx": "const a = 1;\nconst b = ;\n",
+      }),
       message: 'The build of main.tsx failed:\nmain.tsx:2:11: Unexpected ";"',
     },
     {
@@ -211,7 +228,9 @@ describe("buildSite", () => {
         "index.html": page('<script src="src/main.ts"></script>'),
         "src/main.ts": 'import { useState } from "react";\nconsole.log(useState);\n',
       }),
-      message: expect.stringMatching(/^The build of src\/main\.ts failed:\nsrc\/main\.ts:1:26: Cannot import "react" in src\/main\.ts: it is a package/),
+      message: expect.stringMatching(
+        /^The build of src\/main\.ts failed:\nsrc\/main\.ts:1:26: Cannot import "react" in src\/main\.ts: it is a package/,
+      ),
     },
     {
       name: "refuses a page that loads a missing entry point",
@@ -247,8 +266,13 @@ describe("buildSite", () => {
     expect((await buildError(many)).message).toBe("The project has 2002 files; a build takes at most 2000.");
 
     const half = new Uint8Array(51 * 1024 * 1024);
-    const large = new Map([["index.html", half], ["b.bin", half]]);
-    expect((await buildError(large)).message).toMatch(/^The project's files total 106954752 bytes; a build takes at most 104857600/);
+    const large = new Map([
+      ["index.html", half],
+      ["b.bin", half],
+    ]);
+    expect((await buildError(large)).message).toMatch(
+      /^The project's files total 106954752 bytes; a build takes at most 104857600/,
+    );
   });
 
   it("stops with the signal's reason when aborted", async () => {
@@ -262,7 +286,10 @@ describe("buildSite", () => {
     await expect(building).rejects.toBe(reason);
 
     // esbuild's service survives the abort: the next build succeeds.
-    expect([...(await buildSite(files)).keys()]).toEqual(["index.html", expect.stringMatching(/^main-[0-9a-f]{8}\.js$/)]);
+    expect([...(await buildSite(files)).keys()]).toEqual([
+      "index.html",
+      expect.stringMatching(/^main-[0-9a-f]{8}\.js$/),
+    ]);
   });
 });
 
@@ -273,7 +300,11 @@ describe("buildSite on hostile pages", () => {
     ["unclosed script tags", "<script "],
     ["script tags with an unclosed quote", '<script "'],
   ])("scans a page of %s in linear time", async (_, unit) => {
-    await expectLinear(10_000, (n) => snapshot({ "index.html": unit.repeat(n) }), (files) => buildSite(files));
+    await expectLinear(
+      10_000,
+      (n) => snapshot({ "index.html": unit.repeat(n) }),
+      (files) => buildSite(files),
+    );
   });
 
   it("finds the head's end on a page of unclosed comments in linear time, and links the stylesheet there", async () => {
@@ -284,7 +315,9 @@ describe("buildSite on hostile pages", () => {
         "a.css": "b { color: red }",
       });
     const output = await buildSite(pageOf(3));
-    expect(text(output, "index.html")).toMatch(/^<html><head><link rel="stylesheet" href="main-[0-9a-f]{8}\.css"><\/head><body><script type="module" src="main-[0-9a-f]{8}\.js"><\/script>(<!--){3}$/);
+    expect(text(output, "index.html")).toMatch(
+      /^<html><head><link rel="stylesheet" href="main-[0-9a-f]{8}\.css"><\/head><body><script type="module" src="main-[0-9a-f]{8}\.js"><\/script>(<!--){3}$/,
+    );
     await expectLinear(10_000, pageOf, (files) => buildSite(files));
   });
 });

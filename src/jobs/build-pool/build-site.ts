@@ -62,7 +62,9 @@ export async function buildSite(
 
   const bundles = new Map<string, Bundle>();
   try {
-    for (const entry of [...new Set(scanned.flatMap(({ scripts }) => scripts.map((script) => script.entry)))].sort(byCodeUnit)) {
+    for (const entry of [...new Set(scanned.flatMap(({ scripts }) => scripts.map((script) => script.entry)))].sort(
+      byCodeUnit,
+    )) {
       bundles.set(entry, await bundle(entry, files, signal));
     }
   } finally {
@@ -94,7 +96,9 @@ function checkLimits(files: ReadonlyMap<string, Uint8Array>): void {
   let total = 0;
   for (const bytes of files.values()) total += bytes.byteLength;
   if (total > MAX_BUILD_BYTES) {
-    throw new BuildError(`The project's files total ${total} bytes; a build takes at most ${MAX_BUILD_BYTES} (100 MiB).`);
+    throw new BuildError(
+      `The project's files total ${total} bytes; a build takes at most ${MAX_BUILD_BYTES} (100 MiB).`,
+    );
   }
 }
 
@@ -124,7 +128,9 @@ interface ScannedPage {
 
 function scanPage(page: string, bytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): ScannedPage {
   if (bytes.byteLength > MAX_PAGE_BYTES) {
-    throw new BuildError(`${page} has ${bytes.byteLength} bytes; the build takes pages of at most ${MAX_PAGE_BYTES} (5 MiB).`);
+    throw new BuildError(
+      `${page} has ${bytes.byteLength} bytes; the build takes pages of at most ${MAX_PAGE_BYTES} (5 MiB).`,
+    );
   }
   // The BOM is kept so that a rewritten page differs from its source only where rewritten.
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
@@ -145,7 +151,14 @@ function scanPage(page: string, bytes: Uint8Array, files: ReadonlyMap<string, Ui
     if (entry === undefined || !files.has(entry)) {
       throw new BuildError(`${page} loads the script ${src}, which is not a file of the project.`);
     }
-    scripts.push({ start: tag.start, end: tag.end, attributes: tag.attributes, entry, url, suffix: split === -1 ? "" : src.slice(split) });
+    scripts.push({
+      start: tag.start,
+      end: tag.end,
+      attributes: tag.attributes,
+      entry,
+      url,
+      suffix: split === -1 ? "" : src.slice(split),
+    });
   });
   return { text, scripts, headEnd };
 }
@@ -167,7 +180,11 @@ function rewritePage({ text, scripts, headEnd }: ScannedPage, bundles: ReadonlyM
   for (const script of scripts) {
     const built = bundles.get(script.entry)!;
     const base = script.url.slice(0, script.url.lastIndexOf("/") + 1);
-    edits.push({ at: script.start, end: script.end, text: scriptTag(script.attributes, `${base}${basename(built.js)}${script.suffix}`) });
+    edits.push({
+      at: script.start,
+      end: script.end,
+      text: scriptTag(script.attributes, `${base}${basename(built.js)}${script.suffix}`),
+    });
     if (built.css !== undefined) {
       const link = `<link rel="stylesheet" href="${escapeHtml(base + basename(built.css))}">`;
       if (!links.includes(link)) links.push(link);
@@ -217,7 +234,11 @@ const BUILTIN = "builtin";
 const JSX_IMPORT_SOURCE = "@project-builder/jsx";
 const JSX_RUNTIME = `${JSX_IMPORT_SOURCE}/jsx-runtime`;
 
-async function bundle(entry: string, files: ReadonlyMap<string, Uint8Array>, signal: AbortSignal | undefined): Promise<Bundle> {
+async function bundle(
+  entry: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  signal: AbortSignal | undefined,
+): Promise<Bundle> {
   signal?.throwIfAborted();
   const loaded = new Set<string>();
   const context = await esbuild.context({
@@ -244,7 +265,11 @@ async function bundle(entry: string, files: ReadonlyMap<string, Uint8Array>, sig
   });
   try {
     const result = await abortable(context.rebuild(), signal);
-    return named(entry, result.outputFiles ?? [], [...loaded].filter((path) => TYPESCRIPT_OR_JSX.test(path)).sort(byCodeUnit));
+    return named(
+      entry,
+      result.outputFiles ?? [],
+      [...loaded].filter((path) => TYPESCRIPT_OR_JSX.test(path)).sort(byCodeUnit),
+    );
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (isBuildFailure(error)) throw new BuildError(describeFailure(entry, error.errors));
@@ -338,7 +363,9 @@ function snapshotPlugin(files: ReadonlyMap<string, Uint8Array>, entry: string, l
         if (args.path === JSX_RUNTIME) return { path: JSX_RUNTIME, namespace: BUILTIN };
         const specifier = args.path;
         const importer = args.namespace === SNAPSHOT ? args.importer : "";
-        const fail = (reason: string) => ({ errors: [{ text: `Cannot import "${specifier}" in ${importer || args.importer}: ${reason}` }] });
+        const fail = (reason: string) => ({
+          errors: [{ text: `Cannot import "${specifier}" in ${importer || args.importer}: ${reason}` }],
+        });
         const css = CSS_KINDS.has(args.kind);
 
         if (/^[a-z][a-z\d+.-]*:/i.test(specifier) || specifier.startsWith("//")) {
@@ -347,10 +374,13 @@ function snapshotPlugin(files: ReadonlyMap<string, Uint8Array>, entry: string, l
           return fail("the build bundles only the project's own files; copy the code into the project.");
         }
         // In CSS, `/…` and `#…` are URLs of the site, not files to bundle.
-        if (args.kind === "url-token" && (specifier.startsWith("#") || specifier.startsWith("/"))) return { path: specifier, external: true };
+        if (args.kind === "url-token" && (specifier.startsWith("#") || specifier.startsWith("/")))
+          return { path: specifier, external: true };
         // In CSS every other reference is relative; in code, only ./, ../ and / are files.
         if (!css && !/^\.\.?(?:\/|$)/.test(specifier) && !specifier.startsWith("/")) {
-          return fail("it is a package, and the build installs no packages; import the project's files with a relative path (./…), or copy the library into the project.");
+          return fail(
+            "it is a package, and the build installs no packages; import the project's files with a relative path (./…), or copy the library into the project.",
+          );
         }
 
         const split = css ? specifier.search(/[?#]/) : -1;
@@ -360,7 +390,8 @@ function snapshotPlugin(files: ReadonlyMap<string, Uint8Array>, entry: string, l
         const file = resolveFile(files, target);
         if (file === undefined) return fail("no file of the project matches it.");
         // Assets a stylesheet names are published as they are: the bundled stylesheet points at them.
-        if (args.kind === "url-token") return { path: relativeUrl(outputDir, file) + (split === -1 ? "" : specifier.slice(split)), external: true };
+        if (args.kind === "url-token")
+          return { path: relativeUrl(outputDir, file) + (split === -1 ? "" : specifier.slice(split)), external: true };
         return { path: file, namespace: SNAPSHOT };
       });
 
@@ -373,7 +404,10 @@ function snapshotPlugin(files: ReadonlyMap<string, Uint8Array>, entry: string, l
         const loader = LOADERS[extname(args.path).toLowerCase()];
         if (loader) return { contents, loader };
         // An imported image, font, …: its URL, next to the bundle, where it is published unchanged.
-        return { contents: `export default new URL(${JSON.stringify(relativeUrl(outputDir, args.path))}, import.meta.url).href;`, loader: "js" };
+        return {
+          contents: `export default new URL(${JSON.stringify(relativeUrl(outputDir, args.path))}, import.meta.url).href;`,
+          loader: "js",
+        };
       });
     },
   };
@@ -381,7 +415,8 @@ function snapshotPlugin(files: ReadonlyMap<string, Uint8Array>, entry: string, l
 
 function resolveFile(files: ReadonlyMap<string, Uint8Array>, path: string): string | undefined {
   const candidates = [path];
-  for (const extension of TS_FOR_JS[extname(path)] ?? []) candidates.push(path.slice(0, -extname(path).length) + extension);
+  for (const extension of TS_FOR_JS[extname(path)] ?? [])
+    candidates.push(path.slice(0, -extname(path).length) + extension);
   for (const extension of RESOLVE_EXTENSIONS) candidates.push(path + extension);
   for (const extension of RESOLVE_EXTENSIONS) candidates.push(`${path ? `${path}/` : ""}index${extension}`);
   return candidates.find((candidate) => candidate !== "" && files.has(candidate));

@@ -12,4 +12,7 @@ async function stopEsbuild(): Promise<void> {
   await childrenExited();
 }
 
-serveTasks({ buildSite: (files: ReadonlyMap<string, Uint8Array>) => buildSite(files, { bundled: stopEsbuild }), editProject }, [BuildError]);
+serveTasks(
+  { buildSite: (files: ReadonlyMap<string, Uint8Array>) => buildSite(files, { bundled: stopEsbuild }), editProject },
+  [BuildError],
+);

@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { createThreadPool, TaskError, ThreadLimitError, type ThreadPool, type ThreadPoolOptions } from "./thread-pool.ts";
+import {
+  createThreadPool,
+  TaskError,
+  ThreadLimitError,
+  type ThreadPool,
+  type ThreadPoolOptions,
+} from "./thread-pool.ts";
 
 const script = new URL("../../../test/fixtures/pool-thread.ts", import.meta.url);
 let pools: ThreadPool[] = [];

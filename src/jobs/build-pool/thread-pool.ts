@@ -132,7 +132,10 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
 
   function start(thread: Thread, job: Job): void {
     thread.job = job;
-    thread.limit = setTimeout(() => fail(thread, new ThreadLimitError("time", formatDuration(options.timeoutMs))), options.timeoutMs);
+    thread.limit = setTimeout(
+      () => fail(thread, new ThreadLimitError("time", formatDuration(options.timeoutMs))),
+      options.timeoutMs,
+    );
     thread.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input } satisfies ToThread);
   }
 
@@ -166,7 +169,14 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     const worker = new Worker(options.script, { resourceLimits: { maxOldGenerationSizeMb: options.memoryMb } });
     // The server's listeners keep the process alive; a pool left open must not.
     worker.unref();
-    const thread: Thread = { worker, job: undefined, limit: undefined, error: undefined, retiring: undefined, stopped: undefined };
+    const thread: Thread = {
+      worker,
+      job: undefined,
+      limit: undefined,
+      error: undefined,
+      retiring: undefined,
+      stopped: undefined,
+    };
     worker.on("message", (message: FromThread) => {
       if (message.kind === "stopped") return thread.stopped?.();
       // A job that already failed (its limit, an abort) answers late: nobody waits for it.
@@ -187,7 +197,9 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       threads.delete(thread);
       thread.stopped?.();
       const outOfMemory = (thread.error as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY";
-      const error = outOfMemory ? new ThreadLimitError("memory", `${options.memoryMb} MB`) : new Error(`A build thread stopped: ${thread.error?.message ?? "it exited"}`);
+      const error = outOfMemory
+        ? new ThreadLimitError("memory", `${options.memoryMb} MB`)
+        : new Error(`A build thread stopped: ${thread.error?.message ?? "it exited"}`);
       release(thread)?.settle({ error });
       dispatch();
     });
@@ -244,7 +256,10 @@ export async function childrenExited(): Promise<void> {
  * expected to throw (one of `expected`: the input's fault) is reported as it is; any other is
  * reported too, and the thread asks to be replaced, lest it stay broken (esbuild's service gone).
  */
-export function serveTasks(tasks: Record<string, (input: never) => unknown>, expected: ReadonlyArray<abstract new (...args: never[]) => Error> = []): void {
+export function serveTasks(
+  tasks: Record<string, (input: never) => unknown>,
+  expected: ReadonlyArray<abstract new (...args: never[]) => Error> = [],
+): void {
   const port = parentPort!;
   subscribe("child_process", (message) => {
     const child = (message as { process: ChildProcess }).process;
@@ -265,7 +280,11 @@ export function serveTasks(tasks: Record<string, (input: never) => unknown>, exp
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown));
       const code = (error as { code?: unknown }).code;
-      const failure: TaskFailure = { name: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}) };
+      const failure: TaskFailure = {
+        name: error.name,
+        message: error.message,
+        ...(typeof code === "string" ? { code } : {}),
+      };
       post({ kind: "failed", id: message.id, error: failure, retire: !expected.some((type) => error instanceof type) });
     }
   });

@@ -32,20 +32,33 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
       let acknowledged = 0;
       let lost = 0;
       for (let round = 0; round < options.rounds; round++) {
-        const project = (await api.post("/v1/projects", { name: "Contested", prompt: "Updated from everywhere" })).body as { id: string };
+        const project = (await api.post("/v1/projects", { name: "Contested", prompt: "Updated from everywhere" }))
+          .body as { id: string };
         const agents = ["coding-agent-1", "coding-agent-2", "coding-agent-3"];
         const visibilities = ["private", "unlisted", "public"];
-        const updates = Array.from({ length: 24 }, (_, i) => ({ name: `update ${round}-${i}`, agent: agents[i % 3]!, visibility: visibilities[randomInt(3)]! }));
+        const updates = Array.from({ length: 24 }, (_, i) => ({
+          name: `update ${round}-${i}`,
+          agent: agents[i % 3]!,
+          visibility: visibilities[randomInt(3)]!,
+        }));
         const answers = await Promise.all(updates.map((update) => api.patch(`/v1/projects/${project.id}`, update)));
         requests += updates.length;
         for (const answer of answers) expect(answer.status).toBe(200);
         acknowledged += answers.length;
         // Each answer is the project just after its own update.
         answers.forEach((answer, i) => expect(answer.body).toMatchObject(updates[i]!));
-        const final = (await api.get(`/v1/projects/${project.id}`)).body as { name: string; agent: string; visibility: string; updated_at: string };
+        const final = (await api.get(`/v1/projects/${project.id}`)).body as {
+          name: string;
+          agent: string;
+          visibility: string;
+          updated_at: string;
+        };
         const last = answers.find((answer) => answer.body.name === final.name);
         expect(last, "the final name is one an update set").toBeDefined();
-        expect({ agent: final.agent, visibility: final.visibility }).toEqual({ agent: last!.body.agent, visibility: last!.body.visibility });
+        expect({ agent: final.agent, visibility: final.visibility }).toEqual({
+          agent: last!.body.agent,
+          visibility: last!.body.visibility,
+        });
         const latest = Math.max(...answers.map((answer) => Date.parse(answer.body.updated_at)));
         expect(Date.parse(final.updated_at)).toBe(latest);
         const events = await server.storage.db.execute<{ n: number }>(
@@ -55,12 +68,21 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
         if (recorded < updates.length) lost += updates.length - recorded;
         expect(recorded, "one project.updated event per update").toBe(updates.length);
       }
-      recordResult({ check: `concurrency, parallel updates [${driver.name}]`, cases: requests, faults: 0, acknowledged, lost, duplicated: 0 });
+      recordResult({
+        check: `concurrency, parallel updates [${driver.name}]`,
+        cases: requests,
+        faults: 0,
+        acknowledged,
+        lost,
+        duplicated: 0,
+      });
     }, 120_000);
 
     it("leaves one whole file or none at a path raced by parallel uploads and deletes, and no chunk behind", async () => {
       const api = server.as(key);
-      const project = (await api.post("/v1/projects", { name: "Raced", prompt: "One path, many writers" })).body as { id: string };
+      const project = (await api.post("/v1/projects", { name: "Raced", prompt: "One path, many writers" })).body as {
+        id: string;
+      };
       let requests = 0;
       let acknowledged = 0;
       let lost = 0;
@@ -110,16 +132,29 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
         const survivor = rows.rows[0];
         const live = created.filter((file) => !deleted.has(file.id));
         if (survivor) {
-          expect(live.map((file) => file.id), "the file there is one an upload acknowledged and no delete removed").toContain(survivor.id);
+          expect(
+            live.map((file) => file.id),
+            "the file there is one an upload acknowledged and no delete removed",
+          ).toContain(survivor.id);
         } else if (live.length > 0) {
           lost += live.length;
         }
         expect(live.length, "acknowledged uploads not deleted").toBe(survivor ? 1 : 0);
-        expect(await orphans(server), "pending uploads, chunks without a committed file, files whose chunks do not match").toEqual({ pending: 0, orphanChunks: 0, corrupt: 0 });
+        expect(
+          await orphans(server),
+          "pending uploads, chunks without a committed file, files whose chunks do not match",
+        ).toEqual({ pending: 0, orphanChunks: 0, corrupt: 0 });
         // Clear the path for the next round.
         if (survivor) expect((await api.delete(`/v1/projects/${project.id}/files/${survivor.id}`)).status).toBe(204);
       }
-      recordResult({ check: `concurrency, uploads and deletes of one path [${driver.name}]`, cases: requests, faults: 0, acknowledged, lost, duplicated });
+      recordResult({
+        check: `concurrency, uploads and deletes of one path [${driver.name}]`,
+        cases: requests,
+        faults: 0,
+        acknowledged,
+        lost,
+        duplicated,
+      });
     }, 120_000);
   });
 
@@ -137,7 +172,10 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
         children.push(...replicas.map((replica) => replica.child));
         urls = replicas.map((replica) => replica.url);
         await pbs(["workspaces", "create", "--slug", "twins", "--plan", "enterprise"], database.env);
-        secret = (await pbs(["keys", "create", "--workspace", "twins", "--name", "t"], database.env)).trimEnd().split("\n").at(-1)!;
+        secret = (await pbs(["keys", "create", "--workspace", "twins", "--name", "t"], database.env))
+          .trimEnd()
+          .split("\n")
+          .at(-1)!;
       });
       afterAll(async () => {
         for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
@@ -158,7 +196,10 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
             method: "POST",
             headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json", "Idempotency-Key": key },
             body: JSON.stringify({ name: `twin ${key}`, prompt: "Sent twice" }),
-          }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id?: string; error?: { code: string } } }));
+          }).then(async (response) => ({
+            status: response.status,
+            body: (await response.json()) as { id?: string; error?: { code: string } },
+          }));
         const keys = Array.from({ length: 10 * options.rounds }, () => `twin-${randomBytes(9).toString("base64url")}`);
         let requests = 0;
         const ids = new Map<string, string>();
@@ -184,10 +225,19 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
         }
         const storage = await database.open();
         try {
-          const counts = await storage.db.execute<{ name: string; n: number }>(sql`select name, count(*)::int as n from projects group by name`);
+          const counts = await storage.db.execute<{ name: string; n: number }>(
+            sql`select name, count(*)::int as n from projects group by name`,
+          );
           const duplicated = counts.rows.filter((row) => row.n > 1).length;
           const lost = keys.filter((key) => !counts.rows.some((row) => row.name === `twin ${key}`)).length;
-          recordResult({ check: "concurrency, one key to two replicas [postgres]", cases: requests, faults: 0, acknowledged: keys.length, lost, duplicated });
+          recordResult({
+            check: "concurrency, one key to two replicas [postgres]",
+            cases: requests,
+            faults: 0,
+            acknowledged: keys.length,
+            lost,
+            duplicated,
+          });
           expect(duplicated).toBe(0);
           expect(lost).toBe(0);
           expect(counts.rows.length).toBe(keys.length);

@@ -28,28 +28,34 @@ export async function contractProblems(method: string, target: string, response:
   const operation = await operationOf(method, target);
   const servedByPipeline = !operation || !(operation as { "x-served-by"?: string })["x-served-by"];
   const requestId = response.headers["x-request-id"];
-  if (servedByPipeline && !/^req_[0-9A-Za-z]{8,64}$/.test(String(requestId))) problems.push(`X-Request-Id ${JSON.stringify(requestId)}`);
+  if (servedByPipeline && !/^req_[0-9A-Za-z]{8,64}$/.test(String(requestId)))
+    problems.push(`X-Request-Id ${JSON.stringify(requestId)}`);
   if (!operation) {
-    if (![404, 405].includes(response.status)) problems.push(`status ${response.status} outside any operation (404 or 405 expected)`);
+    if (![404, 405].includes(response.status))
+      problems.push(`status ${response.status} outside any operation (404 or 405 expected)`);
   } else if (!Object.keys(operation.responses ?? {}).includes(String(response.status))) {
     problems.push(`status ${response.status} not declared by ${operation.operationId}`);
   }
   const isJson = /^application\/json/.test(String(response.headers["content-type"]));
   if (response.status >= 400 && servedByPipeline) {
     if (!isJson || response.json === undefined) {
-      problems.push(`error body is not JSON (${response.headers["content-type"]}): ${response.body.toString("utf8").slice(0, 200)}`);
+      problems.push(
+        `error body is not JSON (${response.headers["content-type"]}): ${response.body.toString("utf8").slice(0, 200)}`,
+      );
     } else {
       const errors = api.validator.validateResponse(response.json, "getProject", 404).errors ?? [];
       for (const error of errors) problems.push(`error shape: ${error.instancePath} ${error.message}`);
       const body = response.json as { error?: { request_id?: unknown } };
       // A replayed answer (Idempotent-Replayed) is the first request's, its request_id included.
       const replayed = response.headers["idempotent-replayed"] === "true";
-      if (body.error?.request_id !== requestId && !replayed) problems.push(`error.request_id ${JSON.stringify(body.error?.request_id)} is not X-Request-Id ${requestId}`);
+      if (body.error?.request_id !== requestId && !replayed)
+        problems.push(`error.request_id ${JSON.stringify(body.error?.request_id)} is not X-Request-Id ${requestId}`);
     }
   }
   if (operation && isJson && response.json !== undefined) {
     const result = api.validator.validateResponse(response.json, operation, response.status);
-    for (const error of result.errors ?? []) problems.push(`body of ${operation.operationId} ${response.status}: ${error.instancePath} ${error.message}`);
+    for (const error of result.errors ?? [])
+      problems.push(`body of ${operation.operationId} ${response.status}: ${error.instancePath} ${error.message}`);
   }
   return problems;
 }

@@ -53,213 +53,263 @@ interface Sent {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function crashSuite(options: CrashSuiteOptions): void {
-  forEachDriver("crash: kill -9 during creates and uploads", (driver) => {
-    let database: ProcessDatabase;
-    const children: ChildProcess[] = [];
+  forEachDriver(
+    "crash: kill -9 during creates and uploads",
+    (driver) => {
+      let database: ProcessDatabase;
+      const children: ChildProcess[] = [];
 
-    beforeAll(async () => {
-      database = await driver.forProcess();
-    });
-    afterAll(async () => {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await database?.dispose();
-    });
+      beforeAll(async () => {
+        database = await driver.forProcess();
+      });
+      afterAll(async () => {
+        for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        await database?.dispose();
+      });
 
-    it(`loses no acknowledged write, duplicates nothing and leaves no orphan over ${options.cycles} kill -9 cycle(s)`, async () => {
-      const env = { ...database.env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", LOG_LEVEL: "info", AGENT_CONCURRENCY: "2" };
-      const start = async () => {
-        const server = await startServer(env);
-        children.push(server.child);
-        return server;
-      };
-      let server = await start();
-      let http = rawClient(server.url, 8);
-      await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database.env);
-      // API keys of one workspace, taken in turn (an Idempotency-Key belongs to the workspace, so any
-      // of them may send it again): four times one key's rate limit.
-      const secrets: string[] = [];
-      for (let i = 0; i < 4; i++) secrets.push((await pbs(["keys", "create", "--workspace", "crash", "--name", `crash ${i}`], database.env)).trimEnd().split("\n").at(-1)!);
-      const secret = secrets[0]!;
-      const ledger: Sent[] = [];
-      let kills = 0;
-      let requests = 0;
+      it(`loses no acknowledged write, duplicates nothing and leaves no orphan over ${options.cycles} kill -9 cycle(s)`, async () => {
+        const env = {
+          ...database.env,
+          PORT: "0",
+          APPS_PORT: "0",
+          HOST: "127.0.0.1",
+          REDIS_URL: "",
+          LOG_LEVEL: "info",
+          AGENT_CONCURRENCY: "2",
+        };
+        const start = async () => {
+          const server = await startServer(env);
+          children.push(server.child);
+          return server;
+        };
+        let server = await start();
+        let http = rawClient(server.url, 8);
+        await pbs(["workspaces", "create", "--slug", "crash", "--plan", "enterprise"], database.env);
+        // API keys of one workspace, taken in turn (an Idempotency-Key belongs to the workspace, so any
+        // of them may send it again): four times one key's rate limit.
+        const secrets: string[] = [];
+        for (let i = 0; i < 4; i++)
+          secrets.push(
+            (await pbs(["keys", "create", "--workspace", "crash", "--name", `crash ${i}`], database.env))
+              .trimEnd()
+              .split("\n")
+              .at(-1)!,
+          );
+        const secret = secrets[0]!;
+        const ledger: Sent[] = [];
+        let kills = 0;
+        let requests = 0;
 
-      /** Sends the request of `sent`, again after Retry-After while the rate limit answers 429 (as a client would). */
-      const send = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
-        for (;;) {
-          const answer = await sendOnce(sent);
-          if (answer.status !== 429) return answer;
-          await sleep(1000);
-        }
-      };
-      const sendOnce = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
-        requests += 1;
-        const headers: Record<string, string> = { Authorization: `Bearer ${secrets[requests % secrets.length]}`, "Idempotency-Key": sent.key };
-        let body: string | Buffer;
-        let path: string;
-        if (sent.kind === "project") {
-          path = "/v1/projects";
-          headers["Content-Type"] = "application/json";
-          body = JSON.stringify({ name: `crash ${sent.key}`, prompt: "A page that survives a crash" });
-        } else {
-          path = `/v1/projects/${sent.projectId}/files`;
-          const boundary = "crashBoundary";
-          headers["Content-Type"] = `multipart/form-data; boundary=${boundary}`;
-          body = Buffer.concat([
-            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n${sent.path}\r\n`),
-            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-            sent.bytes!,
-            Buffer.from(`\r\n--${boundary}--\r\n`),
-          ]);
-        }
-        // Raw HTTP rather than fetch: an answer the server gives before reading the whole body (a
-        // claim in use) is read, where fetch fails on the broken write.
-        const response = await http.send({ method: "POST", path, headers, body }, { timeoutMs: 20_000 });
-        return { status: response.status, body: response.json as any, replayed: response.headers["idempotent-replayed"] === "true" };
-      };
-
-      for (let cycle = 0; cycle < options.cycles; cycle++) {
-        // The stream: four clients creating projects and uploading files to acknowledged ones.
-        let stopped = false;
-        let acknowledged = 0;
-        const client = async () => {
-          while (!stopped) {
-            const projects = ledger.filter((sent) => sent.kind === "project" && sent.outcome === "acknowledged");
-            const upload = projects.length > 0 && Math.random() < 0.35;
-            const key = `crash-${cycle}-${randomBytes(9).toString("base64url")}`;
-            const sent: Sent = upload
-              ? { key, kind: "upload", projectId: projects[randomInt(projects.length)]!.id!, path: `crash/${key}.bin`, bytes: randomBytes(randomInt(1, 700 * 1024)), outcome: "pending" }
-              : { key, kind: "project", outcome: "pending" };
-            ledger.push(sent);
-            try {
-              const answer = await send(sent);
-              expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-              sent.outcome = "acknowledged";
-              sent.id = answer.body.id;
-              acknowledged += 1;
-            } catch (error) {
-              if (!stopped && (error as Error).name === "AssertionError") throw error; // else: the server died under it
-              sent.outcome = "unknown";
-              sent.cut = true;
-              if (!stopped) await sleep(20);
-            }
+        /** Sends the request of `sent`, again after Retry-After while the rate limit answers 429 (as a client would). */
+        const send = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
+          for (;;) {
+            const answer = await sendOnce(sent);
+            if (answer.status !== 429) return answer;
+            await sleep(1000);
           }
         };
-        // A failing client stops the stream; its error is thrown once the stream is over.
-        let failure: unknown;
-        const clients = Array.from({ length: 4 }, () =>
-          client().catch((error: unknown) => {
-            failure ??= error;
-            stopped = true;
-          }),
-        );
-        const deadline = Date.now() + 20_000;
-        while (acknowledged < 12 && Date.now() < deadline && !stopped) await sleep(20);
-        await sleep(randomInt(0, 250));
-        const killed = server.child;
-        killed.kill("SIGKILL");
-        kills += 1;
-        await new Promise((resolve) => killed.once("exit", resolve));
-        stopped = true;
-        await Promise.all(clients);
-        if (failure) throw failure;
-        expect(acknowledged, "acknowledged before the kill").toBeGreaterThan(0);
-
-        server = await start();
-        http.close();
-        http = rawClient(server.url, 8);
-        // Every key of this cycle again (and, after the last cycle, every key of all of them): an
-        // acknowledged one replays its resource; one whose answer died with the process is made
-        // now, or replayed if it had been made; a claim the kill left is in use.
-        const last = cycle === options.cycles - 1;
-        for (const sent of ledger.filter((entry) => entry.outcome !== "in progress at the crash" && (last || entry.key.startsWith(`crash-${cycle}-`)))) {
-          const answer = await send(sent);
-          if (answer.status === 409 && answer.body?.error?.code === "idempotency_key_in_use") {
-            expect(sent.outcome, `${sent.key} was acknowledged, yet its key is in use`).not.toBe("acknowledged");
-            sent.outcome = "in progress at the crash";
-            continue;
-          }
-          expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
-          if (sent.outcome === "acknowledged") {
-            expect(answer.replayed, sent.key).toBe(true);
-            expect(answer.body.id, `${sent.key} replayed another resource`).toBe(sent.id);
+        const sendOnce = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
+          requests += 1;
+          const headers: Record<string, string> = {
+            Authorization: `Bearer ${secrets[requests % secrets.length]}`,
+            "Idempotency-Key": sent.key,
+          };
+          let body: string | Buffer;
+          let path: string;
+          if (sent.kind === "project") {
+            path = "/v1/projects";
+            headers["Content-Type"] = "application/json";
+            body = JSON.stringify({ name: `crash ${sent.key}`, prompt: "A page that survives a crash" });
           } else {
+            path = `/v1/projects/${sent.projectId}/files`;
+            const boundary = "crashBoundary";
+            headers["Content-Type"] = `multipart/form-data; boundary=${boundary}`;
+            body = Buffer.concat([
+              Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n${sent.path}\r\n`),
+              Buffer.from(
+                `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+              ),
+              sent.bytes!,
+              Buffer.from(`\r\n--${boundary}--\r\n`),
+            ]);
+          }
+          // Raw HTTP rather than fetch: an answer the server gives before reading the whole body (a
+          // claim in use) is read, where fetch fails on the broken write.
+          const response = await http.send({ method: "POST", path, headers, body }, { timeoutMs: 20_000 });
+          return {
+            status: response.status,
+            body: response.json as any,
+            replayed: response.headers["idempotent-replayed"] === "true",
+          };
+        };
+
+        for (let cycle = 0; cycle < options.cycles; cycle++) {
+          // The stream: four clients creating projects and uploading files to acknowledged ones.
+          let stopped = false;
+          let acknowledged = 0;
+          const client = async () => {
+            while (!stopped) {
+              const projects = ledger.filter((sent) => sent.kind === "project" && sent.outcome === "acknowledged");
+              const upload = projects.length > 0 && Math.random() < 0.35;
+              const key = `crash-${cycle}-${randomBytes(9).toString("base64url")}`;
+              const sent: Sent = upload
+                ? {
+                    key,
+                    kind: "upload",
+                    projectId: projects[randomInt(projects.length)]!.id!,
+                    path: `crash/${key}.bin`,
+                    bytes: randomBytes(randomInt(1, 700 * 1024)),
+                    outcome: "pending",
+                  }
+                : { key, kind: "project", outcome: "pending" };
+              ledger.push(sent);
+              try {
+                const answer = await send(sent);
+                expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+                sent.outcome = "acknowledged";
+                sent.id = answer.body.id;
+                acknowledged += 1;
+              } catch (error) {
+                if (!stopped && (error as Error).name === "AssertionError") throw error; // else: the server died under it
+                sent.outcome = "unknown";
+                sent.cut = true;
+                if (!stopped) await sleep(20);
+              }
+            }
+          };
+          // A failing client stops the stream; its error is thrown once the stream is over.
+          let failure: unknown;
+          const clients = Array.from({ length: 4 }, () =>
+            client().catch((error: unknown) => {
+              failure ??= error;
+              stopped = true;
+            }),
+          );
+          const deadline = Date.now() + 20_000;
+          while (acknowledged < 12 && Date.now() < deadline && !stopped) await sleep(20);
+          await sleep(randomInt(0, 250));
+          const killed = server.child;
+          killed.kill("SIGKILL");
+          kills += 1;
+          await new Promise((resolve) => killed.once("exit", resolve));
+          stopped = true;
+          await Promise.all(clients);
+          if (failure) throw failure;
+          expect(acknowledged, "acknowledged before the kill").toBeGreaterThan(0);
+
+          server = await start();
+          http.close();
+          http = rawClient(server.url, 8);
+          // Every key of this cycle again (and, after the last cycle, every key of all of them): an
+          // acknowledged one replays its resource; one whose answer died with the process is made
+          // now, or replayed if it had been made; a claim the kill left is in use.
+          const last = cycle === options.cycles - 1;
+          for (const sent of ledger.filter(
+            (entry) =>
+              entry.outcome !== "in progress at the crash" && (last || entry.key.startsWith(`crash-${cycle}-`)),
+          )) {
+            const answer = await send(sent);
+            if (answer.status === 409 && answer.body?.error?.code === "idempotency_key_in_use") {
+              expect(sent.outcome, `${sent.key} was acknowledged, yet its key is in use`).not.toBe("acknowledged");
+              sent.outcome = "in progress at the crash";
+              continue;
+            }
+            expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
+            if (sent.outcome === "acknowledged") {
+              expect(answer.replayed, sent.key).toBe(true);
+              expect(answer.body.id, `${sent.key} replayed another resource`).toBe(sent.id);
+            } else {
+              sent.outcome = "acknowledged";
+              sent.id = answer.body.id;
+            }
+          }
+        }
+
+        if (options.waitForLeases) {
+          // The claims the kills cut free themselves a lease after their last renewal: then each is made once.
+          await sleep(IDEMPOTENCY_LOCK_TIMEOUT_MS + 2_000);
+          for (const sent of ledger.filter((entry) => entry.outcome === "in progress at the crash")) {
+            const answer = await send(sent);
+            expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
             sent.outcome = "acknowledged";
             sent.id = answer.body.id;
           }
         }
-      }
 
-      if (options.waitForLeases) {
-        // The claims the kills cut free themselves a lease after their last renewal: then each is made once.
-        await sleep(IDEMPOTENCY_LOCK_TIMEOUT_MS + 2_000);
-        for (const sent of ledger.filter((entry) => entry.outcome === "in progress at the crash")) {
-          const answer = await send(sent);
-          expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
-          sent.outcome = "acknowledged";
-          sent.id = answer.body.id;
+        // Every queued run finishes (a run the kill cut is retried: at the next start on the embedded
+        // default, once its heartbeat lapses on PostgreSQL).
+        const unfinished = async () => {
+          let count = 0;
+          for (const status of ["queued", "building"]) {
+            let cursor: string | null = null;
+            do {
+              const page: { data: unknown[]; next_cursor: string | null } = await fetch(
+                `${server.url}/v1/projects?limit=100&status=${status}${cursor ? `&cursor=${cursor}` : ""}`,
+                { headers: { Authorization: `Bearer ${secret}` } },
+              ).then((response) => response.json() as Promise<{ data: unknown[]; next_cursor: string | null }>);
+              count += page.data.length;
+              cursor = page.next_cursor;
+            } while (cursor);
+          }
+          return count;
+        };
+        const runsDeadline = Date.now() + 90_000;
+        while ((await unfinished()) > 0) {
+          if (Date.now() > runsDeadline)
+            throw new Error(
+              `${await unfinished()} projects still have a run queued or building 90 s after the last restart`,
+            );
+          await sleep(500);
         }
-      }
 
-      // Every queued run finishes (a run the kill cut is retried: at the next start on the embedded
-      // default, once its heartbeat lapses on PostgreSQL).
-      const unfinished = async () => {
-        let count = 0;
-        for (const status of ["queued", "building"]) {
-          let cursor: string | null = null;
-          do {
-            const page: { data: unknown[]; next_cursor: string | null } = await fetch(
-              `${server.url}/v1/projects?limit=100&status=${status}${cursor ? `&cursor=${cursor}` : ""}`,
-              { headers: { Authorization: `Bearer ${secret}` } },
-            ).then((response) => response.json() as Promise<{ data: unknown[]; next_cursor: string | null }>);
-            count += page.data.length;
-            cursor = page.next_cursor;
-          } while (cursor);
+        // A graceful stop, then the database as it is.
+        http.close();
+        const stopping = server.child;
+        stopping.kill("SIGTERM");
+        await new Promise((resolve) => stopping.once("exit", resolve));
+        const storage = await database.open();
+        try {
+          const found = await inventory(storage, ledger);
+          const checked = ledger.filter((sent) => sent.outcome === "acknowledged").length;
+          recordResult({
+            check: `crash, kill -9 [${driver.name}]`,
+            cases: requests,
+            faults: kills,
+            acknowledged: checked,
+            lost: found.lost.length,
+            duplicated: found.duplicated.length,
+          });
+          expect(found.lost, "acknowledged writes not found").toEqual([]);
+          expect(found.duplicated, "keys that made two resources").toEqual([]);
+          expect(found.madeWhileInProgress, "keys still claimed whose resource exists").toEqual([]);
+          expect(found.corruptFiles, "files whose chunks do not hold their bytes").toEqual([]);
+          expect(found.chunksWithoutFile).toBe(0);
+          const cutUploads = ledger.filter((sent) => sent.kind === "upload" && sent.cut).length;
+          if (driver.name === "pglite") {
+            expect(found.pendingUploads, "uploads left pending after a restart of the embedded database").toBe(0);
+          } else {
+            // Another replica may be uploading: housekeeping removes pending uploads an hour old.
+            expect(found.pendingUploads, "uploads pending, beyond those a kill cut").toBeLessThanOrEqual(cutUploads);
+            await purgeAbandonedUploads(storage.db, new Date(Date.now() + 1000));
+            const after = await inventory(storage, ledger);
+            expect([after.pendingUploads, after.pendingChunks]).toEqual([0, 0]);
+          }
+        } finally {
+          await storage.close();
         }
-        return count;
-      };
-      const runsDeadline = Date.now() + 90_000;
-      while ((await unfinished()) > 0) {
-        if (Date.now() > runsDeadline) throw new Error(`${await unfinished()} projects still have a run queued or building 90 s after the last restart`);
-        await sleep(500);
-      }
-
-      // A graceful stop, then the database as it is.
-      http.close();
-      const stopping = server.child;
-      stopping.kill("SIGTERM");
-      await new Promise((resolve) => stopping.once("exit", resolve));
-      const storage = await database.open();
-      try {
-        const found = await inventory(storage, ledger);
-        const checked = ledger.filter((sent) => sent.outcome === "acknowledged").length;
-        recordResult({ check: `crash, kill -9 [${driver.name}]`, cases: requests, faults: kills, acknowledged: checked, lost: found.lost.length, duplicated: found.duplicated.length });
-        expect(found.lost, "acknowledged writes not found").toEqual([]);
-        expect(found.duplicated, "keys that made two resources").toEqual([]);
-        expect(found.madeWhileInProgress, "keys still claimed whose resource exists").toEqual([]);
-        expect(found.corruptFiles, "files whose chunks do not hold their bytes").toEqual([]);
-        expect(found.chunksWithoutFile).toBe(0);
-        const cutUploads = ledger.filter((sent) => sent.kind === "upload" && sent.cut).length;
-        if (driver.name === "pglite") {
-          expect(found.pendingUploads, "uploads left pending after a restart of the embedded database").toBe(0);
-        } else {
-          // Another replica may be uploading: housekeeping removes pending uploads an hour old.
-          expect(found.pendingUploads, "uploads pending, beyond those a kill cut").toBeLessThanOrEqual(cutUploads);
-          await purgeAbandonedUploads(storage.db, new Date(Date.now() + 1000));
-          const after = await inventory(storage, ledger);
-          expect([after.pendingUploads, after.pendingChunks]).toEqual([0, 0]);
-        }
-      } finally {
-        await storage.close();
-      }
-    }, 600_000);
-  }, options.drivers);
+      }, 600_000);
+    },
+    options.drivers,
+  );
 }
 
 /** What the database holds for the ledger's requests. */
 async function inventory(storage: Storage, ledger: readonly Sent[]) {
-  const rows = async <T>(query: ReturnType<typeof sql>) => (await storage.db.execute<T & Record<string, unknown>>(query)).rows as T[];
-  const projects = await rows<{ id: string; name: string }>(sql`select id, name from projects where name like 'crash %'`);
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    (await storage.db.execute<T & Record<string, unknown>>(query)).rows as T[];
+  const projects = await rows<{ id: string; name: string }>(
+    sql`select id, name from projects where name like 'crash %'`,
+  );
   const files = await rows<{ id: string; path: string; sha256: string; size: number }>(
     sql`select id, path, sha256, size_bytes::int as size from files where path like 'crash/%'`,
   );
@@ -276,7 +326,8 @@ async function inventory(storage: Storage, ledger: readonly Sent[]) {
       if (!match) lost.push(`${sent.kind} ${sent.key} (${sent.id})`);
       else if (sent.kind === "upload") {
         const file = match as { sha256: string; size: number };
-        if (file.size !== sent.bytes!.length || file.sha256 !== createHash("sha256").update(sent.bytes!).digest("hex")) lost.push(`content of ${sent.id}`);
+        if (file.size !== sent.bytes!.length || file.sha256 !== createHash("sha256").update(sent.bytes!).digest("hex"))
+          lost.push(`content of ${sent.id}`);
       }
     }
     if (sent.outcome === "in progress at the crash" && made.length > 0) madeWhileInProgress.push(sent.key);

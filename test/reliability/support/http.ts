@@ -32,40 +32,55 @@ export function rawClient(baseUrl: string, connections = 4): RawClient {
   const { hostname, port } = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const send = (request: RawRequest, options: { timeoutMs?: number } = {}, retried = false): Promise<RawResponse> =>
-      new Promise((resolve, reject) => {
-        const started = performance.now();
-        const outgoing = httpRequest({ host: hostname, port, method: request.method, path: request.path, headers: request.headers, agent });
-        let answered = false;
-        outgoing.setTimeout(options.timeoutMs ?? 30_000, () => outgoing.destroy(new Error(`no answer to ${request.method} ${request.path.slice(0, 200)} in time`)));
-        outgoing.on("response", (response) => {
-          answered = true;
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("error", reject);
-          response.on("end", () => {
-            const body = Buffer.concat(chunks);
-            let json: unknown;
-            if (/^application\/json/.test(response.headers["content-type"] ?? "")) {
-              try {
-                json = JSON.parse(body.toString("utf8"));
-              } catch {
-                json = undefined;
-              }
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const outgoing = httpRequest({
+        host: hostname,
+        port,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        agent,
+      });
+      let answered = false;
+      outgoing.setTimeout(options.timeoutMs ?? 30_000, () =>
+        outgoing.destroy(new Error(`no answer to ${request.method} ${request.path.slice(0, 200)} in time`)),
+      );
+      outgoing.on("response", (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const body = Buffer.concat(chunks);
+          let json: unknown;
+          if (/^application\/json/.test(response.headers["content-type"] ?? "")) {
+            try {
+              json = JSON.parse(body.toString("utf8"));
+            } catch {
+              json = undefined;
             }
-            resolve({ status: response.statusCode!, headers: response.headers, body, json, ms: performance.now() - started });
+          }
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body,
+            json,
+            ms: performance.now() - started,
           });
         });
-        // The server may answer and close before the body is all sent: that is its right.
-        outgoing.on("error", (error: NodeJS.ErrnoException) => {
-          const reset = ["EPIPE", "ECONNRESET"].includes(error.code ?? "");
-          if (answered && reset) return;
-          // A kept-alive connection the server closed as the request went out: send it once more
-          // on a new one (node's documented remedy for this race).
-          if (reset && outgoing.reusedSocket && !retried) return void send(request, options, true).then(resolve, reject);
-          reject(error);
-        });
-        outgoing.end(request.body);
       });
+      // The server may answer and close before the body is all sent: that is its right.
+      outgoing.on("error", (error: NodeJS.ErrnoException) => {
+        const reset = ["EPIPE", "ECONNRESET"].includes(error.code ?? "");
+        if (answered && reset) return;
+        // A kept-alive connection the server closed as the request went out: send it once more
+        // on a new one (node's documented remedy for this race).
+        if (reset && outgoing.reusedSocket && !retried) return void send(request, options, true).then(resolve, reject);
+        reject(error);
+      });
+      outgoing.end(request.body);
+    });
   return { send, close: () => agent.destroy() };
 }
 

@@ -44,7 +44,10 @@ if (probe) {
     for (const request of probe.requests) {
       const started = performance.now();
       try {
-        const answer = await fetch(new URL(request.path, probe.baseUrl), { headers: request.headers, signal: AbortSignal.timeout(120_000) });
+        const answer = await fetch(new URL(request.path, probe.baseUrl), {
+          headers: request.headers,
+          signal: AbortSignal.timeout(120_000),
+        });
         await answer.arrayBuffer();
         if (answer.status !== 200) failures.push(`${request.path}: ${answer.status}`);
       } catch (error) {

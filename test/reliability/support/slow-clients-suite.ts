@@ -40,13 +40,26 @@ export function slowClientsSuite(options: SlowClientsSuiteOptions): void {
 
     beforeAll(async () => {
       database = await pgliteDriver.forProcess();
-      const server = await startServer({ ...database.env, PORT: "0", APPS_PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", LOG_LEVEL: "info" });
+      const server = await startServer({
+        ...database.env,
+        PORT: "0",
+        APPS_PORT: "0",
+        HOST: "127.0.0.1",
+        REDIS_URL: "",
+        LOG_LEVEL: "info",
+      });
       child = server.child;
       url = server.url;
       await pbs(["workspaces", "create", "--slug", "abused", "--plan", "enterprise"], database.env);
       // Several keys, taken in turn: the measured requests stay within each key's burst limit.
       keys = [];
-      for (let i = 0; i < 16; i++) keys.push((await pbs(["keys", "create", "--workspace", "abused", "--name", `k${i}`], database.env)).trimEnd().split("\n").at(-1)!);
+      for (let i = 0; i < 16; i++)
+        keys.push(
+          (await pbs(["keys", "create", "--workspace", "abused", "--name", `k${i}`], database.env))
+            .trimEnd()
+            .split("\n")
+            .at(-1)!,
+        );
       client = rawClient(url, 2);
     });
     afterAll(async () => {
@@ -75,7 +88,9 @@ export function slowClientsSuite(options: SlowClientsSuiteOptions): void {
         path: `/v1/projects/${projectId}/files`,
         headers: { ...authorization(), "Content-Type": `multipart/form-data; boundary=${boundary}` },
         body: Buffer.concat([
-          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\nbig.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`),
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\nbig.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`,
+          ),
           big,
           Buffer.from(`\r\n--${boundary}--\r\n`),
         ]),
@@ -89,7 +104,11 @@ export function slowClientsSuite(options: SlowClientsSuiteOptions): void {
       const measure = async () => {
         const latencies: number[] = [];
         for (let i = 0; i < Math.ceil(options.samples / windows); i++) {
-          const answer = await client.send({ method: "GET", path: `/v1/projects/${projectId}`, headers: authorization() });
+          const answer = await client.send({
+            method: "GET",
+            path: `/v1/projects/${projectId}`,
+            headers: authorization(),
+          });
           expect(answer.status, answer.body.toString()).toBe(200);
           latencies.push(answer.ms);
           // Paced under the keys' burst limits (100 a second each), so no answer is a 429.
@@ -123,7 +142,9 @@ export function slowClientsSuite(options: SlowClientsSuiteOptions): void {
       const stalled = await Promise.all(Array.from({ length: options.nonReaders }, open));
       for (const socket of stalled) {
         socket.pause();
-        socket.write(`GET /v1/projects/${projectId}/files/${fileId}/content HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization().Authorization}\r\n\r\n`);
+        socket.write(
+          `GET /v1/projects/${projectId}/files/${fileId}/content HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization().Authorization}\r\n\r\n`,
+        );
       }
       await sleep(500);
 
@@ -139,7 +160,13 @@ export function slowClientsSuite(options: SlowClientsSuiteOptions): void {
       const baseline = baselineWindows.flat();
       const abused = abusedWindows.flat();
       const bound = P99_FACTOR * baselineP99 + P99_SLACK_MS;
-      const report = `p99 ${p99s(abusedWindows).map((p) => p.toFixed(1)).join("/")} ms in three windows while abused, ${p99s(baselineWindows).map((p) => p.toFixed(1)).join("/")} ms before (bound ${bound.toFixed(1)} ms on the best); p50 ${percentile(abused, 50).toFixed(1)} vs ${percentile(baseline, 50).toFixed(1)} ms`;
+      const report = `p99 ${p99s(abusedWindows)
+        .map((p) => p.toFixed(1))
+        .join("/")} ms in three windows while abused, ${p99s(baselineWindows)
+        .map((p) => p.toFixed(1))
+        .join(
+          "/",
+        )} ms before (bound ${bound.toFixed(1)} ms on the best); p50 ${percentile(abused, 50).toFixed(1)} vs ${percentile(baseline, 50).toFixed(1)} ms`;
       console.log(`slow and abusive clients: ${report}`);
       recordResult({
         check: "slow and abusive clients [pglite]",

@@ -32,13 +32,15 @@ export async function snapshotter(storage: Storage): Promise<{ take(): Promise<S
   const strip = volatileColumns.map((column) => ` - '${column}'`).join("");
   const hash = (table: string) =>
     `'${table}', (select md5(coalesce(string_agg(r, E'\\n' order by r), '')) || ':' || count(*) from (select (to_jsonb(t)${strip})::text as r from "${table}" t) s)`;
-  const lastWrite = (table: string) => `'${table}', (select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from "${table}")`;
+  const lastWrite = (table: string) =>
+    `'${table}', (select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from "${table}")`;
   const writes = sql.raw(
     `select json_build_object(${tables.map(lastWrite).join(", ")}) as tables, ` +
       `(select coalesce(json_object_agg(key, coalesce(response_status::text, state)), '{}') from idempotency_keys) as idempotency`,
   );
   type Fingerprints = Record<string, string> | string;
-  const parsed = (value: Fingerprints) => (typeof value === "string" ? (JSON.parse(value) as Record<string, string>) : value);
+  const parsed = (value: Fingerprints) =>
+    typeof value === "string" ? (JSON.parse(value) as Record<string, string>) : value;
   /** Table → its writes' fingerprint and its rows' hash when last hashed. */
   const known = new Map<string, { writes: string; hash: string }>();
   return {
@@ -48,15 +50,25 @@ export async function snapshotter(storage: Storage): Promise<{ take(): Promise<S
       const written = parsed(row.tables);
       const stale = tables.filter((table) => known.get(table)?.writes !== written[table]);
       if (stale.length > 0) {
-        const hashed = (await storage.db.execute<{ tables: Fingerprints }>(sql.raw(`select json_build_object(${stale.map(hash).join(", ")}) as tables`))).rows[0]!;
-        for (const [table, rows] of Object.entries(parsed(hashed.tables))) known.set(table, { writes: written[table]!, hash: rows });
+        const hashed = (
+          await storage.db.execute<{ tables: Fingerprints }>(
+            sql.raw(`select json_build_object(${stale.map(hash).join(", ")}) as tables`),
+          )
+        ).rows[0]!;
+        for (const [table, rows] of Object.entries(parsed(hashed.tables)))
+          known.set(table, { writes: written[table]!, hash: rows });
       }
-      return { tables: Object.fromEntries(tables.map((table) => [table, known.get(table)!.hash])), idempotency: parsed(row.idempotency) };
+      return {
+        tables: Object.fromEntries(tables.map((table) => [table, known.get(table)!.hash])),
+        idempotency: parsed(row.idempotency),
+      };
     },
   };
 }
 
 /** The tables whose rows differ between two snapshots. */
 export function changedTables(before: Snapshot, after: Snapshot): string[] {
-  return Object.keys({ ...before.tables, ...after.tables }).filter((table) => before.tables[table] !== after.tables[table]);
+  return Object.keys({ ...before.tables, ...after.tables }).filter(
+    (table) => before.tables[table] !== after.tables[table],
+  );
 }

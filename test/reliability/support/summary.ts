@@ -46,7 +46,9 @@ export function summaryTable(results: readonly ReliabilityResult[]): string {
   return [
     line(["check", "cases tried", "faults injected", "acknowledged writes checked", "lost", "duplicated"]),
     line(["---", "---:", "---:", "---:", "---:", "---:"]),
-    ...[...byCheck].sort(([a], [b]) => a.localeCompare(b)).map(([check, row]) => line([check, ...columns.map((column) => row[column])])),
+    ...[...byCheck]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([check, row]) => line([check, ...columns.map((column) => row[column])])),
     line(["**total**", ...columns.map((column) => `**${total[column]}**`)]),
   ].join("\n");
 }
