@@ -51,14 +51,15 @@ async function membersPage(ctx: WorkspaceContext, state: MembersState): Promise<
   sendConsolePage(ctx, state.status, {
     title: "Members",
     section: "members",
-    body: html`${notice ? message("notice", notice) : ""} ${state.error ? message("error", state.error) : ""}
-    ${table({
-      caption: "People in this workspace",
-      columns: ["Email", "Role", "Member since", ...(admin ? ["Change role", "Remove"] : [])],
-      rows: members.map((member) => memberRow(ctx, member, admin)),
-      empty: "No members.",
-    })}
-    ${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can add people or change roles. Your role is ${ctx.role}.</p>`}`,
+    body: html`${notice ? message("notice", notice) : ""}
+${state.error ? message("error", state.error) : ""}
+${table({
+  caption: "People in this workspace",
+  columns: ["Email", "Role", "Member since", ...(admin ? ["Change role", "Remove"] : [])],
+  rows: members.map((member) => memberRow(ctx, member, admin)),
+  empty: "No members.",
+})}
+${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can add people or change roles. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -67,31 +68,23 @@ function memberRow(ctx: WorkspaceContext, member: MemberRecord, admin: boolean):
   const changeable = admin && (ctx.role === "owner" || member.role !== "owner");
   const selectId = `role-${member.userId}`;
   return html`<tr>
-    <th scope="row">${member.email}${you ? html` <span class="meta">(you)</span>` : ""}</th>
-    <td>${member.role}</td>
-    <td>${time(member.createdAt)}</td>
-    ${
-      admin
-        ? changeable
-          ? html`<td>
-                <form method="post" action="${ctx.base}/members/${member.userId}/role" class="inline-form">
-                  ${csrfField(ctx.visitor.csrf)}
-                  <label for="${selectId}" class="visually-hidden">Role of ${member.email}</label>
-                  <select id="${selectId}" name="role">
-                    ${rolesFor(ctx.role).map((role) => html`<option value="${role}" ${role === member.role ? html` selected` : ""}>${role}</option>`)}
-                  </select>
-                  <button type="submit">Change<span class="visually-hidden"> role of ${member.email}</span></button>
-                </form>
-              </td>
-              <td>
-                <a href="${ctx.base}/members/${member.userId}/remove"
-                  >Remove<span class="visually-hidden"> ${member.email}</span></a
-                >
-              </td>`
-          : html`<td colspan="2"><span class="meta">Only an owner can change an owner.</span></td>`
-        : ""
-    }
-  </tr>`;
+<th scope="row">${member.email}${you ? html` <span class="meta">(you)</span>` : ""}</th>
+<td>${member.role}</td>
+<td>${time(member.createdAt)}</td>
+${
+  admin
+    ? changeable
+      ? html`<td><form method="post" action="${ctx.base}/members/${member.userId}/role" class="inline-form">
+${csrfField(ctx.visitor.csrf)}
+<label for="${selectId}" class="visually-hidden">Role of ${member.email}</label>
+<select id="${selectId}" name="role">${rolesFor(ctx.role).map((role) => html`<option value="${role}"${role === member.role ? html` selected` : ""}>${role}</option>`)}</select>
+<button type="submit">Change<span class="visually-hidden"> role of ${member.email}</span></button>
+</form></td>
+<td><a href="${ctx.base}/members/${member.userId}/remove">Remove<span class="visually-hidden"> ${member.email}</span></a></td>`
+      : html`<td colspan="2"><span class="meta">Only an owner can change an owner.</span></td>`
+    : ""
+}
+</tr>`;
 }
 
 function addForm(ctx: WorkspaceContext, state: MembersState): Html {
@@ -112,16 +105,7 @@ ${fieldError("member-email", errorOf("email"))}
 <legend>Role</legend>
 ${rolesFor(ctx.role).map(
   (role) =>
-    html`<div class="choice">
-      <input
-        type="radio"
-        id="member-role-${role}"
-        name="role"
-        value="${role}"
-        ${role === chosen ? html` checked` : ""}
-      />
-      <label for="member-role-${role}">${ROLE_LABELS[role]}</label>
-    </div>`,
+    html`<div class="choice"><input type="radio" id="member-role-${role}" name="role" value="${role}"${role === chosen ? html` checked` : ""}> <label for="member-role-${role}">${ROLE_LABELS[role]}</label></div>`,
 )}
 ${fieldError("member-role", errorOf("role"))}
 </fieldset>
@@ -218,12 +202,8 @@ async function confirmRemove(ctx: WorkspaceContext, [userId]: string[]): Promise
     title: "Remove member",
     heading: you ? "Leave this workspace?" : `Remove ${member.email}?`,
     section: "members",
-    body: html`<p>
-        ${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps
-        ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys
-        ${you ? "you" : "they"} created keep working until revoked.
-      </p>
-      ${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
+    body: html`<p>${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys ${you ? "you" : "they"} created keep working until revoked.</p>
+${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
   });
 }
 
