@@ -2,8 +2,8 @@
 // when a newer deployment of the same target becomes ready, the previous ready one is superseded.
 // A rollback is a new deployment of an earlier build (`rollback_of`), never a revived record.
 // The API queues deployments with their build job; the deployment worker (src/jobs/) moves them on
-// with startDeploymentBuild, then publishDeployment or failDeployment. Over 300 lines and kept
-// whole: the API's side and the worker's side of one state machine, read together.
+// with startDeploymentBuild, then publishDeployment or failDeployment: both sides of one state
+// machine, here together.
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type {
   SchemaCreateDeploymentRequest,

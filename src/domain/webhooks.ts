@@ -2,8 +2,8 @@
 // it enables (events.ts queues them); its signing secret is shown once, at creation. A delivery is
 // one event sent to one endpoint: pending → succeeded | failed. Sending and signing the deliveries is
 // the delivery worker's job (webhook-sending.ts, webhook-signature.ts); here they are only queued
-// and listed. Over 300 lines and kept whole: endpoints and their delivery log are the one resource
-// of spec/webhooks.tsp, whose handlers (src/handlers/webhooks.ts) and console pages use both.
+// and listed. Endpoints and their delivery log are the one resource of spec/webhooks.tsp, whose
+// handlers (src/handlers/webhooks.ts) and console pages use both.
 import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type {

@@ -1,5 +1,4 @@
-// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table. Just
-// over 300 lines and kept whole: the decisions below and the code that keeps them are one table's rules.
+// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table.
 // (The pipeline's step that uses them: idempotent-call.ts; the housekeeping purge: domain/idempotency-keys.ts.)
 //
 // Flow for a creating POST that carries `Idempotency-Key`:

@@ -15,8 +15,7 @@
 // (src/mcp/). Every rule above is here, once, whichever way a request came; the idempotency step
 // is idempotent-call.ts. An event stream (GET /v1/events/stream, over HTTP only) is answered like
 // any request, then goes on after its answer has begun (event-stream.ts): its audit row, its
-// latency, are its start. Over 300 lines and kept whole: the steps read in order in one function,
-// and the HTTP transport at the end is that function's other half.
+// latency, are its start.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";

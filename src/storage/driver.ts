@@ -89,7 +89,7 @@ export type StorageDriver = Storage["driver"];
  * - "require": applies nothing, and throws SchemaNotCurrentError (migrator.ts) unless every
  *   migration of this release is applied (every `pbs` command but `migrate`; the server with
  *   MIGRATE_ON_START=false). A database ahead of this release (a newer one migrated it during a
- *   rolling deploy) is fine: migrations are expand-then-contract (README, "Migrations").
+ *   rolling deploy) is fine: migrations are expand-then-contract (docs/deployment.md, "Migrations").
  * - "none": neither (`pbs migrate`, which then calls `storage.migrate()` to report what it applied).
  */
 export type MigrationPolicy = "apply" | "require" | "none";
