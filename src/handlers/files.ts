@@ -6,7 +6,7 @@ import type { Handlers } from "../../generated/handlers.ts";
 import type { MultipartBody } from "../stream-bodies.ts";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
 import * as files from "../domain/files.ts";
-import { InvalidInputError } from "../domain/errors.ts";
+import { FileTooLargeError, InvalidInputError } from "../domain/errors.ts";
 import type { Partition } from "../domain/partition.ts";
 import { BodyError, HttpError } from "../http/errors.ts";
 import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../http/range.ts";
@@ -151,7 +151,7 @@ async function receiveUpload(
     // If even the cleanup fails (storage gone), the pending row is left to purgeAbandonedUploads;
     // the caller hears of the first failure, not of this one.
     await upload?.abort().catch(() => undefined);
-    if (error instanceof files.FileTooLargeError) throw tooLarge();
+    if (error instanceof FileTooLargeError) throw tooLarge();
     throw error;
   }
 }
