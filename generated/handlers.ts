@@ -1,6 +1,6 @@
 // Generated from openapi.yaml by scripts/generate.ts. Do not edit: change spec/ and run `npm run build`.
 import type { operations } from "./schema.d.ts";
-import type { BinaryBody, EventStreamBody, MultipartBody } from "../src/stream-bodies.ts";
+import type { EventStreamBody, FileBody, MultipartBody } from "../src/stream-bodies.ts";
 
 export interface ListInvoicesInput {
   query?: NonNullable<operations["listInvoices"]["parameters"]["query"]>;
@@ -289,8 +289,8 @@ export interface DownloadFileInput {
 }
 
 export type DownloadFileResult =
-  | { status: 200; headers: { "Content-Disposition": operations["downloadFile"]["responses"][200]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][200]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][200]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][200]["headers"]["Content-Length"] }; body: BinaryBody }
-  | { status: 206; headers: { "Content-Disposition": operations["downloadFile"]["responses"][206]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][206]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][206]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][206]["headers"]["Content-Length"]; "Content-Range": operations["downloadFile"]["responses"][206]["headers"]["Content-Range"] }; body: BinaryBody }
+  | { status: 200; headers: { "ETag": operations["downloadFile"]["responses"][200]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][200]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][200]["headers"]["Content-Length"] }; body: FileBody }
+  | { status: 206; headers: { "ETag": operations["downloadFile"]["responses"][206]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][206]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][206]["headers"]["Content-Length"]; "Content-Range": operations["downloadFile"]["responses"][206]["headers"]["Content-Range"] }; body: FileBody }
   | { status: 304; headers: { "ETag": operations["downloadFile"]["responses"][304]["headers"]["ETag"] } }
   | { status: 400; body: operations["downloadFile"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["downloadFile"]["responses"][401]["content"]["application/json"] }

@@ -156,7 +156,8 @@ const keyReused = () =>
   );
 
 function isMultipart(body: unknown): body is MultipartBody {
-  return typeof (body as MultipartBody | undefined)?.stream?.pipe === "function";
+  const parts = (body as Partial<MultipartBody> | null | undefined)?.parts;
+  return typeof parts?.[Symbol.asyncIterator] === "function";
 }
 
 /**
