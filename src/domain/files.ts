@@ -13,7 +13,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { and, eq, inArray, like, lt, notLike } from "drizzle-orm";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { fileChunks, files } from "../storage/schema.ts";
 import { ConflictError, FileTooLargeError, InvalidInputError, NotFoundError } from "./errors.ts";
@@ -189,10 +189,13 @@ export class Upload {
   }
 
   /**
-   * Stores the last chunk and gives the file its path, media type, size and hash, in one
+   * Stores the last chunk and gives the file its path, media type, size and hash, in `commit`'s
    * transaction with the `file.uploaded` event. A path taken meanwhile is a ConflictError.
    */
-  async commit(input: { path: string; contentType: string }): Promise<SchemaProjectFile> {
+  async commit(
+    input: { path: string; contentType: string },
+    commit: Commit<SchemaProjectFile> = inTransaction(this.#db),
+  ): Promise<SchemaProjectFile> {
     if (this.#state !== "open") throw new Error(`upload ${this.id} is ${this.#state}`);
     const path = validPath(input.path);
     if (this.#bufferedBytes > 0) await this.#store(Buffer.concat(this.#buffered, this.#bufferedBytes));
@@ -200,7 +203,7 @@ export class Upload {
     this.#bufferedBytes = 0;
     const sha256 = this.#hash.digest("hex");
     try {
-      const file = await this.#db.transaction(async (tx) => {
+      const file = await commit(async (tx) => {
         const [row] = await tx
           .update(files)
           .set({

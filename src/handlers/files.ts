@@ -11,7 +11,7 @@ import { mediaTypeFor } from "../domain/media-types.ts";
 import type { Partition } from "../domain/partition.ts";
 import { BodyError, HttpError } from "../http/errors.ts";
 import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../http/range.ts";
-import type { Database } from "../storage/index.ts";
+import type { Commit, Database } from "../storage/index.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
 import { ok } from "./ok.ts";
@@ -32,10 +32,11 @@ const tooLarge = () =>
   );
 
 export const fileHandlers: FileHandlers = {
-  async uploadFile({ path, body }, { db, partition }) {
-    const file = await receiveUpload(db, partition, path.project_id, body);
-    return { status: 201, headers: { Location: location(file) }, body: file };
-  },
+  uploadFile: ({ path, body }, { db, partition, effect }) =>
+    effect(
+      (commit) => receiveUpload(db, commit, partition, path.project_id, body),
+      (file: SchemaProjectFile) => ({ status: 201, headers: { Location: location(file) }, body: file }),
+    ),
 
   async listFiles({ path, query }, context) {
     return listed(context, `files:${path.project_id}`, query, {}, (page) =>
@@ -100,6 +101,7 @@ export const fileHandlers: FileHandlers = {
  */
 async function receiveUpload(
   db: Database,
+  commit: Commit<SchemaProjectFile>,
   partition: Partition,
   projectId: string,
   body: MultipartBody,
@@ -142,7 +144,7 @@ async function receiveUpload(
     const target = pathPart ?? files.pathFromFilename(filePart.filename);
     // A file part without Content-Type reaches us as text/plain (RFC 7578's default, which busboy
     // applies); a Content-Type the contract cannot hold is stored as application/octet-stream.
-    return await upload.commit({ path: target, contentType: filePart.mimeType });
+    return await upload.commit({ path: target, contentType: filePart.mimeType }, commit);
   } catch (error) {
     // If even the cleanup fails (storage gone), the pending row is left to purgeAbandonedUploads;
     // the caller hears of the first failure, not of this one.

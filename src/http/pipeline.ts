@@ -1,7 +1,7 @@
 // The one request pipeline. Every request passes, in order:
 //   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
-//   (replay/409/422) → handler (its writes and its stored answer in one transaction) → response
+//   (replay/409/422) → handler (its effect and its stored answer in one transaction) → response
 // and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
 // results; every error, theirs included, leaves here in the contract's one error shape. A client
 // address that has failed too often before any key was identified (404/405 on routing, 401 on
@@ -24,7 +24,7 @@ import type { Logger } from "pino";
 import type { Operation } from "openapi-backend";
 import { operationMeta, type Handlers, type OperationId } from "../../generated/handlers.ts";
 import type { FormPart, MultipartBody } from "../stream-bodies.ts";
-import type { Context } from "./request-context.ts";
+import type { Context, RequestServices } from "./request-context.ts";
 import type { Database } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
@@ -38,7 +38,8 @@ import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit/index.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import type * as idempotency from "./idempotency.ts";
-import { idempotently, stringHeaders, type AnswerSeal, type HandlerResult } from "./idempotent-call.ts";
+import { idempotently, stringHeaders, type AnswerSeal } from "./idempotent-call.ts";
+import { requestEffect, type HandlerResult } from "./request-transaction.ts";
 import type { AuditWriter } from "./audit.ts";
 import {
   DEFAULT_EVENT_STREAM_SETTINGS,
@@ -57,8 +58,8 @@ export interface PipelineDeps {
   authenticateFromMemory: (secret: string) => Principal | Refusal | undefined;
   /** Counts and refuses, per client address, requests failing before a key is identified. */
   addressLimiter: AddressLimiter;
-  /** The per-request context handlers receive. */
-  context: (principal: Principal, requestId: string, log: Logger) => Context;
+  /** The per-request context handlers receive, but for its effect, which the pipeline adds. */
+  context: (principal: Principal, requestId: string, log: Logger) => RequestServices;
   idempotencyDb: Database;
   /** What an operation's stored answer keeps in place of a secret it carried. */
   answerSeals: Partial<Record<OperationId, AnswerSeal>>;
@@ -237,7 +238,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           ? await idempotently(deps, {
               operationId,
               context,
-              run: (db) => handler(input, { ...context, db }),
+              run: (effect) => handler(input, { ...context, effect }),
               scope: {
                 workspaceId: principal.workspace.id,
                 environment: principal.key.environment,
@@ -247,7 +248,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
               },
               body: multipart ?? body,
             })
-          : await handler(input, context);
+          : await handler(input, { ...context, effect: requestEffect(context.db).effect });
       sent = await deliver({
         requestId,
         status: result.status,
