@@ -388,6 +388,15 @@ forEachDriver("files", (driver) => {
         { name: "folder", value: "x" },
       ]);
       expect(unknown.body.error).toMatchObject({ code: "invalid_request", param: "folder" });
+      const unnamed = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
+        raw: '--b\r\nContent-Disposition: form-data; name=""\r\n\r\nv\r\n--b--\r\n',
+        headers: { "Content-Type": "multipart/form-data; boundary=b" },
+      });
+      expect(unnamed.body.error).toMatchObject({
+        code: "invalid_request",
+        param: "",
+        message: expect.stringContaining("Unknown part"),
+      });
       await expectNothingPending();
     });
 

@@ -1,7 +1,7 @@
 // Members: who belongs to the workspace and with what role; owners and admins add people (creating
 // their sign-in when the email is new), change roles and remove people. The rules (only owners make
 // owners, the last owner stays) are the domain's (src/domain/members.ts), shown here as messages.
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import { InvalidInputError } from "../domain/errors.ts";
 import {
   addMember,
   administers,
@@ -16,6 +16,7 @@ import { html, type Html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
+import { domainFailure } from "../http/errors.ts";
 import { confirmForm, describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
 import { csrfField } from "../pages/csrf.ts";
 
@@ -120,17 +121,6 @@ ${fieldError("member-password", errorOf("password"))}
 </section>`;
 }
 
-const STATUS_OF = (error: unknown): number | undefined =>
-  error instanceof InvalidInputError
-    ? 400
-    : error instanceof ForbiddenError
-      ? 403
-      : error instanceof NotFoundError
-        ? 404
-        : error instanceof ConflictError
-          ? 409
-          : undefined;
-
 async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const role = (form.get("role") ?? "") as MemberRole;
   const password = form.get("password") ?? "";
@@ -147,13 +137,14 @@ async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchPara
     });
     redirect(ctx.response, `${ctx.base}/members?notice=added`);
   } catch (error) {
-    const status = STATUS_OF(error);
-    if (status === undefined) throw error;
-    if (status === 403) await recordRefusal(ctx, 403, ctx.workspace.id);
-    const param = error instanceof InvalidInputError || error instanceof ConflictError ? error.param : "role";
+    const failure = domainFailure(error);
+    if (!failure) throw error;
+    if (failure.code === "forbidden") await recordRefusal(ctx, 403, ctx.workspace.id);
+    // A refused input names its field (the email when it names none); any other refusal is the role's.
+    const field = ["invalid_request", "conflict"].includes(failure.code) ? (failure.param ?? "email") : "role";
     await membersPage(ctx, {
-      status,
-      add: { values: form, error: { field: param ?? "email", message: sentence((error as Error).message) } },
+      status: failure.status,
+      add: { values: form, error: { field, message: sentence(failure.message) } },
     });
   }
 }
@@ -177,11 +168,10 @@ async function change(ctx: WorkspaceContext, userId: string, role: MemberRole | 
       await recordAction(tx, ctx, role === null ? "member.removed" : "member.role_changed", userId, 303);
     });
   } catch (error) {
-    const status = STATUS_OF(error);
-    if (status === undefined) throw error;
-    if (status === 403) await recordRefusal(ctx, 403, ctx.workspace.id);
-    const text = `${sentence((error as Error).message)} Nothing was changed.`;
-    return membersPage(ctx, { status, error: text });
+    const failure = domainFailure(error);
+    if (!failure) throw error;
+    if (failure.code === "forbidden") await recordRefusal(ctx, 403, ctx.workspace.id);
+    return membersPage(ctx, { status: failure.status, error: `${sentence(failure.message)} Nothing was changed.` });
   }
   // Removing or demoting oneself may end one's access to this page.
   if (userId === ctx.user.id && (role === null || !administers(role)))

@@ -12,7 +12,7 @@ import type {
   SchemaDeploymentTarget,
   SchemaVisibility,
 } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId, randomBase36 } from "../storage/ids.ts";
 import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
@@ -111,8 +111,9 @@ export async function createDeployment(
   partition: Partition,
   projectId: string,
   input: SchemaCreateDeploymentRequest | undefined,
+  commit: Commit<SchemaDeployment> = inTransaction(db),
 ): Promise<SchemaDeployment> {
-  return withProjectLocked(db, partition, projectId, async (tx, project) => {
+  return withProjectLocked(commit, partition, projectId, async (tx, project) => {
     let runId: string;
     if (input?.run_id !== undefined) {
       const [run] = await tx
@@ -210,8 +211,9 @@ export async function rollbackDeployment(
   partition: Partition,
   projectId: string,
   deploymentId: string,
+  commit: Commit<SchemaDeployment> = inTransaction(db),
 ): Promise<SchemaDeployment> {
-  return withProjectLocked(db, partition, projectId, async (tx, project) => {
+  return withProjectLocked(commit, partition, projectId, async (tx, project) => {
     const earlier = await findDeployment(tx, partition, projectId, deploymentId);
     if (!servedStatuses.includes(earlier.status)) {
       throw new ConflictError(

@@ -16,7 +16,7 @@ import type {
   SchemaWebhookEndpointWithSecret,
   SchemaWebhookTestObject,
 } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
@@ -87,13 +87,13 @@ export async function createWebhookEndpoint(
   targets: WebhookTargets,
   partition: Partition,
   input: SchemaCreateWebhookEndpointRequest,
+  commit: Commit<SchemaWebhookEndpointWithSecret> = inTransaction(db),
 ): Promise<SchemaWebhookEndpointWithSecret> {
   const url = await targets.check(input.url);
   const now = new Date();
-  // One statement, in a transaction all the same: a creating request's writes commit in one
-  // transaction, which also holds its answer stored for an Idempotency-Key.
-  const [row] = await db.transaction((tx) =>
-    tx
+  // One statement, in `commit`'s transaction all the same: the caller's may hold more.
+  return commit(async (tx) => {
+    const [row] = await tx
       .insert(webhookEndpoints)
       .values({
         id: newId("we"),
@@ -106,9 +106,9 @@ export async function createWebhookEndpoint(
         createdAt: now,
         updatedAt: now,
       })
-      .returning(),
-  );
-  return { ...toWebhookEndpoint(row), secret: row.secret };
+      .returning();
+    return { ...toWebhookEndpoint(row), secret: row.secret };
+  });
 }
 
 /**
@@ -207,9 +207,10 @@ export async function rotateWebhookSecret(
   db: Database,
   partition: Partition,
   id: string,
+  commit: Commit<SchemaWebhookEndpointWithSecret> = inTransaction(db),
   now = new Date(),
 ): Promise<SchemaWebhookEndpointWithSecret> {
-  return db.transaction(async (tx) => {
+  return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, id, { lock: true });
     const [row] = await tx
       .update(webhookEndpoints)
@@ -270,8 +271,9 @@ export async function sendTestEvent(
   db: Database,
   partition: Partition,
   endpointId: string,
+  commit: Commit<SchemaWebhookDelivery> = inTransaction(db),
 ): Promise<SchemaWebhookDelivery> {
-  return db.transaction(async (tx) => {
+  return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, endpointId);
     const object: SchemaWebhookTestObject = { message: TEST_EVENT_MESSAGE, webhook_endpoint_id: endpoint.id };
     const [event] = await tx
@@ -396,8 +398,9 @@ export async function redeliver(
   partition: Partition,
   endpointId: string,
   deliveryId: string,
+  commit: Commit<SchemaWebhookDelivery> = inTransaction(db),
 ): Promise<SchemaWebhookDelivery> {
-  return db.transaction(async (tx) => {
+  return commit(async (tx) => {
     const original = await findDelivery(tx, partition, endpointId, deliveryId);
     return queueDelivery(tx, partition, endpointId, { id: original.eventId, type: original.eventType });
   });

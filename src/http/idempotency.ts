@@ -4,7 +4,7 @@
 // Flow for a creating POST that carries `Idempotency-Key`:
 //   const r = await begin(db, { workspaceId, environment, key, method, path, requestHash });
 //   'new'      → run the handler (renew(db, r.lease) every lockTimeout/3 while it runs), then
-//                complete(tx, r.lease, { status, headers, body }) in the transaction of its writes,
+//                complete(tx, r.lease, { status, headers, body }) in the transaction of its effect,
 //                or abandon(db, r.lease) when nothing is to be stored
 //   'replay'   → answer r.status / r.headers / r.body with `Idempotent-Replayed: true`, run nothing
 //   'in_use'   → 409 idempotency_key_in_use (the first request with this key is still running)
