@@ -184,6 +184,8 @@ function serverLimits(read: (name: string) => string | undefined): ServerLimits 
       60 * 60_000,
     ),
     idleTimeoutMs: defaults.idleTimeoutMs,
+    unreadBodyBytes: defaults.unreadBodyBytes,
+    unreadBodyMs: defaults.unreadBodyMs,
     maxConnections: integer("MAX_CONNECTIONS", read("MAX_CONNECTIONS"), defaults.maxConnections, 1, 1_000_000),
     maxHeaderSize: integer("MAX_HEADER_SIZE", read("MAX_HEADER_SIZE"), defaults.maxHeaderSize, 1024, 1024 * 1024),
   };

@@ -390,9 +390,7 @@ export function servingHttp(
   eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
 ) {
   return (request: IncomingMessage, response: ServerResponse): Promise<void> =>
-    pipeline.handle(httpRequest(request, clientAddress), (answer) =>
-      writeAnswer(request, response, answer, eventStreams),
-    );
+    pipeline.handle(httpRequest(request, clientAddress), (answer) => writeAnswer(response, answer, eventStreams));
 }
 
 /** An HTTP request as the pipeline takes it, its body still unread. */
@@ -416,7 +414,6 @@ export function httpRequest(
  * it closed first. An event stream counts as gone once it has begun (its audit row is its start).
  */
 export async function writeAnswer(
-  request: IncomingMessage,
   response: ServerResponse,
   answer: Answer,
   eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
@@ -441,12 +438,7 @@ export async function writeAnswer(
   response.statusCode = answer.status;
   const body = answer.body;
   if (answer.failed) {
-    const sendsBody =
-      Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
-    if (sendsBody && !request.readableEnded) {
-      // The client may still be sending a body we will not read: close rather than drain it.
-      response.setHeader("Connection", "close");
-    }
+    // A body left unread is the server's to discard or close on (src/listen.ts).
     response.setHeader("Content-Type", "application/json");
     response.end(JSON.stringify(body));
   } else if (body === undefined) {
