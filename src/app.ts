@@ -29,6 +29,7 @@ import { createPipeline, servingHttp } from "./http/pipeline.ts";
 import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
 import { createEventStreams } from "./domain/event-stream.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
+import { openKeyScreen } from "./http/key-screen.ts";
 import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
   createKeyRateLimiter,
@@ -122,10 +123,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const cursors = createCursorCodec({ secret: options.cursorSecret });
   const audit = createAuditWriter(db, logger);
+  const isAccessToken = (secret: string) => secret.startsWith(ACCESS_TOKEN_PREFIX);
+  const keyScreen = await openKeyScreen({ db, changes: storage.changes, unscreened: isAccessToken });
   const principals = createPrincipalCache({
     // An OAuth access token is used exactly like an API key; its prefix says which it is.
-    authenticate: (secret) =>
-      secret.startsWith(ACCESS_TOKEN_PREFIX) ? authenticateAccessToken(db, secret) : authenticate(db, secret),
+    authenticate: (secret) => (isAccessToken(secret) ? authenticateAccessToken(db, secret) : authenticate(db, secret)),
     changes: storage.changes,
   });
   const clientAddress = clientAddressResolver(options.trustProxy ?? false);
@@ -144,6 +146,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     contract,
     handlers,
     rateLimiter,
+    screen: keyScreen.screen,
     authenticate: principals.authenticate,
     authenticateFromMemory: principals.fromMemory,
     addressLimiter,
@@ -286,6 +289,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await closed;
         clearTimeout(timeout);
         principals.close();
+        keyScreen.close();
         await pageLimit.close();
         addressLimiter.close();
         await audit.close(options.drainTimeoutMs ?? 10_000);

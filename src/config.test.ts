@@ -35,6 +35,8 @@ describe("loadConfig", () => {
         idleTimeoutMs: 120_000,
         maxConnections: 10_000,
         maxHeaderSize: 16_384,
+        unreadBodyBytes: 1_048_576,
+        unreadBodyMs: 5_000,
       },
       trustProxy: false,
       unauthenticatedRateLimit: 60,

@@ -383,6 +383,8 @@ export function loadConfig(env: Env = process.env): Config {
       requestTimeoutMs: read("REQUEST_TIMEOUT"),
       keepAliveTimeoutMs: read("KEEP_ALIVE_TIMEOUT"),
       idleTimeoutMs: DEFAULT_SERVER_LIMITS.idleTimeoutMs,
+      unreadBodyBytes: DEFAULT_SERVER_LIMITS.unreadBodyBytes,
+      unreadBodyMs: DEFAULT_SERVER_LIMITS.unreadBodyMs,
       maxConnections: read("MAX_CONNECTIONS"),
       maxHeaderSize: read("MAX_HEADER_SIZE"),
     }),

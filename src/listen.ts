@@ -15,10 +15,17 @@
 //   closed, so a client that stops reading its download cannot hold the connection forever;
 // - at most `maxConnections` (10,000) connections at once, so a flood of connections cannot
 //   exhaust file descriptors: further ones are closed as they arrive;
-// - request headers up to `maxHeaderSize` bytes (16 KiB), larger ones answered 431.
+// - request headers up to `maxHeaderSize` bytes (16 KiB), larger ones answered 431;
+// - a body answered before it was read to the end (a refusal: 401, 413, 415…) is read and
+//   discarded after the answer, up to `unreadBodyBytes` (1 MiB) within `unreadBodyMs` (5 s), so
+//   that a client still sending it hears the answer and keeps its connection. Past that bound the
+//   connection is closed as Go's and nginx's servers close it: our side first (FIN, after the
+//   answer), then the socket `CLOSE_LINGER_MS` later. Closing at once would reset the connection
+//   under a client that is still writing (Node's fetch fails with EPIPE), often before it has read
+//   the answer.
 // Node checks the header and request timeouts every `connectionsCheckingInterval`; it is one second
 // here (Node's default, 30 s, would let a slow header hang on for up to 50 s).
-import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ServerLimits {
@@ -28,6 +35,8 @@ export interface ServerLimits {
   readonly idleTimeoutMs: number;
   readonly maxConnections: number;
   readonly maxHeaderSize: number;
+  readonly unreadBodyBytes: number;
+  readonly unreadBodyMs: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -37,10 +46,15 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   idleTimeoutMs: 2 * 60_000,
   maxConnections: 10_000,
   maxHeaderSize: 16 * 1024,
+  unreadBodyBytes: 1024 * 1024,
+  unreadBodyMs: 5_000,
 });
 
 /** How often Node looks for requests past their header or request timeout. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+/** How long a connection closed past the unread body's bound stays open for the client to read the answer. */
+export const CLOSE_LINGER_MS = 1_000;
 
 /** A node:http server with these limits (Node requires headersTimeout ≤ requestTimeout). */
 export function createLimitedServer(limits: ServerLimits, listener: RequestListener): Server {
@@ -52,7 +66,12 @@ export function createLimitedServer(limits: ServerLimits, listener: RequestListe
       maxHeaderSize: limits.maxHeaderSize,
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, limits.headersTimeoutMs),
     },
-    listener,
+    (request, response) => {
+      // As the answer ends, before it finishes: Node discards an unread body itself when the answer
+      // has finished, without a bound.
+      response.once("prefinish", () => discardUnreadBody(request, limits));
+      listener(request, response);
+    },
   );
   server.maxConnections = limits.maxConnections;
   server.timeout = limits.idleTimeoutMs;
@@ -68,4 +87,32 @@ export function listen(server: Server, port: number, host: string): Promise<stri
       resolve(`http://${address.includes(":") ? `[${address}]` : address}:${bound}`);
     });
   });
+}
+
+/** Reads the rest of an answered request's body within the limits; closes the connection if it is not over by then. */
+function discardUnreadBody(request: IncomingMessage, limits: ServerLimits): void {
+  const socket = request.socket;
+  if (request.complete || socket.destroyed) return;
+  let discarded = 0;
+  const stop = () => {
+    clearTimeout(timer);
+    request.off("data", count);
+    request.off("end", stop);
+    socket.off("close", stop);
+  };
+  const close = () => {
+    stop();
+    request.pause();
+    socket.end();
+    setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref();
+  };
+  const count = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limits.unreadBodyBytes) close();
+  };
+  const timer = setTimeout(close, limits.unreadBodyMs).unref();
+  request.on("data", count);
+  request.once("end", stop);
+  socket.once("close", stop);
+  request.resume();
 }

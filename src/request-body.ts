@@ -2,6 +2,7 @@
 // JSON) and the pages (src/pages/forms.ts, HTML forms; src/oauth/token.ts). Below both, so neither
 // reaches into the other; each turns "too large" into its own error shape.
 import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
 
 /** A request as far as its body is concerned: an HTTP request, or the pipeline's transport-free one. */
 export interface WithHeaders {
@@ -15,18 +16,20 @@ export function mediaTypeOf(request: WithHeaders): string {
 
 /**
  * The body's bytes, refused with `tooLarge()` once it is known to exceed `limit`: from its
- * Content-Length before anything is read, else while it streams (never held whole first).
+ * Content-Length before anything is read, else while it streams (never held whole first). A
+ * refused body is left unread, not destroyed: the server discards the rest after the answer
+ * (src/listen.ts), where destroying the request would reset the connection under the answer.
  */
 export async function readBoundedBody(
   request: WithHeaders,
-  stream: AsyncIterable<Buffer>,
+  stream: Readable,
   limit: number,
   tooLarge: () => Error,
 ): Promise<Buffer> {
   if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) throw tooLarge();
     chunks.push(chunk);

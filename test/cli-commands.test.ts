@@ -166,7 +166,7 @@ forEachDriver("pbs commands", (driver) => {
     const first = await run("keys", "create", "--workspace", "acme", "--name", "one");
     const lines = first.text.split("\n");
     expect(lines[0]).toMatch(/^Created workspace acme \(ws_\w+\)\.$/);
-    expect(lines.at(-1)).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
+    expect(lines.at(-1)).toMatch(/^svc_live_[0-9A-Za-z]{46}$/);
     expect(first.json).toMatchObject({ secret: lines.at(-1), workspace: "acme", workspace_created: true });
 
     const second = await run(

@@ -82,7 +82,7 @@ forEachDriver("pbs executable", (driver) => {
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("Created workspace acme");
     const secret = lastLine(created.stdout);
-    expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
+    expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{46}$/);
 
     const json = await pbs(
       database.env,
@@ -99,7 +99,7 @@ forEachDriver("pbs executable", (driver) => {
     expect(json.code).toBe(0);
     const second = JSON.parse(json.stdout) as { id: string; secret: string };
     expect(second.id).toMatch(/^key_/);
-    expect(second.secret).toMatch(/^svc_test_[0-9A-Za-z]{40}$/);
+    expect(second.secret).toMatch(/^svc_test_[0-9A-Za-z]{46}$/);
 
     const first = (await withStorage(database, (storage) => authenticate(storage.db, secret))) as Principal;
     expect(first.workspace.slug).toBe("acme");

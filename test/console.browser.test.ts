@@ -141,7 +141,7 @@ describeWithBrowser("settings console in a browser", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     const secretField = page.getByLabel("Secret key");
     const secret = await secretField.inputValue();
-    expect(secret).toMatch(/^svc_live_[A-Za-z0-9]{40}$/);
+    expect(secret).toMatch(/^svc_live_[A-Za-z0-9]{46}$/);
     expect(await secretField.getAttribute("readonly")).not.toBeNull();
     const copy = page.getByRole("button", { name: "Copy" });
     await expect.poll(() => copy.isVisible()).toBe(true);

@@ -465,7 +465,7 @@ forEachDriver("settings console", (driver) => {
       expect(created.status).toBe(200);
       expectPageHeaders(created);
       const secret = secretOf(created.text)!;
-      expect(secret).toMatch(/^svc_live_[A-Za-z0-9]{40}$/);
+      expect(secret).toMatch(/^svc_live_[A-Za-z0-9]{46}$/);
       expect(created.text).toContain(`${secret.slice(0, 13)}…${secret.slice(-4)}`);
       const again = await visitor.get("/settings/w/acme/keys");
       expect(again.text).not.toContain(secret);

@@ -1,16 +1,18 @@
 // A PostgreSQL outage, made by cutting a TCP proxy of the test's own between the server and the
-// machine's PostgreSQL (which is never stopped): every request is answered `503
-// service_unavailable` with Retry-After, /readyz fails while /healthz still answers, and once the
-// proxy is restored the server recovers by itself: the pool reconnects, a create retried with its
-// Idempotency-Key is made once, the audit rows of the outage are written, the principal cache's
-// LISTEN connection is back (a revocation made elsewhere is refused at once), pg-boss works on
-// jobs again, and no connection stays checked out of the pool for good (a transaction whose BEGIN
-// the outage cut: see src/storage/postgres.ts). PGlite runs inside the server's process, so it has
-// no outage to test.
+// machine's PostgreSQL (which is never stopped): every request that needs the database is answered
+// `503 service_unavailable` with Retry-After (a forged key needs none: 401), /readyz fails while
+// /healthz still answers, and once the proxy is restored the server recovers by itself: the pool
+// reconnects, a create retried with its Idempotency-Key is made once, the audit rows of the outage
+// are written, the principal cache's LISTEN connection is back (a revocation made elsewhere is
+// refused at once), pg-boss works on jobs again, and no connection stays checked out of the pool for
+// good (a transaction whose BEGIN the outage cut: see src/storage/postgres.ts). PGlite runs inside
+// the server's process, so it has no outage to test.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { revokeApiKey } from "../src/domain/keys.ts";
+import { CREDENTIAL_SECRET, revokeApiKey, SECRET_RANDOM_LENGTH, withChecksum } from "../src/domain/keys.ts";
+import { randomBase62 } from "../src/storage/ids.ts";
+import { sharedSecret } from "../src/storage/secrets.ts";
 import { isStorageUnavailable } from "../src/storage/unavailable.ts";
 import type { PostgresStorage } from "../src/storage/index.ts";
 import { openPostgresStorage } from "../src/storage/postgres.ts";
@@ -89,6 +91,11 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
       }),
     );
     await sleep(300);
+    // A key whose checksum holds, unknown: only the database could say so.
+    const unknownKey = withChecksum(
+      `svc_live_${randomBase62(SECRET_RANDOM_LENGTH)}`,
+      await sharedSecret(server.storage.db, CREDENTIAL_SECRET),
+    );
 
     proxy.cut();
     const during: ApiResponse[] = [
@@ -100,9 +107,11 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
         { headers: { "Idempotency-Key": "outage-1" } },
       ),
       await client.get("/v1/key"),
-      await server.as("svc_live_unknown").get("/v1/key"),
+      await server.as(unknownKey).get("/v1/key"),
     ];
     for (const response of during) expectUnavailable(response);
+    // A forged key needs no database to be refused.
+    expectApiError(await server.as("svc_live_unknown").get("/v1/key"), 401, "invalid_api_key", "Authorization");
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -3,6 +3,7 @@ import { expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { forEachDriver } from "./support/database.ts";
+import { insertLegacyKey } from "./support/legacy-keys.ts";
 import { suiteServer } from "./support/server.ts";
 
 forEachDriver("keys", (driver) => {
@@ -97,5 +98,15 @@ forEachDriver("keys", (driver) => {
     const expired = await server.as(expiring.secret).get("/v1/key");
     expect(expired.status).toBe(401);
     expect(expired.body.error.code).toBe("expired_api_key");
+  });
+
+  it("serves a key without a checksum, and refuses it once revoked", async () => {
+    const { workspace } = await ensureWorkspace(server.storage.db, { slug: "legacy" });
+    const secret = await insertLegacyKey(server.storage.db, workspace.id);
+    const response = await server.as(secret).get("/v1/key");
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ name: "without a checksum", last4: secret.slice(-4) });
+    await revokeApiKey(server.storage.db, response.body.id);
+    expect((await server.as(secret).get("/v1/key")).body.error.code).toBe("invalid_api_key");
   });
 });

@@ -4,6 +4,8 @@
 import { gzipSync } from "node:zlib";
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import { inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { handlers } from "../src/handlers/index.ts";
@@ -49,6 +51,60 @@ function streamJson(
     };
     pump();
   });
+}
+
+/** A POST for fetchInThread: a JSON body, or a form with one file part `file` of `form` bytes. */
+interface FetchSend {
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  form?: string;
+}
+
+interface FetchAnswer {
+  send: number;
+  status?: number;
+  requestId?: string;
+  body?: any;
+  /** How fetch failed, when it did: its cause's code. */
+  failure?: string;
+}
+
+/** Sends each POST `times` times with Node's global fetch from a worker thread; resolves with what came back. */
+async function fetchInThread(baseUrl: string, sends: FetchSend[], times: number): Promise<FetchAnswer[]> {
+  const code = `
+    const { workerData, parentPort } = require("node:worker_threads");
+    (async () => {
+      const answers = [];
+      for (let round = 0; round < workerData.times; round++) {
+        for (const [send, { path, headers, body, form }] of workerData.sends.entries()) {
+          const init = { method: "POST", headers: { ...headers } };
+          if (form === undefined) {
+            init.headers["Content-Type"] = "application/json";
+            init.body = body;
+          } else {
+            init.body = new FormData();
+            init.body.append("file", new Blob([form]), "big.bin");
+          }
+          try {
+            const response = await fetch(workerData.baseUrl + path, init);
+            const text = await response.text();
+            answers.push({ send, status: response.status, requestId: response.headers.get("x-request-id"), body: JSON.parse(text) });
+          } catch (error) {
+            answers.push({ send, failure: String(error.cause?.code ?? error.cause ?? error) });
+          }
+        }
+      }
+      parentPort.postMessage(answers);
+    })();
+  `;
+  const worker = new Worker(code, { eval: true, workerData: { baseUrl, sends, times } });
+  try {
+    const [answers] = (await once(worker, "message")) as [FetchAnswer[]];
+    return answers;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 /** Log lines the server writes, parsed. */
@@ -149,6 +205,43 @@ forEachDriver("request rules", (driver) => {
     expect(refused.status).toBe(401);
     expect(refused.body.error).toMatchObject({ code: "missing_api_key", request_id: refused.requestId });
     expect(await server.auditRow(refused.requestId!)).toMatchObject({ status: 401 });
+    expect((await server.client.get("/v1/key")).status).toBe(200);
+  });
+
+  it("answers Node's fetch sending a body far over a limit, rather than cutting it off while it sends", async () => {
+    // fetch in a thread of its own, as a client in another process: sharing the server's event
+    // loop would let it read every answer before the connection is cut under it.
+    const big = (mib: number) => "a".repeat(mib * 1024 * 1024);
+    const json = (text: string) => JSON.stringify({ name: "big", prompt: text });
+    const sends: FetchSend[] = [
+      // The contract's JSON body limit (1 MiB), with a key and without one (refused before reading).
+      { path: "/v1/projects", headers: { Authorization: `Bearer ${keySecret}` }, body: json(big(8)) },
+      { path: "/v1/projects", headers: {}, body: json(big(8)) },
+      // An upload past 25 MiB, refused on its declared length; an MCP message past 2 MiB.
+      {
+        path: "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files",
+        headers: { Authorization: `Bearer ${keySecret}` },
+        form: big(30),
+      },
+      { path: "/mcp", headers: { Authorization: `Bearer ${keySecret}` }, body: json(big(8)) },
+    ];
+    const answers = await fetchInThread(server.url, sends, 6);
+    const answersTo = (index: number) => answers.filter((answer) => answer.send === index);
+    for (const answer of answers) expect(answer.failure, `${sends[answer.send]!.path}`).toBeUndefined();
+    for (const answer of [...answersTo(0), ...answersTo(2)]) {
+      expect(answer.status).toBe(413);
+      expect(answer.body.error).toEqual({
+        code: "payload_too_large",
+        message: expect.any(String),
+        param: answer.send === 2 ? "file" : null,
+        request_id: answer.requestId,
+      });
+    }
+    for (const answer of answersTo(1)) expect(answer.body.error).toMatchObject({ code: "missing_api_key" });
+    for (const answer of answersTo(3)) {
+      expect(answer.status).toBe(413);
+      expect(answer.body.error.data.error).toMatchObject({ code: "payload_too_large", request_id: answer.requestId });
+    }
     expect((await server.client.get("/v1/key")).status).toBe(200);
   });
 

@@ -1,8 +1,9 @@
 // The HTTP server's limits are in effect (src/listen.ts), each proved on a server whose limit is
 // shortened for the test: headers over the size cap (431), headers too slow (408, a slow-loris
 // client cut while others are answered), a body too slow (408), keep-alive outliving the header
-// timeout, the connection cap, and a client that stops reading its download. PGlite: none of this
-// touches the database's driver.
+// timeout, the connection cap, a client that stops reading its download, and a body left unread by
+// its answer (discarded within a bound, then the connection closed without a reset). PGlite: none
+// of this touches the database's driver.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beginUpload } from "../src/domain/files.ts";
@@ -148,6 +149,72 @@ describe("HTTP server limits", () => {
       await sleep(100);
     }
     connection.socket.destroy();
+  });
+});
+
+describe("a body answered before it was read", () => {
+  const server = suiteServer(pgliteDriver, { serverLimits: { unreadBodyBytes: 256 * 1024, unreadBodyMs: 800 } });
+  const post = (length: number) =>
+    `POST /v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  const refused = /^HTTP\/1\.1 401 [^]*\r\n\r\n\{[^]*\}$/;
+
+  it("is read to its end within the bound, and the connection serves the next request", async () => {
+    const connection = await rawConnection(server.url);
+    connection.socket.write(post(200 * 1024) + "a".repeat(10 * 1024));
+    await connection.waitFor(refused);
+    connection.socket.write("a".repeat(190 * 1024) + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    await connection.waitFor(/HTTP\/1\.1 200 [^]*\r\n0\r\n\r\n$/);
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 401 [^]*?\r\nConnection: keep-alive\r\n/);
+    connection.socket.destroy();
+  });
+
+  it("past the bound, is answered, then closed from our side first: no reset under a client still writing", async () => {
+    const connection = await rawConnection(server.url);
+    let resetBeforeEnd: string | undefined;
+    let ended = false;
+    connection.socket.on(
+      "error",
+      (error: NodeJS.ErrnoException) => (resetBeforeEnd ??= ended ? undefined : error.code),
+    );
+    // A client that writes until the server's side ends, as Node's fetch does (it then drops the connection).
+    connection.socket.once("end", () => {
+      ended = true;
+      connection.socket.destroy();
+    });
+    const length = 64 * 1024 * 1024;
+    connection.socket.write(post(length));
+    const chunk = "a".repeat(64 * 1024);
+    let sent = 0;
+    const pump = () => {
+      while (!ended && sent < length) {
+        sent += chunk.length;
+        if (!connection.socket.write(chunk)) return;
+      }
+    };
+    connection.socket.on("drain", pump);
+    pump();
+    await connection.closed;
+    expect(ended, "the server's side ended (FIN)").toBe(true);
+    expect(resetBeforeEnd).toBeUndefined();
+    expect(connection.received()).toMatch(refused);
+    expect(parseRawResponse(connection.received()).body.error.code).toBe("missing_api_key");
+    expect(sent, "the server stopped reading past its bound").toBeLessThan(length);
+  });
+
+  it("still arriving after the bound's time, is cut then", async () => {
+    const connection = await rawConnection(server.url);
+    connection.socket.write(post(1000) + "a");
+    await connection.waitFor(refused);
+    const answeredAt = Date.now();
+    const trickle = setInterval(() => connection.socket.writable && connection.socket.write("a"), 50);
+    try {
+      await connection.closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    const closedAfter = Date.now() - answeredAt;
+    expect(closedAfter).toBeGreaterThanOrEqual(750);
+    expect(closedAfter).toBeLessThan(800 + 1000 + 1000);
   });
 });
 

@@ -85,7 +85,7 @@ describe("docs/console-and-oauth.md walk-through: settings console and OAuth, wi
       ["expires", "90d"],
     ]);
     expect(created.status).toBe(200);
-    const secret = /svc_live_[0-9A-Za-z]{40}/.exec(await created.text())?.[0];
+    const secret = /svc_live_[0-9A-Za-z]{46}/.exec(await created.text())?.[0];
     expect(secret).toBeDefined();
     const me = await fetch(`${server.url}/v1/key`, { headers: { Authorization: `Bearer ${secret}` } });
     expect(me.status).toBe(200);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { hookStatements } from "../bench/statement-hooks.ts";
 import { createPostgresStore, PLAN_LIMITS } from "../src/http/rate-limit/index.ts";
+import { randomBase62 } from "../src/storage/ids.ts";
 import type { PostgresStorage } from "../src/storage/index.ts";
 import { forEachDriver } from "./support/database.ts";
 import { settleBackground } from "./support/background.ts";
@@ -104,6 +105,21 @@ forEachDriver("statements per request", (driver) => {
       server.as("svc_live_unknownunknownunknownunknownunknown1").get("/v1/projects"),
     );
     expect(sent).toEqual([]);
+  });
+
+  it("a flood of random keys, shaped like keys with or without a checksum: no statement (only batched audit rows)", async () => {
+    const keys = Array.from({ length: 200 }, (_, i) =>
+      i % 2 ? `svc_${i % 4 === 1 ? "live" : "test"}_${randomBase62(46)}` : `svc_live_${randomBase62(40)}`,
+    );
+    // The keys created since the server started are read once, by the first such key (src/http/key-screen.ts).
+    await server.as(`svc_live_${randomBase62(40)}`).get("/v1/projects");
+    const sent = await statementsOf(server, async () => {
+      const responses = await Promise.all(keys.map((key) => server.as(key).get("/v1/projects")));
+      expect(responses.map((response) => response.status)).toEqual(Array(keys.length).fill(401));
+    });
+    // pg-boss's own upkeep may fall in the same moment; it is no request's.
+    const requests = sent.map(({ text }) => text).filter((text) => !/pgboss\./.test(text));
+    expect(requests.filter((text) => !/insert into audit_log/i.test(text))).toEqual([]);
   });
 
   it("an address past its limit of failed requests: no statement for fresh random keys (only batched audit rows)", async () => {

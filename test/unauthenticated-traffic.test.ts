@@ -1,15 +1,23 @@
 // Unauthenticated traffic limited per client address (src/http/address-limit.ts), over HTTP: the
 // failures counted (no key, a bad key, an unknown route, a wrong method), the 429 ip_rate_limited
-// in the contract's shape with the address's window in the rate-limit headers, keys the server
-// knows still served from the refused address, the window's end, and addresses told apart
-// through X-Forwarded-For when TRUST_PROXY says so. (That a refused address costs no database
-// statement is pinned in test/statement-counts.test.ts.)
+// in the contract's shape with the address's window in the rate-limit headers, every valid key still
+// served from the refused address (after a restart too, and keys without a checksum), the window's
+// end, and addresses told apart through X-Forwarded-For when TRUST_PROXY says so. (That random keys
+// cost no database statement is pinned in test/statement-counts.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectApiError, type ApiResponse } from "./support/api-client.ts";
+import { createApp } from "../src/app.ts";
+import { ensureWorkspace } from "../src/domain/workspaces.ts";
+import { createLogger } from "../src/logger.ts";
+import { randomBase62 } from "../src/storage/ids.ts";
+import { createApiClient, expectApiError, type ApiResponse } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
+import { insertLegacyKey } from "./support/legacy-keys.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A random string shaped like a key, as a client trying keys (or a broken one) sends. */
+const bogusKey = (i: number) => `svc_live_${randomBase62(46 - String(i).length)}${i}`;
 
 function expectAddressLimited(response: ApiResponse, limit: number, windowSeconds: number): void {
   expectApiError(response, 429, "ip_rate_limited");
@@ -87,24 +95,71 @@ describe("unauthenticated traffic, limited per client address", () => {
     expect((await from(address, null).get("/v1/projects")).status).toBe(401);
   });
 
-  it("still serves, from a refused address, a key the server knows; an unknown one waits for the window's end", async () => {
+  it("serves every valid key from a refused address: known, never seen, or without a checksum", async () => {
     const address = "203.0.113.4";
-    const known = await shortWindow.createKey();
-    const unseen = await shortWindow.createKey();
+    const { workspace } = await ensureWorkspace(server.storage.db, { slug: "neighbours" });
+    const known = await server.createKey({ workspace: "neighbours" });
+    const unseen = await server.createKey({ workspace: "neighbours" });
+    // Inserted while the server runs (as a replica of an earlier version would): it hears of it.
+    const legacy = await insertLegacyKey(server.storage.db, workspace.id);
+    expect((await from(address, known).get("/v1/key")).status).toBe(200); // now in the server's memory
+    for (let i = 0; i < 4; i++) await from(address, bogusKey(i)).get("/v1/projects");
+    expectAddressLimited(await from(address, bogusKey(5)).get("/v1/projects"), 4, LONG_WINDOW_SECONDS);
+    expectAddressLimited(await from(address, null).get("/v1/projects"), 4, LONG_WINDOW_SECONDS);
+    for (const key of [known, unseen, legacy]) {
+      const served = await from(address, key).get("/v1/key");
+      expect(served.status).toBe(200);
+      expect(served.headers.get("ratelimit-policy")).toMatch(/^"default";/); // the key's own limits
+    }
+    // A revoked or unknown key is still a failure of that address, and refused as such.
+    const tampered = unseen.slice(0, -1) + (unseen.endsWith("x") ? "y" : "x");
+    expectAddressLimited(await from(address, tampered).get("/v1/key"), 4, LONG_WINDOW_SECONDS);
+  });
+
+  it("serves a valid key from a refused address after a restart, which forgets every key", async () => {
+    const address = "203.0.113.6";
+    const { workspace } = await ensureWorkspace(server.storage.db, { slug: "restarted" });
+    const used = await server.createKey({ workspace: "restarted" });
+    expect((await from(address, used).get("/v1/key")).status).toBe(200);
+    const legacyBefore = await insertLegacyKey(server.storage.db, workspace.id);
+    // A fresh process on the same database: the server restarted, or another replica.
+    const restarted = await createApp({
+      storage: server.storage,
+      logger: createLogger({ level: "silent" }),
+      work: server.jobs,
+      apps: server.apps,
+      webhookTargets: server.webhookTargets,
+      cursorSecret: "test-cursor-secret-0123456789",
+      publicUrl: server.url,
+      csrfSecret: "test-csrf-secret-0123456789",
+      unauthenticatedLimit: { limit: 4, windowSeconds: LONG_WINDOW_SECONDS },
+      trustProxy: { hops: 1 },
+    });
+    try {
+      const url = await restarted.listen(0, "127.0.0.1");
+      const on = (key: string | null) => createApiClient(url, key ?? undefined);
+      const headers = { "X-Forwarded-For": address };
+      for (let i = 0; i < 4; i++) await on(bogusKey(i)).get("/v1/projects", { headers });
+      expectAddressLimited(await on(null).get("/v1/projects", { headers }), 4, LONG_WINDOW_SECONDS);
+      const legacyAfter = await insertLegacyKey(server.storage.db, workspace.id);
+      const created = await server.createKey({ workspace: "restarted" });
+      for (const key of [used, legacyBefore, legacyAfter, created])
+        expect((await on(key).get("/v1/key", { headers })).status).toBe(200);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("refuses an address until its window ends, then counts afresh", async () => {
+    const address = "203.0.113.7";
     const start = Date.now();
-    expect((await from(address, known, shortWindow).get("/v1/key")).status).toBe(200); // now in the server's memory
     for (let i = 0; i < 4; i++) await from(address, null, shortWindow).get("/v1/projects");
     const refused = await from(address, null, shortWindow).get("/v1/projects");
     expectAddressLimited(refused, 4, SHORT_WINDOW_SECONDS);
-    const served = await from(address, known, shortWindow).get("/v1/key");
-    expect(served.status).toBe(200);
-    expect(served.headers.get("ratelimit-policy")).toMatch(/^"default";/); // the key's own limits
-    expectAddressLimited(await from(address, unseen, shortWindow).get("/v1/key"), 4, SHORT_WINDOW_SECONDS);
-    // All of the above within one window, or the refusals above would not have been refusals.
+    // All of the above within one window, or the refusal above would not have been one.
     expect(Date.now() - start).toBeLessThan(SHORT_WINDOW_SECONDS * 1000);
 
     await sleep(Number(refused.headers.get("retry-after")) * 1000 + 100);
-    expect((await from(address, unseen, shortWindow).get("/v1/key")).status).toBe(200);
     expect((await from(address, null, shortWindow).get("/v1/projects")).status).toBe(401);
   });
 

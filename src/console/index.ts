@@ -150,8 +150,6 @@ async function readCheckedForm(ctx: ConsoleContext, workspaceId: string | null):
     return form;
   } catch (error) {
     if (!(error instanceof FormError)) throw error;
-    // The rest of an oversize body is not read: the connection closes after the answer.
-    if (!ctx.request.readableEnded) ctx.response.setHeader("Connection", "close");
     await recordRefusal(ctx, error.status, workspaceId);
     sendErrorPage(ctx, error.status, error.message, {
       title: error.status === 413 ? "The form is too large" : "The form was refused",

@@ -5,16 +5,22 @@ import { forEachDriver, useStorage } from "../../test/support/database.ts";
 import { InvalidInputError } from "./errors.ts";
 import {
   authenticate,
+  CHECKSUM_LENGTH,
   createApiKey,
+  CREDENTIAL_SECRET,
   expiryTime,
   grants,
   hashSecret,
+  isKeyWithoutChecksum,
+  keyChecksumHolds,
   keyStatus,
   listApiKeys,
   revokeApiKey,
   validScopes,
+  withChecksum,
   type Principal,
 } from "./keys.ts";
+import { sharedSecret } from "../storage/secrets.ts";
 import { createWorkspace, ensureWorkspace } from "./workspaces.ts";
 
 const T0 = new Date("2026-03-01T12:00:00.000Z");
@@ -57,11 +63,11 @@ forEachDriver("api keys", (driver) => {
     workspaceId = (await createWorkspace(storage().db, { slug: "acme", name: "Acme", plan: "pro" })).id;
   });
 
-  it("makes svc_live_/svc_test_ secrets of 40 random base62 characters, with display prefix and last four", async () => {
+  it("makes svc_live_/svc_test_ secrets of 40 random base62 characters and a checksum, with display prefix and last four", async () => {
     const live = await createApiKey(storage().db, { workspaceId, name: "live" });
     const test = await createApiKey(storage().db, { workspaceId, name: "test", environment: "test" });
-    expect(live.secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
-    expect(test.secret).toMatch(/^svc_test_[0-9A-Za-z]{40}$/);
+    expect(live.secret).toMatch(/^svc_live_[0-9A-Za-z]{46}$/);
+    expect(test.secret).toMatch(/^svc_test_[0-9A-Za-z]{46}$/);
     expect(live.key).toMatchObject({
       environment: "live",
       scopes: ["*"],
@@ -73,6 +79,26 @@ forEachDriver("api keys", (driver) => {
     });
     expect(live.key.id).toMatch(/^key_[0-9A-Za-z]{24}$/);
     expect(live.secret).not.toBe(test.secret.replace("test", "live"));
+  });
+
+  it("ends a secret in a checksum under the deployment's credential secret, which no other secret matches", async () => {
+    const credentialSecret = await sharedSecret(storage().db, CREDENTIAL_SECRET);
+    const { secret } = await createApiKey(storage().db, { workspaceId, name: "ci" });
+    expect(keyChecksumHolds(secret, credentialSecret)).toBe(true);
+    expect(secret).toBe(withChecksum(secret.slice(0, -CHECKSUM_LENGTH), credentialSecret));
+    // Any one character changed, the environment swapped, another deployment's secret: it fails.
+    for (let at = "svc_live_".length; at < secret.length; at++) {
+      const changed = secret.slice(0, at) + (secret[at] === "a" ? "b" : "a") + secret.slice(at + 1);
+      expect(keyChecksumHolds(changed, credentialSecret), changed).toBe(false);
+    }
+    expect(keyChecksumHolds(secret.replace("live", "test"), credentialSecret)).toBe(false);
+    expect(keyChecksumHolds(secret, "another deployment's secret")).toBe(false);
+    // Shapes that are no key with a checksum, whatever their end.
+    for (const other of [secret.slice(0, -1), `${secret}a`, `${secret} `, secret.slice(0, -CHECKSUM_LENGTH), ""]) {
+      expect(keyChecksumHolds(other, credentialSecret)).toBe(false);
+    }
+    expect(isKeyWithoutChecksum(secret)).toBe(false);
+    expect(isKeyWithoutChecksum(secret.slice(0, -CHECKSUM_LENGTH))).toBe(true);
   });
 
   it("stores only the SHA-256 of the secret, and never hands the hash out", async () => {

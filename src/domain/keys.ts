@@ -1,17 +1,26 @@
 // API keys: `svc_live_…` / `svc_test_…` bearer secrets, each bound to one workspace and one of its
 // two partitions (live or test).
 //
+// - A secret is the prefix, 40 random base62 characters (~238 bits) and a 6-character checksum: an
+//   HMAC of the rest under the deployment's credential secret (`server_secrets`, shared by every
+//   replica and by `pbs`). As GitHub's tokens carry a checksum, so that a forged key is told in
+//   memory (http/key-screen.ts): a flood of random keys costs no database lookup, and no limit per
+//   address has to stand between a valid key and its lookup. A random guess passes the checksum
+//   once in 62⁶ (~5.7 × 10¹⁰) and then meets the lookup, which refuses it. Keys a database holds
+//   without a checksum (40 random characters, nothing more) stay valid: the screen knows their hashes.
 // - Only the SHA-256 of a secret is stored. A secret has ~238 random bits, so a fast hash is enough
 //   (no salt or slow KDF: nothing to brute-force), and the hash is a unique index, so authentication
 //   is one indexed lookup.
 // - authenticate() hashes and looks up every presented string, whatever its shape: no early return
-//   on a malformed prefix tells a caller how far its guess got.
+//   on a malformed prefix tells a caller how far its guess got. The screen in front of it refuses
+//   early only what fails a keyed checksum, which tells a guesser nothing it can use.
 // - Lookups here always read the database; the HTTP pipeline caches their results
 //   (http/principal-cache.ts) and forgets them the moment the database announces a change.
 // - last_used_at is approximate: written at most once a minute per key, not on every request.
-import { createHash } from "node:crypto";
-import { and, desc, eq, getTableColumns, isNull } from "drizzle-orm";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { and, desc, eq, getTableColumns, gte, isNull } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
+import { sharedSecret } from "../storage/secrets.ts";
 import type { SchemaApiKey, SchemaScope } from "../../generated/schema.d.ts";
 import { newId, randomBase62 } from "../storage/ids.ts";
 import { apiKeys, environments, workspaces, type ApiKey, type Environment, type Workspace } from "../storage/schema.ts";
@@ -50,6 +59,13 @@ export type ExpiryChoice = (typeof expiryChoices)[number];
 
 /** Random characters after `svc_live_` / `svc_test_`: 40 base62 characters, ~238 bits. */
 export const SECRET_RANDOM_LENGTH = 40;
+/** Characters of the checksum that ends a secret. */
+export const CHECKSUM_LENGTH = 6;
+/** The name, in `server_secrets`, of the secret that keys the checksums. */
+export const CREDENTIAL_SECRET = "credentials";
+const CHECKSUMMED_KEY = /^svc_(?:live|test)_[0-9A-Za-z]{46}$/;
+const KEY_WITHOUT_CHECKSUM = /^svc_(?:live|test)_[0-9A-Za-z]{40}$/;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** `svc_live_` plus this many characters are kept in clear, to recognise a key in lists. */
 const DISPLAY_RANDOM_CHARS = 4;
 
@@ -103,6 +119,38 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
+/** `body` followed by its checksum under `credentialSecret`: CHECKSUM_LENGTH base62 characters of an HMAC-SHA256. */
+export function withChecksum(body: string, credentialSecret: string): string {
+  let value = createHmac("sha256", credentialSecret).update(body, "utf8").digest().readBigUInt64BE(0);
+  let checksum = "";
+  for (let i = 0; i < CHECKSUM_LENGTH; i++, value /= 62n) checksum = BASE62[Number(value % 62n)] + checksum;
+  return body + checksum;
+}
+
+/** Whether `secret` is shaped as a key with a checksum and its checksum holds: told in memory. */
+export function keyChecksumHolds(secret: string, credentialSecret: string): boolean {
+  if (!CHECKSUMMED_KEY.test(secret)) return false;
+  const expected = withChecksum(secret.slice(0, -CHECKSUM_LENGTH), credentialSecret);
+  return timingSafeEqual(Buffer.from(secret), Buffer.from(expected));
+}
+
+/** Whether `secret` is shaped as a key without a checksum (which only a lookup can tell from a forged one). */
+export function isKeyWithoutChecksum(secret: string): boolean {
+  return KEY_WITHOUT_CHECKSUM.test(secret);
+}
+
+/**
+ * The hashes of the keys created at or after `since` (all keys when null), for the screen's set of
+ * keys without a checksum: which keys have none, the database cannot tell, so it takes them all.
+ */
+export async function keyHashesSince(db: Queryable, since: Date | null): Promise<string[]> {
+  const rows = await db
+    .select({ hash: apiKeys.secretHash })
+    .from(apiKeys)
+    .where(since ? gte(apiKeys.createdAt, since) : undefined);
+  return rows.map((row) => row.hash);
+}
+
 /** The expiry time of a choice made at `now`; null for `none`. */
 export function expiryTime(expires: ExpiryChoice | Date, now: Date): Date | null {
   if (expires instanceof Date) return expires;
@@ -134,7 +182,7 @@ export async function createApiKey(db: Queryable, input: NewApiKey, now = new Da
     throw new InvalidInputError("the expiry must be a valid time in the future", "expires_at");
   }
   const prefix = `svc_${environment}_`;
-  const secret = prefix + randomBase62(SECRET_RANDOM_LENGTH);
+  const secret = withChecksum(prefix + randomBase62(SECRET_RANDOM_LENGTH), await sharedSecret(db, CREDENTIAL_SECRET));
   const [key] = await db
     .insert(apiKeys)
     .values({

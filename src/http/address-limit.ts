@@ -9,10 +9,12 @@
 //   or PostgreSQL work either. The limit therefore holds per replica (N replicas let an address
 //   make N × limit failures a window), which is what it is for: bounding the database lookups a
 //   stream of random keys causes, not metering anyone.
-// - While an address is refused, a request whose key this process already knows (the principal
-//   cache, no database work) still passes: clients sharing an address with a misbehaving one (an
-//   office behind NAT, every client when TRUST_PROXY is not set behind a load balancer) keep working
-//   with the keys they use.
+// - While an address is refused, a request with a valid API key still passes: its checksum tells a
+//   forged key in memory (key-screen.ts), so a key whose checksum holds is looked up whatever the
+//   address's count, and clients sharing an address with a misbehaving one (an office behind NAT,
+//   every client when TRUST_PROXY is not set behind a load balancer) keep working. An OAuth access
+//   token, which carries no checksum, passes only if this process already knows it (the principal
+//   cache, no database work).
 // - An IPv6 address counts by its /64 prefix: one host commonly holds a whole /64 and could
 //   otherwise use a fresh address for every request.
 // - Memory is bounded: at most `maxAddresses` addresses are tracked (the oldest forgotten first),

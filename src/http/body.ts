@@ -1,6 +1,7 @@
 // Reading a JSON request body: bounded while it streams (413 before the whole body is held), typed
 // by its Content-Type (415), parsed (400). Multipart bodies are never read here: their handler
 // streams them.
+import type { Readable } from "node:stream";
 import { mediaTypeOf, readBoundedBody, type WithHeaders } from "../request-body.ts";
 import { HttpError } from "./errors.ts";
 
@@ -23,11 +24,7 @@ export function requireMediaType(request: WithHeaders, accepted: string[], bodyR
 }
 
 /** Reads and parses a JSON body of at most `limit` bytes from `stream`; undefined when the body is empty. */
-export async function readJsonBody(
-  request: WithHeaders,
-  stream: AsyncIterable<Buffer>,
-  limit = JSON_BODY_LIMIT,
-): Promise<unknown> {
+export async function readJsonBody(request: WithHeaders, stream: Readable, limit = JSON_BODY_LIMIT): Promise<unknown> {
   const text = await readBodyText(request, stream, limit);
   if (text === undefined) return undefined;
   let body: unknown;
@@ -52,7 +49,7 @@ export async function readJsonBody(
 /** Reads a body of at most `limit` bytes, sent uncompressed, as UTF-8 text; undefined when it is empty. */
 export async function readBodyText(
   request: WithHeaders,
-  stream: AsyncIterable<Buffer>,
+  stream: Readable,
   limit = JSON_BODY_LIMIT,
 ): Promise<string | undefined> {
   const encoding = request.headers["content-encoding"]?.trim().toLowerCase();

@@ -99,7 +99,8 @@ const malformed = (error: unknown) =>
 /**
  * The parts of an HTTP body, in order, as busboy parses them. Ends with BodyError 400 when the body
  * is not well-formed multipart (no boundary, cut short, client gone). Stopping early (break, throw)
- * detaches the parser and leaves the rest of the request unread.
+ * detaches the parser and leaves the rest of the request unread, for the server to discard after
+ * the answer (src/listen.ts).
  */
 export async function* httpParts(
   contentType: string,
@@ -183,44 +184,7 @@ export async function* httpParts(
       parser.on("error", () => {}); // destroying an unfinished parser reports "Unexpected end of form"
       parser.destroy();
     }
-    await drain(stream);
   }
-}
-
-/** Most of an abandoned body read and discarded so that the client hears the answer. */
-const DRAIN_BYTES = 1024 * 1024;
-const DRAIN_MS = 5_000;
-
-/**
- * Stopping early (an error in the first part, a path taken) leaves the rest of the body unsent by a
- * client that writes it all before reading the answer; answering and closing then makes it fail
- * with EPIPE instead of reading the error. So a small remainder is read and discarded first. A
- * large one (or a slow client) is left unread: the pipeline answers and closes the connection.
- */
-function drain(stream: Readable): Promise<void> {
-  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let read = 0;
-    const done = () => {
-      clearTimeout(timer);
-      stream.off("data", onData);
-      stream.off("end", done);
-      stream.off("error", done);
-      stream.off("close", done);
-      stream.pause();
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > DRAIN_BYTES) done();
-    };
-    const timer = setTimeout(done, DRAIN_MS);
-    stream.on("data", onData);
-    stream.once("end", done);
-    stream.once("error", done);
-    stream.once("close", done);
-    stream.resume();
-  });
 }
 
 /** A busboy file stream as chunks; its failures (cut-short body, client gone) as BodyError 400. */

@@ -3,10 +3,12 @@
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
 //   (replay/409/422) → handler (its effect and its stored answer in one transaction) → response
 // and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
-// results; every error, theirs included, leaves here in the contract's one error shape. A client
+// results; every error, theirs included, leaves here in the contract's one error shape. A secret
+// that cannot be a key (its checksum fails) is refused without a lookup (key-screen.ts). A client
 // address that has failed too often before any key was identified (404/405 on routing, 401 on
-// authentication) is answered `429 ip_rate_limited` at those steps instead, and authenticated from
-// memory only (address-limit.ts). An unreachable database answers 503 (storage/unavailable.ts).
+// authentication) is answered `429 ip_rate_limited` at those steps instead; from it, a key whose
+// checksum holds is still looked up, a credential without one only from memory (address-limit.ts).
+// An unreachable database answers 503 (storage/unavailable.ts).
 //
 // One pipeline, two transports: its core takes a transport-free request (method, target, headers,
 // body stream or a multipart body's parts, client address, and the MCP tool it carries out, if any)
@@ -36,6 +38,7 @@ import { httpParts, multipartBody } from "./multipart.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit/index.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
+import type { Screening } from "./key-screen.ts";
 import type * as idempotency from "./idempotency.ts";
 import { idempotently, stringHeaders, type AnswerSeal } from "./idempotent-call.ts";
 import { requestEffect, type HandlerResult } from "./request-transaction.ts";
@@ -51,6 +54,8 @@ export interface PipelineDeps {
   contract: Contract;
   handlers: Handlers<Context>;
   rateLimiter: KeyRateLimiter;
+  /** Whether a bearer secret can be a credential at all, told in memory (key-screen.ts). */
+  screen: (secret: string) => Promise<Screening>;
   /** Resolves a bearer secret to its key and workspace, or says why it cannot. */
   authenticate: (secret: string) => Promise<Principal | Refusal>;
   /** The same from memory alone (no database work): undefined when the secret is not known there. */
@@ -161,10 +166,14 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       // An endpoint serves its own route; any other request is an operation of the contract.
       const operation = endpoint ? undefined : deps.contract.match(method, url.pathname);
       route = operation ? operation.path : endpoint!.route;
-      // A refused address is authenticated from memory only: no database work for it.
-      const authenticate = addressRefusal
-        ? async (secret: string) => deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY
-        : deps.authenticate;
+      const authenticate = async (secret: string): Promise<Principal | Refusal> => {
+        const screening = await deps.screen(secret);
+        if (screening === "forged") return UNKNOWN_IN_MEMORY;
+        // From a refused address, a credential the screen cannot vouch for is taken from memory only.
+        if (addressRefusal && screening === "unscreened")
+          return deps.authenticateFromMemory(secret) ?? UNKNOWN_IN_MEMORY;
+        return deps.authenticate(secret);
+      };
       const principal = await authenticateRequest(request.headers.authorization, authenticate, (refusal) => {
         caller = {
           workspaceId: refusal.workspaceId ?? null,
@@ -397,9 +406,7 @@ export function servingHttp(
   eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
 ) {
   return (request: IncomingMessage, response: ServerResponse): Promise<void> =>
-    pipeline.handle(httpRequest(request, clientAddress), (answer) =>
-      writeAnswer(request, response, answer, eventStreams),
-    );
+    pipeline.handle(httpRequest(request, clientAddress), (answer) => writeAnswer(response, answer, eventStreams));
 }
 
 /** An HTTP request as the pipeline takes it, its body still unread. */
@@ -423,7 +430,6 @@ export function httpRequest(
  * it closed first. An event stream counts as gone once it has begun (its audit row is its start).
  */
 export async function writeAnswer(
-  request: IncomingMessage,
   response: ServerResponse,
   answer: Answer,
   eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
@@ -448,12 +454,7 @@ export async function writeAnswer(
   response.statusCode = answer.status;
   const body = answer.body;
   if (answer.failed) {
-    const sendsBody =
-      Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
-    if (sendsBody && !request.readableEnded) {
-      // The client may still be sending a body we will not read: close rather than drain it.
-      response.setHeader("Connection", "close");
-    }
+    // A body left unread is the server's to discard or close on (src/listen.ts).
     response.setHeader("Content-Type", "application/json");
     response.end(JSON.stringify(body));
   } else if (body === undefined) {

@@ -78,7 +78,7 @@ export function createMcpServer(
     }
     await deps.pipeline.handle(
       httpRequest(request, deps.clientAddress),
-      (answer) => writeAnswer(request, response, answer.failed ? refusal(answer) : answer),
+      (answer) => writeAnswer(response, answer.failed ? refusal(answer) : answer),
       endpoint,
     );
   };

@@ -17,7 +17,7 @@ import {
 import type { Database } from "../storage/index.ts";
 import { domainFailure } from "../http/errors.ts";
 import { FormError, readForm } from "../pages/forms.ts";
-import { mediaTypeOf } from "../request-body.ts";
+import { mediaTypeOf, readBoundedBody } from "../request-body.ts";
 import { AuthorizationCodeGrant, createModel, GRANT_TYPES, RefreshTokenGrant } from "./model.ts";
 
 const BODY_LIMIT = 16 * 1024;
@@ -95,17 +95,15 @@ async function readParameters(request: IncomingMessage, known: readonly string[]
     return parameters;
   }
   if (mediaType === "application/json") {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > BODY_LIMIT)
-        throw new OAuthProtocolError("invalid_request", `The body is larger than ${BODY_LIMIT / 1024} KiB.`);
-      chunks.push(chunk);
-    }
+    const bytes = await readBoundedBody(
+      request,
+      request,
+      BODY_LIMIT,
+      () => new OAuthProtocolError("invalid_request", `The body is larger than ${BODY_LIMIT / 1024} KiB.`),
+    );
     let body: unknown;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      body = JSON.parse(bytes.toString("utf8"));
     } catch {
       throw new OAuthProtocolError("invalid_request", "The body is not valid JSON.");
     }
@@ -166,10 +164,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
   response.end(JSON.stringify(body));
 }
 
-export function sendProtocolError(response: ServerResponse, error: OAuthProtocolError, request: IncomingMessage): void {
-  // A body left unread (refused before reading, or read only up to the limit, which destroys the
-  // request stream) would be parsed as the next request on a kept-alive connection: close it.
-  if (!request.readableEnded) response.setHeader("Connection", "close");
+export function sendProtocolError(response: ServerResponse, error: OAuthProtocolError): void {
   sendJson(
     response,
     error.status,
@@ -251,7 +246,7 @@ export function createTokenEndpoint(deps: TokenDeps) {
         { client_id: clientId, error: failure.code, request_id: requestId },
         "oauth token request refused",
       );
-      sendProtocolError(response, failure, request);
+      sendProtocolError(response, failure);
     }
   };
 }
@@ -336,7 +331,7 @@ export function createRevocationEndpoint(deps: TokenDeps) {
     } catch (error) {
       const failure = asProtocolError(error);
       if (!failure) throw error;
-      sendProtocolError(response, failure, request);
+      sendProtocolError(response, failure);
     }
   };
 }

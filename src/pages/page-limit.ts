@@ -146,7 +146,7 @@ export function createPageLimit(options: {
       if (refusal && !recentlySignedIn(sessionToken)) {
         const requestId = newId("req");
         tally(request, address, refusal, requestId);
-        refuse(request, response, kind, refusal, requestId);
+        refuse(response, kind, refusal, requestId);
         return false;
       }
       response.once("finish", () => {
@@ -164,18 +164,9 @@ export function createPageLimit(options: {
   };
 }
 
-function refuse(
-  request: IncomingMessage,
-  response: ServerResponse,
-  kind: PageKind,
-  refusal: AddressRefusal,
-  requestId: string,
-): void {
+function refuse(response: ServerResponse, kind: PageKind, refusal: AddressRefusal, requestId: string): void {
   const wait = refusal.retryAfterSeconds;
   const text = `Too many requests from your address that could not be served. Wait ${wait === 1 ? "1 second" : `${wait} seconds`}, then try again.`;
-  // The body of a refused post is not read: the connection closes after the answer.
-  if (!request.readableEnded && request.method !== "GET" && request.method !== "HEAD")
-    response.setHeader("Connection", "close");
   response.setHeader("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(
     rateLimitHeaders({ allowed: false, retryAfterSeconds: wait, windows: [refusal.window] }),

@@ -15,10 +15,11 @@ export function describeWithBrowser(title: string, body: () => void): void {
   describe.skipIf(chromiumPath === undefined)(name, body);
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Launches Chromium headless; `args` are further command-line switches (e.g. `--host-resolver-rules=…`). */
+export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath!,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", ...args],
   });
 }
 

@@ -5,7 +5,7 @@
 //   import { verifyNodeRequest, WebhookVerificationError } from "@project-builder/client/node";
 //   createServer(async (req, res) => { const event = await verifyNodeRequest(secret, req); … });
 import {
-  checkSecret,
+  checkSetup,
   concat,
   declaredLength,
   tooLarge,
@@ -39,7 +39,7 @@ export async function verifyNodeRequest(
   req: NodeRequest,
   options: VerifyRequestOptions = {},
 ): Promise<WebhookEvent> {
-  checkSecret(secret);
+  checkSetup(secret);
   const limit = options.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
   if (req.readableEnded)
     throw new TypeError(

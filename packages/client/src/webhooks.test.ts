@@ -1,12 +1,16 @@
 // The client library's webhook verification (Web Crypto): deliveries signed by the server's own
 // signer (src/domain/webhook-signature.ts, node:crypto) and by the Standard Webhooks reference
 // library verify; the published test vector; rotation; every refusal with its reason; the header
-// shapes receivers hand over; the Node and fetch request helpers.
+// shapes receivers hand over; the Node and fetch request helpers; a clear error where Web Crypto is
+// missing (a page that is not a secure context), in Node with it removed and in Chromium.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { newWebhookSecret, signWebhook } from "../../../src/domain/webhook-signature.ts";
+import { describeWithBrowser, launchBrowser } from "../../../test/support/browser.ts";
 import { standardWebhooksVector as vector } from "../../../test/support/webhook-vector.ts";
 import {
   verifyFetchRequest,
@@ -213,6 +217,79 @@ describe("verifyWebhook", () => {
     await expect(verifyWebhook("whsec_not base64!", signed(), body)).rejects.toThrow(TypeError);
     await expect(verifyWebhook("", {}, body)).rejects.toThrow(TypeError);
     await expect(verifyWebhook("whsec_a", signed(), body)).rejects.toThrow(TypeError);
+  });
+});
+
+describe("without Web Crypto, as in a browser page that is not a secure context", () => {
+  const unavailable =
+    /Web Crypto \(crypto\.subtle\) is not available here.*secure contexts \(https:\/\/ pages, or http:\/\/localhost\)/;
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it("rejects with a TypeError saying so and what to do, whatever the request, from each entry point", async () => {
+    // A page on http:// of another host has `crypto` (getRandomValues, randomUUID) but no `subtle`.
+    vi.stubGlobal("crypto", { getRandomValues: (array: Uint8Array) => array, randomUUID: () => "" });
+    await expect(verifyWebhook(secret, signed(), body)).rejects.toThrow(TypeError);
+    await expect(verifyWebhook(secret, signed(), body)).rejects.toThrow(unavailable);
+    await expect(verifyWebhook(secret, {}, body)).rejects.toThrow(unavailable);
+    await expect(
+      verifyFetchRequest(secret, new Request("https://receiver.example/hooks", { method: "POST", body })),
+    ).rejects.toThrow(unavailable);
+    vi.stubGlobal("crypto", undefined);
+    await expect(verifyWebhook(secret, signed(), body)).rejects.toThrow(unavailable);
+  });
+
+  describeWithBrowser("in Chromium", () => {
+    let page: Server;
+    let port: number;
+    beforeAll(async () => {
+      const bundled = await build({
+        entryPoints: [fileURLToPath(new URL("./webhooks.ts", import.meta.url))],
+        bundle: true,
+        format: "iife",
+        globalName: "webhooks",
+        platform: "browser",
+        write: false,
+      });
+      const script = bundled.outputFiles[0]!.contents;
+      page = createServer((req, res) => {
+        if (req.url === "/webhooks.js") res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+        else
+          res
+            .writeHead(200, { "content-type": "text/html" })
+            .end('<!doctype html><script src="/webhooks.js"></script>');
+      });
+      await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+      port = (page.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => (page ? page.close(() => resolve()) : resolve())));
+
+    it("verifies on a secure origin, and says why it cannot on an http:// origin of another host", async () => {
+      // pbs.test is this same server; a name that is not loopback makes its http:// origin not secure.
+      const browser = await launchBrowser(["--host-resolver-rules=MAP pbs.test 127.0.0.1"]);
+      try {
+        const tab = await browser.newPage();
+        const verify = async (origin: string) => {
+          await tab.goto(origin);
+          return tab.evaluate(
+            async ({ secret, headers, body }) => {
+              const { verifyWebhook } = (globalThis as any).webhooks;
+              const secure = (globalThis as any).isSecureContext;
+              return verifyWebhook(secret, headers, body).then(
+                (event: WebhookEvent) => ({ secure, verified: event.type }),
+                (error: Error) => ({ secure, error: `${error.name}: ${error.message}` }),
+              );
+            },
+            { secret, headers: signed(), body },
+          );
+        };
+        expect(await verify(`http://127.0.0.1:${port}/`)).toEqual({ secure: true, verified: "agent_run.succeeded" });
+        const insecure = await verify(`http://pbs.test:${port}/`);
+        expect(insecure).toMatchObject({ secure: false, error: expect.stringMatching(/^TypeError: /) });
+        expect(insecure.error).toMatch(unavailable);
+      } finally {
+        await browser.close();
+      }
+    });
   });
 });
 

@@ -6,8 +6,10 @@
 // compared in constant time, the timestamp within 5 minutes of the receiver's clock.
 //
 // Web Crypto only (`crypto.subtle`, `atob`, `TextEncoder`): the same code runs in Node 22+, Deno,
-// Bun, browsers and edge runtimes, which is why verifying is asynchronous. Node's request helper,
-// `verifyNodeRequest`, is in `@project-builder/client/node`.
+// Bun, browsers and edge runtimes, which is why verifying is asynchronous. Browsers give
+// `crypto.subtle` to secure contexts only (https:// pages, http://localhost): elsewhere verifying
+// rejects with a TypeError that says so. Node's request helper, `verifyNodeRequest`, is in
+// `@project-builder/client/node`.
 //
 //   const event = await verifyFetchRequest(env.WEBHOOK_SECRET, request);   // or verifyWebhook(secret, headers, rawBody)
 //   switch (event.type) { case "agent_run.succeeded": …; default: /* ignore kinds you do not know */ }
@@ -78,21 +80,35 @@ function secretKey(secret: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
-/** @internal Checks the secret's form at once: a misconfigured secret fails loudly, whatever the request. */
-export function checkSecret(secret: string): void {
+/** Web Crypto's `subtle`, or a TypeError that says why it is missing and what to do. */
+function subtleCrypto(): typeof crypto.subtle {
+  const subtle = (globalThis.crypto as typeof crypto | undefined)?.subtle;
+  if (subtle) return subtle;
+  throw new TypeError(
+    "Web Crypto (crypto.subtle) is not available here, so webhook signatures cannot be verified: browsers " +
+      "provide it only in secure contexts (https:// pages, or http://localhost). Serve this page over " +
+      "HTTPS, or verify deliveries on a server (Node 22+, Deno, Bun and edge runtimes all have it).",
+  );
+}
+
+/**
+ * @internal Checks at once what verifying needs: the secret's form and Web Crypto. A misconfiguration
+ * fails loudly, whatever the request.
+ */
+export function checkSetup(secret: string): void {
   secretKey(secret);
+  subtleCrypto();
 }
 
 /** `v1,<base64>`'s base64: HMAC-SHA256 of `<id>.<timestamp>.<body>`. */
 async function expectedSignature(secret: string, id: string, timestamp: number, body: Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", secretKey(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
+  const subtle = subtleCrypto();
+  const key = await subtle.importKey("raw", secretKey(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const prefix = encoder.encode(`${id}.${timestamp}.`);
   const message = new Uint8Array(prefix.length + body.length);
   message.set(prefix);
   message.set(body, prefix.length);
-  const digest = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+  const digest = new Uint8Array(await subtle.sign("HMAC", key, message));
   return btoa(String.fromCharCode(...digest));
 }
 
@@ -142,7 +158,8 @@ function isEvent(value: unknown): value is WebhookEvent {
  * `rawBody` must be the body exactly as received (a re-serialized JSON object does not verify). The
  * event's `type` may be a kind newer than this library's contract: ignore kinds you do not know.
  * De-duplicate with `event.id` (the `webhook-id`, the same on every retry of a delivery). A
- * malformed `secret` (not `whsec_` and base64) is a configuration error: it rejects with a TypeError.
+ * malformed `secret` (not `whsec_` and base64) is a configuration error: it rejects with a TypeError;
+ * so does a page without Web Crypto (one that is not a secure context: serve it over HTTPS).
  */
 export async function verifyWebhook(
   secret: string,
@@ -150,7 +167,7 @@ export async function verifyWebhook(
   rawBody: string | Uint8Array,
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  checkSecret(secret);
+  checkSetup(secret);
   const id = header(headers, "webhook-id");
   const timestampText = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature") ?? header(headers, "x-svc-signature");
@@ -233,7 +250,7 @@ export async function verifyFetchRequest(
   request: Request,
   options: VerifyRequestOptions = {},
 ): Promise<WebhookEvent> {
-  checkSecret(secret);
+  checkSetup(secret);
   const limit = options.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
   const declared = declaredLength(request.headers.get("content-length"));
   if (declared !== undefined && declared > limit) {
