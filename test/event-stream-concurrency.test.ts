@@ -13,6 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { eventsAfter, type Position } from "../src/domain/event-positions.ts";
 import { recordEvent } from "../src/domain/events.ts";
 import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
 import { openOlderTransaction, openStream, type OpenedStream } from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
@@ -40,7 +41,7 @@ forEachDriver("event stream under concurrent creates", (driver) => {
       const answer = await server
         .as(keys[i % keys.length]!)
         .post("/v1/projects", { name: `Concurrent ${i}`, prompt: "x" });
-      expect(answer.status).toBe(201);
+      expectStatus(answer, 201);
       return answer.body.id as string;
     };
     // The next create's events get seq 10^k - 1 and 10^k: `project.created` first, by a digit shorter.
@@ -91,11 +92,11 @@ forEachDriver("event stream opened after a run's end", (driver) => {
   it("receives the next project's events within a few seconds", async () => {
     const key = await server.createKey({ workspace: "after-a-run" });
     const first = await server.as(key).post("/v1/projects", { name: "First", prompt: "A page" });
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     await pollUntil(server.as(key), `/v1/projects/${first.body.id}/runs/${first.body.latest_run_id}`, final, 30_000);
     const stream = await openStream(server.url, key);
     const second = await server.as(key).post("/v1/projects", { name: "Second", prompt: "Another page" });
-    expect(second.status).toBe(201);
+    expectStatus(second, 201);
     const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.succeeded"), 30_000);
     const projectEvents = messages.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id]);
     expect(projectEvents.slice(0, 3)).toEqual([
@@ -125,7 +126,7 @@ describe.skipIf(postgresDriver.skipReason !== undefined)(
         expect(before.status).toBe(201);
         stream = await openStream(server.url, key);
         const after = await server.as(key).post("/v1/projects", { name: "After", prompt: "y" });
-        expect(after.status).toBe(201);
+        expectStatus(after, 201);
         await sleep(200);
         await older.query("commit");
         const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.queued"), 5000);

@@ -20,6 +20,7 @@ import { createAuthorization, newAccessToken, newRefreshToken, saveTokens } from
 import { createOAuthClient } from "../src/domain/oauth-clients.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -482,7 +483,7 @@ forEachDriver("MCP server", (driver) => {
       form.append("path", "big.txt");
       form.append("file", new Blob([big], { type: "text/plain" }), "big.txt");
       const uploaded = await server.as(key).request("POST", `/v1/projects/${project.id}/files`, { raw: form });
-      expect(uploaded.status).toBe(201);
+      expectStatus(uploaded, 201);
       const download = await call(client, "downloadFile", { project_id: project.id, file_id: uploaded.body.id });
       expect(download).toMatchObject({
         isError: true,

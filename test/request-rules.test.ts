@@ -10,7 +10,7 @@ import { handlers } from "../src/handlers/index.ts";
 import { JSON_BODY_LIMIT } from "../src/http/body.ts";
 import { createLogger } from "../src/logger.ts";
 import { auditLog } from "../src/storage/schema.ts";
-import { expectApiError as expectError } from "./support/api-client.ts";
+import { expectApiError as expectError, expectBody, expectStatus, invalidBody } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -175,7 +175,7 @@ forEachDriver("request rules", (driver) => {
     );
     // JSON to the upload, which takes multipart.
     expectError(
-      await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", { file: "x" }),
+      await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", invalidBody({ file: "x" })),
       415,
       "unsupported_media_type",
       "Content-Type",
@@ -186,7 +186,7 @@ forEachDriver("request rules", (driver) => {
         raw: json,
         headers: { "Content-Type": contentType },
       });
-      expect(response.status, contentType).toBe(201);
+      expectStatus(response, 201, contentType);
     }
   });
 
@@ -210,9 +210,11 @@ forEachDriver("request rules", (driver) => {
 
   it("refuses a NUL character or a lone surrogate anywhere in a JSON body 400 naming the field, instead of failing in the database", async () => {
     const before = await server.client.get("/v1/projects?limit=100");
+    expectStatus(before, 200);
     const project =
-      before.body.data[0]?.id ?? (await server.client.post("/v1/projects", { name: "host", prompt: "y" })).body.id;
-    const count = (await server.client.get("/v1/projects?limit=100")).body.data.length;
+      before.body.data[0]?.id ??
+      expectBody(await server.client.post("/v1/projects", { name: "host", prompt: "y" }), 201).id;
+    const count = expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length;
     const cases: Array<[string, string, string, string | null]> = [
       ["POST", "/v1/projects", '{"name": "a\\u0000b", "prompt": "x"}', "name"],
       ["POST", "/v1/projects", '{"name": "a", "prompt": "x\\ud800"}', "prompt"],
@@ -235,17 +237,23 @@ forEachDriver("request rules", (driver) => {
     }
     // A well-formed pair (an emoji) is text like any other.
     const emoji = await server.client.post("/v1/projects", { name: "\u{1F600} \u202Eabc\u0301", prompt: "x" });
-    expect(emoji.status).toBe(201);
+    expectStatus(emoji, 201);
     expect(emoji.body.name).toBe("\u{1F600} \u202Eabc\u0301");
-    expect((await server.client.get("/v1/projects?limit=100")).body.data.length).toBe(count + 1);
+    expect(expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length).toBe(count + 1);
   });
 
   it("refuses an unknown body field, naming it, so a misspelt optional field never passes silently", async () => {
     const before = await server.client.get("/v1/projects?limit=100");
-    const misspelt = await server.client.post("/v1/projects", { name: "typo", prompt: "y", visiblity: "public" });
+    expectStatus(before, 200);
+    const misspelt = await server.client.post(
+      "/v1/projects",
+      invalidBody({ name: "typo", prompt: "y", visiblity: "public" }),
+    );
     expectError(misspelt, 400, "invalid_request", "visiblity");
     expect(misspelt.body.error.message).toMatch(/Unknown field `visiblity`/);
-    expect((await server.client.get("/v1/projects?limit=100")).body.data.length).toBe(before.body.data.length);
+    expect(expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length).toBe(
+      before.body.data.length,
+    );
   });
 
   it("refuses a compressed body 415 naming Content-Encoding, instead of misreading it", async () => {
@@ -266,9 +274,13 @@ forEachDriver("request rules", (driver) => {
     expectError(await server.client.get("/v1/projects/not-an-id"), 400, "invalid_request", "project_id");
     expectError(await server.client.get("/v1/projects?unknown=1"), 400, "invalid_request", "unknown");
     expectError(await server.client.get("/v1/projects?visibility=secret"), 400, "invalid_request", "visibility");
-    for (const path of ["/v1/projects/%", "/v1/projects/prj_%E0%A4%A", "/v1/projects/prj_%FF%FE%FD%FC%FB%FA%F9%F8"]) {
+    for (const path of [
+      "/v1/projects/%",
+      "/v1/projects/prj_%E0%A4%A",
+      "/v1/projects/prj_%FF%FE%FD%FC%FB%FA%F9%F8",
+    ] as const) {
       const response = await server.client.get(path);
-      expect(response.status, path).toBe(400);
+      expectStatus(response, 400, path);
       expect(response.body.error.code).toBe("invalid_request");
     }
   });
@@ -320,12 +332,12 @@ forEachDriver("request rules", (driver) => {
       await server.client.get("/v1/nope"),
       await server.client.request("PUT", "/v1/projects"),
       await server.as(null).get("/v1/projects"),
-      await server.client.post("/v1/projects", { name: "x" }),
+      await server.client.post("/v1/projects", invalidBody({ name: "x" })),
     ];
     const ids = responses.map((response) => response.headers.get("x-request-id"));
     expect(new Set(ids).size).toBe(ids.length);
     for (const response of responses.slice(1))
-      expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
+      expect(response.body).toMatchObject({ error: { request_id: response.headers.get("x-request-id") } });
     // The id is the server's: a client's own X-Request-Id is not echoed as ours.
     const spoofed = await server.client.get("/v1/projects", {
       headers: { "X-Request-Id": "req_spoofedspoofedspoofed" },

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beginUpload } from "../src/domain/files.ts";
 import { projects } from "../src/storage/schema.ts";
+import { expectBody } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { parseRawResponse, rawConnection } from "./support/net.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
@@ -99,7 +100,7 @@ describe("HTTP server limits", () => {
       clearInterval(trickle);
     }
     expectRefusedInErrorShape(connection.received(), 408);
-    const { body } = await server.client.get("/v1/projects");
+    const body = expectBody(await server.client.get("/v1/projects"), 200);
     expect(body.data).toEqual([]);
   });
 
@@ -123,7 +124,7 @@ describe("HTTP server limits", () => {
   });
 
   it("closes a connection whose client stops reading its download after the idle timeout", async () => {
-    const { body: project } = await server.client.post("/v1/projects", { name: "big", prompt: "p" });
+    const project = expectBody(await server.client.post("/v1/projects", { name: "big", prompt: "p" }), 201);
     // Stored directly: an upload of 8 MiB through this server's request timeout (1.5 s) can outlast
     // it on a loaded machine, and the upload is not what this case is about.
     const [partition] = await server.storage.db
