@@ -350,7 +350,7 @@ forEachDriver("deployments", (driver) => {
 
       const ready = await server.client.get(`/v1/projects/${project.id}/deployments?status=ready`);
       expectStatus(ready, 200);
-      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[4].id, created[3].id]);
+      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[4]!.id, created[3]!.id]);
       const badStatus = await server.client.get(`/v1/projects/${project.id}/deployments?status=done`);
       expectStatus(badStatus, 400);
       expect(badStatus.body.error.param).toBe("status");

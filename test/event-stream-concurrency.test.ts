@@ -42,7 +42,7 @@ forEachDriver("event stream under concurrent creates", (driver) => {
         .as(keys[i % keys.length]!)
         .post("/v1/projects", { name: `Concurrent ${i}`, prompt: "x" });
       expectStatus(answer, 201);
-      return answer.body.id as string;
+      return answer.body.id;
     };
     // The next create's events get seq 10^k - 1 and 10^k: `project.created` first, by a digit shorter.
     const { rows: sequence } = await server.storage.db.execute<{ last: string }>(

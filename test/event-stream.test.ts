@@ -16,7 +16,7 @@ import { forEachDriver, postgresDriver, type TestDriver } from "./support/databa
 import { ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
 import { expectBody, expectStatus, type ApiClient } from "./support/api-client.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer } from "./support/server.ts";
 
 /** A driver whose every `open` is the same database, for a server started again on it, or a second replica. */
 async function sharedDatabase(driver: TestDriver) {
@@ -191,7 +191,7 @@ forEachDriver("event stream", (driver) => {
       await other.post("/v1/projects", { name: "Theirs", prompt: "z" });
       const [theirs] = expectBody(await other.get("/v1/events?limit=1"), 200).data;
       await expectError(
-        await full.get("/v1/events/stream", { headers: { "Last-Event-ID": theirs.id } }),
+        await full.get("/v1/events/stream", { headers: { "Last-Event-ID": theirs!.id } }),
         400,
         "invalid_request",
         "Last-Event-ID",
@@ -406,7 +406,7 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream across tw
       startTestServer(database.driver, { eventStreams: { pollMs: 600_000 } }),
     ]);
     try {
-      const [a, b] = replicas as [TestServer, TestServer];
+      const [a, b] = replicas;
       const key = await a.createKey({ workspace: "replicas" });
       const atA = await openStream(a.url, key);
       const started = Date.now();

@@ -119,7 +119,7 @@ async function startReceiver(command: string[], port: number, secret: string): P
     env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: secret },
   });
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       output.push(...chunk.toString().split("\n").filter(Boolean));
       if (output.includes(`listening on ${port}`)) resolve();
     });

@@ -31,12 +31,8 @@ function form(parts: FormPart[]): FormData {
   const data = new FormData();
   for (const part of parts) {
     if (part.filename !== undefined)
-      data.append(
-        part.name,
-        new Blob([part.value as Uint8Array<ArrayBuffer>], { type: part.type ?? "" }),
-        part.filename,
-      );
-    else data.append(part.name, part.value as string);
+      data.append(part.name, new Blob([part.value], { type: part.type ?? "" }), part.filename);
+    else data.append(part.name, part.value);
   }
   return data;
 }
@@ -58,11 +54,8 @@ forEachDriver("files", (driver) => {
   }
 
   async function chunkCount(fileId: string): Promise<number> {
-    const [{ n }] = await server.storage.db
-      .select({ n: count() })
-      .from(fileChunks)
-      .where(eq(fileChunks.fileId, fileId));
-    return n;
+    const [row] = await server.storage.db.select({ n: count() }).from(fileChunks).where(eq(fileChunks.fileId, fileId));
+    return row!.n;
   }
 
   describe("upload and download", () => {
@@ -532,11 +525,15 @@ forEachDriver("files", (driver) => {
       const projectId = await newProject();
       const kept = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "kept.bin" }]);
       expectStatus(kept, 201);
-      const [{ workspaceId }] = await server.storage.db
+      const [row] = await server.storage.db
         .select({ workspaceId: files.workspaceId })
         .from(files)
         .where(eq(files.id, kept.body.id));
-      const abandoned = await beginUpload(server.storage.db, { workspaceId, environment: "live" }, projectId);
+      const abandoned = await beginUpload(
+        server.storage.db,
+        { workspaceId: row!.workspaceId, environment: "live" },
+        projectId,
+      );
       await abandoned.write(randomBytes(CHUNK_BYTES + 1));
       expect(await chunkCount(abandoned.id)).toBe(1);
       // Invisible meanwhile: neither listed nor readable.

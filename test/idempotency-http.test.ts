@@ -329,7 +329,7 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     const uploadWithKey = (projectId: string, key: string, bytes: Uint8Array, path = "data.bin") => {
       const form = new FormData();
       form.append("path", path);
-      form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "data.bin");
+      form.append("file", new Blob([bytes]), "data.bin");
       // FormData picks a new boundary for every request, as a client's retry would.
       return server.client.request("POST", `/v1/projects/${projectId}/files`, {
         raw: form,

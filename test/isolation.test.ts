@@ -110,7 +110,7 @@ forEachDriver("isolation", (driver) => {
       file_id: file.body.id,
       webhook_endpoint_id: webhook.body.id,
       delivery_id: delivery.body.id,
-      event_id: events.body.data[0].id,
+      event_id: events.body.data[0]!.id,
     };
   }
 
@@ -251,8 +251,8 @@ forEachDriver("isolation", (driver) => {
       ] as const;
     const seen = new Map<string, number>(); // item id → partition index
     for (const [index, client] of partitions.entries()) {
-      const own = expectBody(await client.get("/v1/projects?limit=1"), 200).data[0].id;
-      const webhook = expectBody(await client.get("/v1/webhooks?limit=1"), 200).data[0].id;
+      const own = expectBody(await client.get("/v1/projects?limit=1"), 200).data[0]!.id;
+      const webhook = expectBody(await client.get("/v1/webhooks?limit=1"), 200).data[0]!.id;
       for (const path of lists({ ...ids, project_id: own, webhook_endpoint_id: webhook })) {
         const response = await client.get(`${path}?limit=100`);
         expectStatus(response, 200, path);

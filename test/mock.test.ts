@@ -63,7 +63,7 @@ function exampleRequest(path: string, method: string, headers: Record<string, st
     form.set("path", "assets/logo.png");
     return { method: "POST", headers: auth, body: form };
   }
-  const example = Object.values(body["application/json"].examples ?? {})[0]?.value ?? {};
+  const example = Object.values(body["application/json"]?.examples ?? {})[0]?.value ?? {};
   return {
     method: method.toUpperCase(),
     headers: { ...auth, "Content-Type": "application/json" },

@@ -57,7 +57,7 @@ forEachDriver("the model-backed agent", (driver) => {
       (file: { path: string }) => file.path,
     );
     expect(paths.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
-    expect(model.requests[0].headers.authorization).toBe("Bearer sk-test-secret");
+    expect(model.requests[0]!.headers.authorization).toBe("Bearer sk-test-secret");
     // One agent_run.progress per tool call, each with the paths written so far (events of one
     // millisecond list in no set order, so they are compared as a set, ordered by what they carry).
     const progress = expectBody(await server.client.get("/v1/events?type=agent_run.progress&limit=100"), 200)

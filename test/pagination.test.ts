@@ -116,8 +116,8 @@ forEachDriver("pagination", (driver) => {
     const newest = await create("Newest of all");
     const again = await client.get("/v1/projects");
     expectStatus(again, 200);
-    expect(again.body.data[0].id).toBe(newest.id);
-    expect(again.body.data[1].id).toBe(first.body.data[0].id);
+    expect(again.body.data[0]!.id).toBe(newest.id);
+    expect(again.body.data[1]!.id).toBe(first.body.data[0]!.id);
   });
 
   it("ends with next_cursor null on a last page that is exactly full", async () => {

@@ -130,7 +130,7 @@ forEachDriver("projects", (driver) => {
       });
       expect(JSON.stringify(withoutToken(listed))).toBe(JSON.stringify(withoutToken(read)));
     }
-    expect(page.body.data[0].url).toMatch(/^http:\/\/listed\.localhost:8081/);
+    expect(page.body.data[0]!.url).toMatch(/^http:\/\/listed\.localhost:8081/);
   });
 
   it("filters the list by status and visibility", async () => {

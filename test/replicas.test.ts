@@ -273,7 +273,7 @@ describe.skipIf(skipReason !== undefined)(
             expect(replay.body.id).toBe(id);
             expect(replay.headers.get("idempotent-replayed")).toBe("true");
           }
-          projectIds.push(id);
+          projectIds.push(id!);
         }
         const listed = await on(0, key.secret).get("/v1/projects?limit=100");
         expectStatus(listed, 200);

@@ -244,7 +244,7 @@ forEachDriver("webhooks", (driver) => {
       response_status: 204,
       next_attempt_at: null,
     });
-    expect(succeeded.body.data[0].last_attempt_at).not.toBeNull();
+    expect(succeeded.body.data[0]!.last_attempt_at).not.toBeNull();
     const pending = await server.client.get(`/v1/webhooks/${endpoint.id}/deliveries?status=pending`);
     expectStatus(pending, 200);
     expect(pending.body.data.map((d: { event_type: string }) => d.event_type)).toEqual([

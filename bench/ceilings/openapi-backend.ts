@@ -16,7 +16,7 @@ import pg from "pg";
 import { parse } from "yaml";
 import { contractPath, openApiBackend, pipelineOperations } from "../../src/http/contract.ts";
 
-const [port, storage, defaultProjectId, positionJson] = process.argv.slice(2);
+const [port, storage, defaultProjectId, positionJson] = process.argv.slice(2) as [string, string, string, string];
 const position =
   positionJson && positionJson !== "undefined"
     ? (JSON.parse(positionJson) as { created_at: string; id: string })

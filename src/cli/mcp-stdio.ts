@@ -120,9 +120,7 @@ export async function runMcpProxy(
 function parsed(line: string): { id?: unknown; method?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as { id?: unknown; method?: unknown })
-      : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
   }

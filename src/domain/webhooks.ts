@@ -92,22 +92,24 @@ export async function createWebhookEndpoint(
   const now = new Date();
   // One statement, in a transaction all the same: a creating request's writes commit in one
   // transaction, which also holds its answer stored for an Idempotency-Key.
-  const [row] = await db.transaction((tx) =>
-    tx
-      .insert(webhookEndpoints)
-      .values({
-        id: newId("we"),
-        ...partition,
-        url,
-        description: input.description ?? null,
-        enabledEvents: distinctEvents(input.enabled_events),
-        status: "enabled",
-        secret: newWebhookSecret(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning(),
-  );
+  const row = (
+    await db.transaction((tx) =>
+      tx
+        .insert(webhookEndpoints)
+        .values({
+          id: newId("we"),
+          ...partition,
+          url,
+          description: input.description ?? null,
+          enabledEvents: distinctEvents(input.enabled_events),
+          status: "enabled",
+          secret: newWebhookSecret(),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    )
+  )[0]!;
   return { ...toWebhookEndpoint(row), secret: row.secret };
 }
 
@@ -211,16 +213,18 @@ export async function rotateWebhookSecret(
 ): Promise<SchemaWebhookEndpointWithSecret> {
   return db.transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, id, { lock: true });
-    const [row] = await tx
-      .update(webhookEndpoints)
-      .set({
-        secret: newWebhookSecret(),
-        previousSecret: endpoint.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
-        updatedAt: now,
-      })
-      .where(eq(webhookEndpoints.id, id))
-      .returning();
+    const row = (
+      await tx
+        .update(webhookEndpoints)
+        .set({
+          secret: newWebhookSecret(),
+          previousSecret: endpoint.secret,
+          previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+          updatedAt: now,
+        })
+        .where(eq(webhookEndpoints.id, id))
+        .returning()
+    )[0]!;
     return { ...toWebhookEndpoint(row), secret: row.secret };
   });
 }
@@ -242,20 +246,22 @@ async function queueDelivery(
   event: { id: string; type: string },
 ) {
   const now = new Date();
-  const [row] = await tx
-    .insert(webhookDeliveries)
-    .values({
-      id: newId("dlv"),
-      webhookEndpointId: endpointId,
-      eventId: event.id,
-      ...partition,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const row = (
+    await tx
+      .insert(webhookDeliveries)
+      .values({
+        id: newId("dlv"),
+        webhookEndpointId: endpointId,
+        eventId: event.id,
+        ...partition,
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+  )[0]!;
   return toWebhookDelivery({ ...row, eventType: event.type });
 }
 
@@ -274,10 +280,12 @@ export async function sendTestEvent(
   return db.transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, endpointId);
     const object: SchemaWebhookTestObject = { message: TEST_EVENT_MESSAGE, webhook_endpoint_id: endpoint.id };
-    const [event] = await tx
-      .insert(events)
-      .values({ id: newId("evt"), ...partition, type: "webhook.test", data: object })
-      .returning({ id: events.id, type: events.type });
+    const event = (
+      await tx
+        .insert(events)
+        .values({ id: newId("evt"), ...partition, type: "webhook.test", data: object })
+        .returning({ id: events.id, type: events.type })
+    )[0]!;
     return queueDelivery(tx, partition, endpoint.id, event);
   });
 }

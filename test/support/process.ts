@@ -66,7 +66,7 @@ export async function startServer(
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       buffered += chunk;
       const lines = buffered.split("\n");
       buffered = lines.pop()!;

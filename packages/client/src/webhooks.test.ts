@@ -236,7 +236,7 @@ describe("verifyNodeRequest over a real node:http server", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const post = (headers: Record<string, string>, payload: RequestInit["body"]) =>
-    fetch(url, { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
+    fetch(url, { method: "POST", headers, body: payload, duplex: "half" });
 
   it("verifies the raw body it reads and answers the event's type", async () => {
     const response = await post({ ...signed(), "content-type": "application/json" }, body);
@@ -282,7 +282,7 @@ describe("verifyFetchRequest", () => {
       headers,
       body: payload,
       duplex: "half",
-    } as RequestInit);
+    });
 
   it("reads the Request's body and verifies it", async () => {
     expect(await verifyFetchRequest(secret, request(signed(), body))).toEqual(event);

@@ -118,7 +118,7 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
     value = headers.get(name) ?? undefined;
   } else {
     for (const [key, candidate] of Object.entries(headers)) {
-      if (key.toLowerCase() === name && candidate !== undefined) value = candidate as string | readonly string[];
+      if (key.toLowerCase() === name && candidate !== undefined) value = candidate;
     }
   }
   // Repeated headers (an array from Node): several signatures are space-separated anyway.

@@ -85,7 +85,7 @@ interface Thread {
   job: Job | undefined;
   limit: NodeJS.Timeout | undefined;
   /** Why the thread died, when it did. */
-  error: Error | undefined;
+  error: NodeJS.ErrnoException | undefined;
   retiring: Promise<void> | undefined;
   stopped: (() => void) | undefined;
 }
@@ -196,7 +196,7 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     worker.on("exit", () => {
       threads.delete(thread);
       thread.stopped?.();
-      const outOfMemory = (thread.error as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY";
+      const outOfMemory = thread.error?.code === "ERR_WORKER_OUT_OF_MEMORY";
       const error = outOfMemory
         ? new ThreadLimitError("memory", `${options.memoryMb} MB`)
         : new Error(`A build thread stopped: ${thread.error?.message ?? "it exited"}`);
