@@ -9,7 +9,7 @@
 //   node bench/ceilings/openapi-backend.ts <port> <postgres://… | pglite data dir> <default project id> [<position JSON>]
 // The body of a JSON request is parsed and validated; a multipart body is drained unvalidated.
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { PGlite } from "@electric-sql/pglite";
 import type { Document } from "openapi-backend";
 import pg from "pg";
@@ -44,7 +44,7 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-createServer(async (request, response) => {
+async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     const url = new URL(request.url ?? "/", "http://localhost");
     const raw = await readBody(request);
@@ -83,4 +83,9 @@ createServer(async (request, response) => {
   } catch (error) {
     response.writeHead(500).end(String(error));
   }
-}).listen(Number(port), "127.0.0.1", () => process.send?.("ready"));
+}
+
+// `answer` answers every request, a failure with a 500.
+createServer((request, response) => void answer(request, response)).listen(Number(port), "127.0.0.1", () =>
+  process.send?.("ready"),
+);

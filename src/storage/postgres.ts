@@ -28,6 +28,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it; @types/pg says void
     onConnect: changes.listenOn,
     // While the database cannot be reached, a request waits this long for a connection at most, then
     // answers 503 (rather than waiting as long as the operating system lets a connect hang).

@@ -2,7 +2,7 @@
 // signer (src/domain/webhook-signature.ts, node:crypto) and by the Standard Webhooks reference
 // library verify; the published test vector; rotation; every refusal with its reason; the header
 // shapes receivers hand over; the Node and fetch request helpers.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -221,7 +221,7 @@ describe("verifyNodeRequest over a real node:http server", () => {
   let url: string;
   const limit = 4096;
   beforeAll(async () => {
-    server = createServer(async (req: IncomingMessage, res) => {
+    const answer = async (req: IncomingMessage, res: ServerResponse) => {
       try {
         const verified = await verifyNodeRequest(secret, req, { maxBodyBytes: limit });
         res.writeHead(200, { "content-type": "text/plain" }).end(`${verified.type} ${verified.id}`);
@@ -229,7 +229,8 @@ describe("verifyNodeRequest over a real node:http server", () => {
         const reason = error instanceof WebhookVerificationError ? error.reason : "error";
         res.writeHead(reason === "body_too_large" ? 413 : 400, { "content-type": "text/plain" }).end(reason);
       }
-    });
+    };
+    server = createServer((req, res) => void answer(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   });

@@ -268,7 +268,7 @@ export function serveTasks(
   });
   const post = (message: FromThread) => port.postMessage(message);
 
-  port.on("message", async (message: ToThread) => {
+  const serve = async (message: ToThread) => {
     if (message.kind === "stop") {
       const running = [...children].filter(isRunning);
       for (const child of running) child.kill();
@@ -287,5 +287,7 @@ export function serveTasks(
       };
       post({ kind: "failed", id: message.id, error: failure, retire: !expected.some((type) => error instanceof type) });
     }
-  });
+  };
+  // What escapes `serve` (a message that cannot be posted) ends the thread, and the pool replaces it.
+  port.on("message", (message: ToThread) => void serve(message));
 }
