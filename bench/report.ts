@@ -436,7 +436,7 @@ export function goals(
   const databaseCpuPerGet = summary(pgGet?.targets.server, 200)?.databaseCpu ?? NaN;
   lines.push(
     "",
-    `## Goals of issue #22${DB_PROXY ? " (PostgreSQL through the proxy: \`--db-proxy\`)" : " (**without** \`--db-proxy\`: PostgreSQL on loopback)"}`,
+    `## Goals of issue #22${DB_PROXY ? " (PostgreSQL through the proxy: `--db-proxy`)" : " (**without** `--db-proxy`: PostgreSQL on loopback)"}`,
     "",
     "| measure | goal | measured | |",
     "|---|---|---|---|",

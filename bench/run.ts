@@ -455,7 +455,7 @@ async function benchDriver(
       "/v1/projects",
       JSON.stringify({ name: "Bench", prompt: "A benchmark project." }),
     );
-    if (created.status !== 201) throw new Error(`create project: ${created.status} ${created.bytes}`);
+    if (created.status !== 201) throw new Error(`create project: ${created.status} ${created.bytes.toString("utf8")}`);
     const projectId = created.json().id as string;
     const fileProject = await api(
       server,
@@ -474,7 +474,7 @@ async function benchDriver(
       upload.body,
       upload.headers,
     );
-    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.bytes}`);
+    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.bytes.toString("utf8")}`);
     const fileId = uploaded.json().id as string;
     // Let the agent runs queued by the two creates finish before the server is stopped.
     await new Promise((done) => setTimeout(done, 3000));
@@ -515,7 +515,7 @@ async function benchDriver(
         "GET",
         `/v1/projects?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       );
-      if (answer.status !== 200) throw new Error(`page ${page}: ${answer.status} ${answer.bytes}`);
+      if (answer.status !== 200) throw new Error(`page ${page}: ${answer.status} ${answer.bytes.toString("utf8")}`);
       const { data, next_cursor } = answer.json() as {
         data: Array<{ created_at: string; id: string }>;
         next_cursor: string | null;

@@ -44,8 +44,8 @@ function spectral(
     });
     let stdout = "";
     let stderr = "";
-    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
   });

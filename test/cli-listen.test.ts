@@ -43,7 +43,7 @@ const verifyAll = (secret: string) =>
   Promise.all(
     deliveries.map((delivery) =>
       verifyWebhook(secret, delivery.headers, delivery.body).catch(
-        (error: { reason?: string }) => error.reason ?? String(error),
+        (error: Error & { reason?: string }) => error.reason ?? String(error),
       ),
     ),
   );

@@ -791,7 +791,7 @@ forEachDriver("settings console", (driver) => {
         ["credential=' or 1=1 --", "Choose a key or application from the list."],
       ] as const) {
         const page = await seeded.visitor.get(
-          `/settings/w/audited/audit?${new URLSearchParams(query.includes("'") ? { credential: "' or 1=1 --" } : Object.fromEntries(new URLSearchParams(query)))}`,
+          `/settings/w/audited/audit?${new URLSearchParams(query.includes("'") ? { credential: "' or 1=1 --" } : Object.fromEntries(new URLSearchParams(query))).toString()}`,
         );
         expect(page.status, query).toBe(400);
         expect(page.text, query).toContain(text);

@@ -69,7 +69,8 @@ export async function runMcpProxy(
       status = response.status;
       text = await response.text();
     } catch (error) {
-      io.error(`could not reach ${endpoint.href}: ${(error as Error).cause ?? (error as Error).message}`);
+      const failure = error as Error & { cause?: Error };
+      io.error(`could not reach ${endpoint.href}: ${failure.cause ? String(failure.cause) : failure.message}`);
       if (isRequest)
         io.write(
           JSON.stringify({

@@ -96,7 +96,7 @@ export function toolRequest(
     headers["content-type"] = made.contentType;
     headers["content-length"] = String(body.length);
   }
-  const search = query.size ? `?${query}` : "";
+  const search = query.size ? `?${query.toString()}` : "";
   return {
     method: meta.method.toUpperCase(),
     url: path + search,

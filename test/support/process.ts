@@ -67,7 +67,7 @@ export async function startServer(
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
     child.stdout.on("data", (chunk: Buffer) => {
-      buffered += chunk;
+      buffered += chunk.toString();
       const lines = buffered.split("\n");
       buffered = lines.pop()!;
       for (const line of lines) {

@@ -84,7 +84,7 @@ export type PathsWith<M extends HttpMethod> = ClientPathsWithMethod<RawClient, M
 
 // As openapi-fetch declares them (not exported there): the init argument is optional exactly when
 // the operation has no required path parameter, query parameter or body.
-type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOf<T> = { [K in keyof T]-?: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
@@ -98,7 +98,7 @@ type SuccessOf<Operation, Init> =
     : never;
 
 /** The body a successful call of `method path` resolves with (`undefined` for a 204). */
-export type ResponseData<M extends HttpMethod, P extends PathsWith<M>, Init = {}> = [
+export type ResponseData<M extends HttpMethod, P extends PathsWith<M>, Init = Record<never, never>> = [
   SuccessOf<paths[P][M], Init>,
 ] extends [never]
   ? undefined
@@ -336,7 +336,7 @@ export function multipartBody(body: unknown): FormData {
     if (value instanceof Blob) files.push([name, value, value instanceof File ? value.name : name]);
     else if (value instanceof Uint8Array) files.push([name, new Blob([new Uint8Array(value)]), name]);
     else if (name === "file" && typeof value === "string") files.push([name, new Blob([value]), name]);
-    else form.append(name, String(value));
+    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
   for (const [name, blob, filename] of files) form.append(name, blob, filename);
   return form;

@@ -178,10 +178,10 @@ export function crashSuite(options: CrashSuiteOptions): void {
             }
           };
           // A failing client stops the stream; its error is thrown once the stream is over.
-          let failure: unknown;
+          let failure: { error: unknown } | undefined;
           const clients = Array.from({ length: 4 }, () =>
             client().catch((error: unknown) => {
-              failure ??= error;
+              failure ??= { error };
               stopped = true;
             }),
           );
@@ -194,7 +194,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
           await new Promise((resolve) => killed.once("exit", resolve));
           stopped = true;
           await Promise.all(clients);
-          if (failure) throw failure;
+          if (failure) throw failure.error;
           expect(acknowledged, "acknowledged before the kill").toBeGreaterThan(0);
 
           server = await start();

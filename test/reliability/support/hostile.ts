@@ -55,7 +55,7 @@ export interface HostileCase {
 
 interface Schema {
   type?: string;
-  enum?: unknown[];
+  enum?: (string | number | boolean | null)[];
   pattern?: string;
   format?: string;
   minLength?: number;
