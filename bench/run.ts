@@ -377,7 +377,7 @@ async function api(
     status: response.status,
     headers: Object.fromEntries(response.headers),
     bytes,
-    json: () => JSON.parse(bytes.toString("utf8")),
+    json: (): unknown => JSON.parse(bytes.toString("utf8")),
   };
 }
 
@@ -456,7 +456,7 @@ async function benchDriver(
       JSON.stringify({ name: "Bench", prompt: "A benchmark project." }),
     );
     if (created.status !== 201) throw new Error(`create project: ${created.status} ${created.bytes.toString("utf8")}`);
-    const projectId = created.json().id as string;
+    const projectId = (created.json() as { id: string }).id;
     const fileProject = await api(
       server,
       keys[0]!,
@@ -464,7 +464,7 @@ async function benchDriver(
       "/v1/projects",
       JSON.stringify({ name: "Bench files", prompt: "Files." }),
     );
-    const fileProjectId = fileProject.json().id as string;
+    const fileProjectId = (fileProject.json() as { id: string }).id;
     const upload = multipart("seed/file.txt");
     const uploaded = await api(
       server,
@@ -475,7 +475,7 @@ async function benchDriver(
       upload.headers,
     );
     if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.bytes.toString("utf8")}`);
-    const fileId = uploaded.json().id as string;
+    const fileId = (uploaded.json() as { id: string }).id;
     // Let the agent runs queued by the two creates finish before the server is stopped.
     await new Promise((done) => setTimeout(done, 3000));
 
@@ -728,7 +728,7 @@ async function benchDriver(
         "/v1/projects",
         JSON.stringify({ name: "Small", prompt: "One of a hundred." }),
       );
-      const smallId = small.json().id as string;
+      const smallId = (small.json() as { id: string }).id;
       await new Promise((done) => setTimeout(done, 2000));
       await stop(server.child);
       console.log(

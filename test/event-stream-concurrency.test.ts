@@ -15,7 +15,13 @@ import { recordEvent } from "../src/domain/events.ts";
 import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { expectStatus } from "./support/api-client.ts";
 import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
-import { openOlderTransaction, openStream, type OpenedStream } from "./support/event-stream.ts";
+import {
+  objectOf,
+  openOlderTransaction,
+  openStream,
+  type OpenedStream,
+  type StreamMessage,
+} from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { suiteServer } from "./support/server.ts";
 
@@ -59,7 +65,7 @@ forEachDriver("event stream under concurrent creates", (driver) => {
       );
     }
 
-    const projectOf = (message: { data: any }) => message.data.data.object.id as string;
+    const projectOf = (message: StreamMessage) => objectOf(message).id;
     const missing = (stream: OpenedStream) => {
       const seen = new Set(stream.messages.map(projectOf));
       return created.filter((id) => !seen.has(id));
@@ -98,7 +104,7 @@ forEachDriver("event stream opened after a run's end", (driver) => {
     const second = await server.as(key).post("/v1/projects", { name: "Second", prompt: "Another page" });
     expectStatus(second, 201);
     const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.succeeded"), 30_000);
-    const projectEvents = messages.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id]);
+    const projectEvents = messages.map((m) => [m.event, objectOf(m).project_id ?? objectOf(m).id]);
     expect(projectEvents.slice(0, 3)).toEqual([
       ["project.created", second.body.id],
       ["agent_run.queued", second.body.id],
@@ -132,10 +138,7 @@ describe.skipIf(postgresDriver.skipReason !== undefined)(
         const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.queued"), 5000);
         await sleep(300);
         expect(
-          messages.map((m) => [
-            m.event,
-            m.data.data.object.id ?? m.data.data.object.project_id ?? m.data.data.object.webhook_endpoint_id,
-          ]),
+          messages.map((m) => [m.event, objectOf(m).id ?? objectOf(m).project_id ?? objectOf(m).webhook_endpoint_id]),
         ).toEqual([
           ["webhook.test", "we_older0002"],
           ["project.created", after.body.id],

@@ -13,7 +13,7 @@ import { recordEvents } from "../src/domain/events.ts";
 import { createLogger } from "../src/logger.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, postgresDriver, type TestDriver } from "./support/database.ts";
-import { ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
+import { objectOf, ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
 import { expectBody, expectStatus, type ApiClient } from "./support/api-client.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startTestServer, suiteServer } from "./support/server.ts";
@@ -38,7 +38,7 @@ async function listedEvents(client: ApiClient): Promise<{ id: string; type: stri
 function expectEverythingAfter(received: StreamMessage[], listed: { id: string }[], before: string[]) {
   const expected = listed.map((event) => event.id).filter((id) => !before.includes(id));
   expect(ids(received).toSorted()).toEqual(expected.toSorted());
-  const times = received.map((message) => message.data.created_at as string);
+  const times = received.map((message) => message.data.created_at);
   expect(times).toEqual(times.toSorted());
 }
 
@@ -139,14 +139,14 @@ forEachDriver("event stream", (driver) => {
       await server.as(owner).patch(`/v1/projects/${first.body.id}`, { name: "First, renamed" });
       await everything.until((all) => all.some((m) => m.event === "project.updated"));
       const onlyFirst = await byProject.until((all) => all.some((m) => m.event === "project.updated"));
-      expect(onlyFirst.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id])).toEqual([
+      expect(onlyFirst.map((m) => [m.event, objectOf(m).project_id ?? objectOf(m).id])).toEqual([
         ["file.uploaded", first.body.id],
         ["project.updated", first.body.id],
       ]);
       const files = await byScope.until((all) => all.length >= 2);
       await sleep(200);
       expect(byScope.messages.map((m) => m.event)).toEqual(["file.uploaded", "file.uploaded"]);
-      expect(files.map((m) => m.data.data.object.project_id)).toEqual([second.body.id, first.body.id]);
+      expect(files.map((m) => objectOf(m).project_id)).toEqual([second.body.id, first.body.id]);
       for (const stream of [byProject, byScope, everything]) stream.close();
     });
 
@@ -156,13 +156,13 @@ forEachDriver("event stream", (driver) => {
       const full = server.as(await server.createKey({ workspace: "refusals" }));
       const other = server.as(await server.createKey({ workspace: "refusals-other" }));
       const expectError = async (
-        response: { status: number; body: any },
+        response: { status: number; body: unknown },
         status: number,
         code: string,
         param: string | null,
       ) => {
         expect(response.status).toBe(status);
-        expect(response.body.error).toMatchObject({ code, param });
+        expect(response.body).toMatchObject({ error: { code, param } });
       };
       await expectError(
         await filesOnly.get("/v1/events/stream?types=project.created"),
@@ -414,7 +414,7 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream across tw
       expectStatus(created, 201);
       const messages = await atA.until((all) => all.length >= 2, 5000);
       const latencyMs = Date.now() - started;
-      expect(messages.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id])).toEqual([
+      expect(messages.map((m) => [m.event, objectOf(m).project_id ?? objectOf(m).id])).toEqual([
         ["project.created", created.body.id],
         ["agent_run.queued", created.body.id],
       ]);

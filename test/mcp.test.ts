@@ -35,7 +35,7 @@ export async function mcpClient(url: string, bearer: string | undefined): Promis
 type Structured<T> = CallToolResult & { structuredContent: T };
 
 /** Calls a tool; the SDK has checked its structured content against the tool's output schema. */
-async function call<T = any>(
+async function call<T = unknown>(
   client: Client,
   name: OperationId,
   args: Record<string, unknown> = {},
@@ -65,19 +65,26 @@ async function callUntil<T>(
 const ended = (body: { status: string }) => !["queued", "building", "running"].includes(body.status);
 const requestIdOf = (result: CallToolResult) => (result._meta as Record<string, string>)["project-builder/request_id"]!;
 
+/** A JSON-RPC answer, as the tests read it. */
+type JsonRpcAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
+
 /** Raw POSTs to /mcp, for what the SDK would never send. */
 async function post(
   url: string,
   body: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; json: any }> {
+): Promise<{ status: number; headers: Headers; json: JsonRpcAnswer | undefined }> {
   const response = await fetch(`${url}/mcp`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
     body,
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as JsonRpcAnswer) : undefined,
+  };
 }
 
 forEachDriver("MCP server", (driver) => {
@@ -157,7 +164,7 @@ forEachDriver("MCP server", (driver) => {
           Authorization: `Bearer ${key}`,
         },
       );
-      expect(older.json.result.protocolVersion).toBe("2025-03-26");
+      expect(older.json?.result?.protocolVersion).toBe("2025-03-26");
       const future = await post(
         server.url,
         JSON.stringify({
@@ -170,7 +177,7 @@ forEachDriver("MCP server", (driver) => {
           Authorization: `Bearer ${key}`,
         },
       );
-      expect(future.json.result.protocolVersion).toBe("2025-11-25");
+      expect(future.json?.result?.protocolVersion).toBe("2025-11-25");
       expect(await client.ping()).toEqual({});
     });
   });

@@ -10,7 +10,13 @@ import { handlers } from "../src/handlers/index.ts";
 import { JSON_BODY_LIMIT } from "../src/http/body.ts";
 import { createLogger } from "../src/logger.ts";
 import { auditLog } from "../src/storage/schema.ts";
-import { expectApiError as expectError, expectBody, expectStatus, invalidBody } from "./support/api-client.ts";
+import {
+  expectApiError as expectError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type Schemas,
+} from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -19,7 +25,7 @@ function streamJson(
   url: string,
   headers: Record<string, string>,
   size: number,
-): Promise<{ status: number; body: any; requestId: string | undefined }> {
+): Promise<{ status: number; body: Schemas["Error"]; requestId: string | undefined }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" } });
     request.on("response", (response) => {
@@ -28,7 +34,7 @@ function streamJson(
       response.on("end", () =>
         resolve({
           status: response.statusCode!,
-          body: JSON.parse(Buffer.concat(chunks).toString()),
+          body: JSON.parse(Buffer.concat(chunks).toString()) as Schemas["Error"],
           requestId: response.headers["x-request-id"] as string,
         }),
       );
@@ -51,12 +57,15 @@ function streamJson(
   });
 }
 
+/** A log line the server writes, parsed: pino's fields, the request's, and an error's. */
+type LogLine = { level: number; msg?: string; request_id?: string; err?: { stack?: string } } & Record<string, unknown>;
+
 /** Log lines the server writes, parsed. */
 function logCapture() {
-  const lines: Record<string, any>[] = [];
+  const lines: LogLine[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as LogLine);
       done();
     },
   });

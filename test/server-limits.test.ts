@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beginUpload } from "../src/domain/files.ts";
 import { projects } from "../src/storage/schema.ts";
-import { expectBody } from "./support/api-client.ts";
+import { expectBody, type Schemas } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { parseRawResponse, rawConnection } from "./support/net.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
@@ -56,7 +56,7 @@ describe("HTTP server limits", () => {
     );
     await connection.closed;
     expectRefusedInErrorShape(connection.received(), 431);
-    expect(parseRawResponse(connection.received()).body.error.message).toContain("4096 bytes");
+    expect((parseRawResponse(connection.received()).body as Schemas["Error"]).error.message).toContain("4096 bytes");
   });
 
   it("cuts a slow-loris client after the header timeout with 408, and answers others meanwhile", async () => {

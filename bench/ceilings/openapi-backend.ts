@@ -67,7 +67,7 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
       return void response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(errors[0]));
     let body: string;
     if (operation.operationId === "listProjects" && home) {
-      const coerced = (result.coerced.query ?? {}) as { limit?: number; cursor?: string };
+      const coerced = ((result.coerced as { query?: unknown }).query ?? {}) as { limit?: number; cursor?: string };
       const limit = Number(coerced.limit ?? 20);
       const params = [home.workspace_id, home.environment, limit];
       const rows =
@@ -76,7 +76,7 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
           : await query(PAGE, params);
       body = JSON.stringify({ data: rows, next_cursor: rows.length === limit ? "more" : null });
     } else {
-      const id = (result.coerced.params as Record<string, string> | undefined)?.project_id ?? defaultProjectId;
+      const id = (result.coerced as { params?: Record<string, string> }).params?.project_id ?? defaultProjectId;
       body = JSON.stringify((await query(SELECT, [id]))[0]);
     }
     response.writeHead(200, { "content-type": "application/json" }).end(body);

@@ -123,10 +123,8 @@ async function makeContract(path: string): Promise<Contract> {
         const first = errors[0]!;
         throw new HttpError(400, "invalid_request", describe(first), paramOf(first));
       }
-      return {
-        params: (result.coerced.params ?? {}) as Record<string, unknown>,
-        query: (result.coerced.query ?? {}) as Record<string, unknown>,
-      };
+      const coerced = result.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
+      return { params: coerced.params ?? {}, query: coerced.query ?? {} };
     },
   };
 }

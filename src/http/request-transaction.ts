@@ -95,7 +95,7 @@ export function requestTransaction(db: Database): RequestTransaction {
       if (property === "transaction") return join;
       const source: object = held && !closed ? held.tx : target;
       const value: unknown = Reflect.get(source, property);
-      return typeof value === "function" ? value.bind(source) : value;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(source) : value;
     },
   });
 

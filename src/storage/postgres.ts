@@ -142,7 +142,7 @@ function releasingOnFailedBegin(pool: pg.Pool): pg.Pool {
     get(target, property) {
       if (property === "connect") return connect;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

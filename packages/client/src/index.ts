@@ -89,7 +89,7 @@ type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 type SuccessOf<Operation, Init> =
-  Operation extends Record<string | number, any>
+  Operation extends Record<string | number, unknown>
     ? FetchResponse<Operation, Init, MediaType> extends infer R
       ? R extends { data: infer D }
         ? D
@@ -245,10 +245,9 @@ function retryingFetch(options: TransportOptions): (request: Request) => Promise
 // ---------------------------------------------------------------------------------------------
 // The client
 
-type LooseCall = (
-  url: string,
-  init?: Record<string, any>,
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** The init of any call, as the implementation sees it: the types above check it at the call. */
+type LooseInit = { params?: { query?: Record<string, unknown> } } & Record<string, unknown>;
+type LooseCall = (url: string, init?: LooseInit) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 export function createClient(options: ClientOptions): ProjectBuilderClient {
   if (!options.apiKey) throw new TypeError("createClient needs an apiKey.");
@@ -281,14 +280,14 @@ export function createClient(options: ClientOptions): ProjectBuilderClient {
   const loose = raw as unknown as Record<"GET" | "POST" | "PATCH" | "DELETE", LooseCall>;
   const call =
     (method: "GET" | "POST" | "PATCH" | "DELETE") =>
-    async (url: string, init?: Record<string, any>): Promise<unknown> => {
+    async (url: string, init?: LooseInit): Promise<unknown> => {
       const { data, error, response } = await loose[method](url, init);
       if (!response.ok) throw new ApiError(response, error);
       return data;
     };
   const get = call("GET");
 
-  async function* paginate(url: string, init?: Record<string, any>): AsyncGenerator<unknown, void, undefined> {
+  async function* paginate(url: string, init?: LooseInit): AsyncGenerator<unknown, void, undefined> {
     let cursor: unknown = init?.params?.query?.cursor;
     for (;;) {
       const query = { ...init?.params?.query };

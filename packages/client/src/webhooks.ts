@@ -243,7 +243,7 @@ export async function verifyFetchRequest(
   const chunks: Uint8Array[] = [];
   let length = 0;
   if (request.body) {
-    const reader = request.body.getReader();
+    const reader = request.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

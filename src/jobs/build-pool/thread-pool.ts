@@ -190,7 +190,7 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       }
       dispatch();
     });
-    worker.on("error", (error) => {
+    worker.on("error", (error: Error) => {
       thread.error = error;
     });
     worker.on("exit", () => {
