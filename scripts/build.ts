@@ -20,6 +20,6 @@ console.log("generated/: openapi.yaml, openapi.3.1.yaml, schema.d.ts, handlers.t
 writeFileSync(idempotentRoutesFile, renderIdempotentRoutes(readFileSync(join(root, "generated/openapi.yaml"), "utf8")));
 buildPackages();
 console.log("packages/: contract, client, mock");
-run(process.execPath, [join(root, "scripts/lint.ts")]);
+run(process.execPath, [join(root, "scripts/lint.ts"), "--documents"]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 console.log("build: ok");
