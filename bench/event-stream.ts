@@ -1,4 +1,4 @@
-// The live event stream's part of `npm run bench` (issue #21): event written → received on
+// The live event stream's part of `npm run bench`: event written → received on
 // GET /v1/events/stream, at `streams` open streams (100: the goal's), each followed by the client
 // library's `events.stream` as an application would, while projects are created through the API at
 // a steady rate (each create writes `project.created` and `agent_run.queued`, and the run that

@@ -1,7 +1,5 @@
-// bench/RESULTS.md and the README's table from what the drivers measured (bench/run.ts).
-import { readFileSync, writeFileSync } from "node:fs";
+// bench/RESULTS.md from what the drivers measured (bench/run.ts).
 import { cpus, totalmem } from "node:os";
-import { join } from "node:path";
 import { median, type DriverInfo, type Round, type Row } from "./results.ts";
 import type { RoutingResult } from "./routing.ts";
 import {
@@ -12,7 +10,6 @@ import {
   flags,
   KEY_COUNT,
   ROUNDS,
-  root,
   type Driver,
   type ScenarioName,
   type TargetName,
@@ -53,7 +50,7 @@ export function report(
 ): string {
   const cpu = cpus();
   const lines: string[] = [];
-  lines.push("# Benchmark results (issues #11 and #22)", "");
+  lines.push("# Benchmark results", "");
   lines.push(`- Date: ${startedAt.toISOString()}`);
   lines.push(`- Command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\``);
   lines.push(
@@ -222,34 +219,6 @@ export function report(
   return `${lines.join("\n")}\n`;
 }
 
-/** The short table the README quotes, between its bench:start and bench:end markers. */
-function readmeTable(rows: Row[]): string {
-  const lines = [
-    "| driver | scenario | server req/s | ÷ openapi-backend + PK read | ÷ Prism mock | server CPU ms/req | statements/req: request path + background | p99 ms |",
-    "|---|---|---|---|---|---|---|---|",
-  ];
-  for (const row of rows.filter((r) => ["get", "list", "create", "401"].includes(r.scenario))) {
-    const s = summary(row.targets.server, row.expect);
-    const o = summary(row.targets["openapi-backend"], row.expect);
-    const p = summary(row.targets.prism, row.expect);
-    if (!s) continue;
-    lines.push(
-      `| ${row.driver} | ${row.scenario} | ${fmt(s.rps)} | ${fmt(s.rps / (o?.rps ?? NaN), 2)} | ${fmt(s.rps / (p?.rps ?? NaN), 2)} | ${fmt(s.cpu, 2)} | ${censusText(row)} | ${s.p99} |`,
-    );
-  }
-  return lines.join("\n");
-}
-
-export function writeReadmeTable(rows: Row[], startedAt: Date): void {
-  const path = join(root, "README.md");
-  const readme = readFileSync(path, "utf8");
-  const start = "<!-- bench:start -->";
-  const end = "<!-- bench:end -->";
-  if (!readme.includes(start) || !readme.includes(end)) return;
-  const block = `${start}\nMeasured ${startedAt.toISOString().slice(0, 10)} on ${cpus().length} cores (\`${process.argv.slice(2).join(" ") || "default run"}\`; all figures and the goals in \`bench/RESULTS.md\`):\n\n${readmeTable(rows)}\n${end}`;
-  writeFileSync(path, readme.slice(0, readme.indexOf(start)) + block + readme.slice(readme.indexOf(end) + end.length));
-}
-
 function censusText(row: Row): string {
   return row.census ? `${fmt(row.census.requestPath, 2)} + ${fmt(row.census.background, 2)}` : "–";
 }
@@ -283,7 +252,12 @@ export function goals(
     summary(find(driver, scenario)?.targets[target], 0)?.rps ?? NaN;
   const pgGet = find("postgres", "get");
   const pgGetS = summary(pgGet?.targets.server, 200);
-  const lines = ["## Goals of issue #11", "", "| measure | goal | measured | |", "|---|---|---|---|"];
+  const lines = [
+    "## Goals: the server beside its ceilings",
+    "",
+    "| measure | goal | measured | |",
+    "|---|---|---|---|",
+  ];
   const explained: string[] = [];
   /** `why`: what the measurements and profiles of this run show about a miss, printed when it is one. */
   const goal = (
@@ -436,7 +410,7 @@ export function goals(
   const databaseCpuPerGet = summary(pgGet?.targets.server, 200)?.databaseCpu ?? NaN;
   lines.push(
     "",
-    `## Goals of issue #22${DB_PROXY ? " (PostgreSQL through the proxy: `--db-proxy`)" : " (**without** `--db-proxy`: PostgreSQL on loopback)"}`,
+    `## Goals at a database on another host${DB_PROXY ? " (PostgreSQL through the proxy: `--db-proxy`)" : " (**without** `--db-proxy`: PostgreSQL on loopback)"}`,
     "",
     "| measure | goal | measured | |",
     "|---|---|---|---|",

@@ -1,4 +1,4 @@
-// npm run bench — the benchmark of issue #11: each scenario on the reference server beside its
+// npm run bench — the benchmark: each scenario on the reference server beside its
 // ceilings, in the same run, in interleaved rounds (server, bare node, openapi-backend, Prism,
 // server, …), with autocannon -c 10; medians of the rounds are written to bench/RESULTS.md.
 //
@@ -68,7 +68,7 @@ import {
   root,
 } from "./settings.ts";
 import { type DriverInfo, type ProfiledLoad, type Round, type Row, median } from "./results.ts";
-import { report, writeReadmeTable } from "./report.ts";
+import { report } from "./report.ts";
 
 const portsHandedOut = new Set<number>();
 
@@ -872,8 +872,8 @@ async function benchMcp(
 // Report
 
 const startedAt = new Date();
-// Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results and the
-// README's table; any other run writes its report beside them (git-ignored) unless --out says where.
+// Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results;
+// any other run writes its report beside them (git-ignored) unless --out says where.
 const complete =
   !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP && EVENTS;
 const resultsPath = resolve(flags.out ?? join(root, "bench", complete ? "RESULTS.md" : "RESULTS.partial.md"));
@@ -917,5 +917,4 @@ try {
   await stop(prism);
 }
 writeFileSync(resultsPath, report(rows, infos, startedAt, prismRss, routing));
-if (complete && !flags.out) writeReadmeTable(rows, startedAt);
 console.log(`wrote ${resultsPath} (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);

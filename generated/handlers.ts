@@ -1,6 +1,6 @@
 // Generated from openapi.yaml by scripts/generate.ts. Do not edit: change spec/ and run `npm run build`.
 import type { operations } from "./schema.d.ts";
-import type { BinaryBody, EventStreamBody, MultipartBody } from "../src/stream-bodies.ts";
+import type { EventStreamBody, FileBody, MultipartBody } from "../src/stream-bodies.ts";
 
 export interface ListInvoicesInput {
   query?: NonNullable<operations["listInvoices"]["parameters"]["query"]>;
@@ -10,6 +10,7 @@ export type ListInvoicesResult =
   | { status: 200; body: operations["listInvoices"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listInvoices"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listInvoices"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listInvoices"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["listInvoices"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listInvoices"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["listInvoices"]["responses"][503]["content"]["application/json"] };
@@ -20,6 +21,7 @@ export type GetUsageResult =
   | { status: 200; body: operations["getUsage"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getUsage"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getUsage"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getUsage"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["getUsage"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getUsage"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["getUsage"]["responses"][503]["content"]["application/json"] };
@@ -32,6 +34,7 @@ export type ListEventsResult =
   | { status: 200; body: operations["listEvents"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listEvents"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listEvents"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listEvents"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["listEvents"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listEvents"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["listEvents"]["responses"][503]["content"]["application/json"] };
@@ -45,6 +48,7 @@ export type StreamEventsResult =
   | { status: 200; body: EventStreamBody }
   | { status: 400; body: operations["streamEvents"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["streamEvents"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["streamEvents"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["streamEvents"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["streamEvents"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["streamEvents"]["responses"][503]["content"]["application/json"] };
@@ -57,6 +61,7 @@ export type GetEventResult =
   | { status: 200; body: operations["getEvent"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getEvent"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getEvent"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getEvent"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getEvent"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getEvent"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getEvent"]["responses"][500]["content"]["application/json"] }
@@ -68,6 +73,7 @@ export type GetCurrentApiKeyResult =
   | { status: 200; body: operations["getCurrentApiKey"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getCurrentApiKey"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getCurrentApiKey"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getCurrentApiKey"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["getCurrentApiKey"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getCurrentApiKey"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["getCurrentApiKey"]["responses"][503]["content"]["application/json"] };
@@ -80,6 +86,7 @@ export type ListProjectsResult =
   | { status: 200; body: operations["listProjects"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listProjects"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listProjects"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listProjects"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["listProjects"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listProjects"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["listProjects"]["responses"][503]["content"]["application/json"] };
@@ -93,6 +100,7 @@ export type CreateProjectResult =
   | { status: 201; headers: { "Location": operations["createProject"]["responses"][201]["headers"]["Location"] }; body: operations["createProject"]["responses"][201]["content"]["application/json"] }
   | { status: 400; body: operations["createProject"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["createProject"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["createProject"]["responses"][403]["content"]["application/json"] }
   | { status: 409; body: operations["createProject"]["responses"][409]["content"]["application/json"] }
   | { status: 413; body: operations["createProject"]["responses"][413]["content"]["application/json"] }
   | { status: 415; body: operations["createProject"]["responses"][415]["content"]["application/json"] }
@@ -109,6 +117,7 @@ export type GetProjectResult =
   | { status: 200; body: operations["getProject"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getProject"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getProject"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getProject"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getProject"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getProject"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getProject"]["responses"][500]["content"]["application/json"] }
@@ -123,6 +132,7 @@ export type UpdateProjectResult =
   | { status: 200; body: operations["updateProject"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["updateProject"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["updateProject"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["updateProject"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["updateProject"]["responses"][404]["content"]["application/json"] }
   | { status: 413; body: operations["updateProject"]["responses"][413]["content"]["application/json"] }
   | { status: 415; body: operations["updateProject"]["responses"][415]["content"]["application/json"] }
@@ -138,6 +148,7 @@ export type DeleteProjectResult =
   | { status: 204 }
   | { status: 400; body: operations["deleteProject"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["deleteProject"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["deleteProject"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["deleteProject"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["deleteProject"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["deleteProject"]["responses"][500]["content"]["application/json"] }
@@ -152,6 +163,7 @@ export type ListDeploymentsResult =
   | { status: 200; body: operations["listDeployments"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listDeployments"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listDeployments"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listDeployments"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["listDeployments"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["listDeployments"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listDeployments"]["responses"][500]["content"]["application/json"] }
@@ -167,6 +179,7 @@ export type CreateDeploymentResult =
   | { status: 202; headers: { "Location": operations["createDeployment"]["responses"][202]["headers"]["Location"] }; body: operations["createDeployment"]["responses"][202]["content"]["application/json"] }
   | { status: 400; body: operations["createDeployment"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["createDeployment"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["createDeployment"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["createDeployment"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["createDeployment"]["responses"][409]["content"]["application/json"] }
   | { status: 413; body: operations["createDeployment"]["responses"][413]["content"]["application/json"] }
@@ -184,6 +197,7 @@ export type GetDeploymentResult =
   | { status: 200; body: operations["getDeployment"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getDeployment"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getDeployment"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getDeployment"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getDeployment"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getDeployment"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getDeployment"]["responses"][500]["content"]["application/json"] }
@@ -198,6 +212,7 @@ export type RollbackDeploymentResult =
   | { status: 202; headers: { "Location": operations["rollbackDeployment"]["responses"][202]["headers"]["Location"] }; body: operations["rollbackDeployment"]["responses"][202]["content"]["application/json"] }
   | { status: 400; body: operations["rollbackDeployment"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["rollbackDeployment"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["rollbackDeployment"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["rollbackDeployment"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["rollbackDeployment"]["responses"][409]["content"]["application/json"] }
   | { status: 422; body: operations["rollbackDeployment"]["responses"][422]["content"]["application/json"] }
@@ -214,6 +229,7 @@ export type ListFilesResult =
   | { status: 200; body: operations["listFiles"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listFiles"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listFiles"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listFiles"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["listFiles"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["listFiles"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listFiles"]["responses"][500]["content"]["application/json"] }
@@ -229,6 +245,7 @@ export type UploadFileResult =
   | { status: 201; headers: { "Location": operations["uploadFile"]["responses"][201]["headers"]["Location"] }; body: operations["uploadFile"]["responses"][201]["content"]["application/json"] }
   | { status: 400; body: operations["uploadFile"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["uploadFile"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["uploadFile"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["uploadFile"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["uploadFile"]["responses"][409]["content"]["application/json"] }
   | { status: 413; body: operations["uploadFile"]["responses"][413]["content"]["application/json"] }
@@ -246,6 +263,7 @@ export type GetFileResult =
   | { status: 200; body: operations["getFile"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getFile"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getFile"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getFile"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getFile"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getFile"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getFile"]["responses"][500]["content"]["application/json"] }
@@ -259,6 +277,7 @@ export type DeleteFileResult =
   | { status: 204 }
   | { status: 400; body: operations["deleteFile"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["deleteFile"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["deleteFile"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["deleteFile"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["deleteFile"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["deleteFile"]["responses"][500]["content"]["application/json"] }
@@ -270,11 +289,12 @@ export interface DownloadFileInput {
 }
 
 export type DownloadFileResult =
-  | { status: 200; headers: { "Content-Disposition": operations["downloadFile"]["responses"][200]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][200]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][200]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][200]["headers"]["Content-Length"] }; body: BinaryBody }
-  | { status: 206; headers: { "Content-Disposition": operations["downloadFile"]["responses"][206]["headers"]["Content-Disposition"]; "ETag": operations["downloadFile"]["responses"][206]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][206]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][206]["headers"]["Content-Length"]; "Content-Range": operations["downloadFile"]["responses"][206]["headers"]["Content-Range"] }; body: BinaryBody }
+  | { status: 200; headers: { "ETag": operations["downloadFile"]["responses"][200]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][200]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][200]["headers"]["Content-Length"] }; body: FileBody }
+  | { status: 206; headers: { "ETag": operations["downloadFile"]["responses"][206]["headers"]["ETag"]; "Accept-Ranges": operations["downloadFile"]["responses"][206]["headers"]["Accept-Ranges"]; "Content-Length": operations["downloadFile"]["responses"][206]["headers"]["Content-Length"]; "Content-Range": operations["downloadFile"]["responses"][206]["headers"]["Content-Range"] }; body: FileBody }
   | { status: 304; headers: { "ETag": operations["downloadFile"]["responses"][304]["headers"]["ETag"] } }
   | { status: 400; body: operations["downloadFile"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["downloadFile"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["downloadFile"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["downloadFile"]["responses"][404]["content"]["application/json"] }
   | { status: 416; headers: { "Content-Range": operations["downloadFile"]["responses"][416]["headers"]["Content-Range"] }; body: operations["downloadFile"]["responses"][416]["content"]["application/json"] }
   | { status: 429; body: operations["downloadFile"]["responses"][429]["content"]["application/json"] }
@@ -290,6 +310,7 @@ export type ListAgentRunsResult =
   | { status: 200; body: operations["listAgentRuns"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listAgentRuns"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listAgentRuns"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listAgentRuns"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["listAgentRuns"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["listAgentRuns"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listAgentRuns"]["responses"][500]["content"]["application/json"] }
@@ -305,6 +326,7 @@ export type TriggerAgentRunResult =
   | { status: 202; headers: { "Location": operations["triggerAgentRun"]["responses"][202]["headers"]["Location"] }; body: operations["triggerAgentRun"]["responses"][202]["content"]["application/json"] }
   | { status: 400; body: operations["triggerAgentRun"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["triggerAgentRun"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["triggerAgentRun"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["triggerAgentRun"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["triggerAgentRun"]["responses"][409]["content"]["application/json"] }
   | { status: 413; body: operations["triggerAgentRun"]["responses"][413]["content"]["application/json"] }
@@ -322,6 +344,7 @@ export type GetAgentRunResult =
   | { status: 200; body: operations["getAgentRun"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getAgentRun"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getAgentRun"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getAgentRun"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getAgentRun"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getAgentRun"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getAgentRun"]["responses"][500]["content"]["application/json"] }
@@ -335,6 +358,7 @@ export type CancelAgentRunResult =
   | { status: 200; body: operations["cancelAgentRun"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["cancelAgentRun"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["cancelAgentRun"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["cancelAgentRun"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["cancelAgentRun"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["cancelAgentRun"]["responses"][409]["content"]["application/json"] }
   | { status: 429; body: operations["cancelAgentRun"]["responses"][429]["content"]["application/json"] }
@@ -349,6 +373,7 @@ export type ListWebhookEndpointsResult =
   | { status: 200; body: operations["listWebhookEndpoints"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listWebhookEndpoints"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listWebhookEndpoints"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listWebhookEndpoints"]["responses"][403]["content"]["application/json"] }
   | { status: 429; body: operations["listWebhookEndpoints"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listWebhookEndpoints"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["listWebhookEndpoints"]["responses"][503]["content"]["application/json"] };
@@ -362,6 +387,7 @@ export type CreateWebhookEndpointResult =
   | { status: 201; headers: { "Location": operations["createWebhookEndpoint"]["responses"][201]["headers"]["Location"] }; body: operations["createWebhookEndpoint"]["responses"][201]["content"]["application/json"] }
   | { status: 400; body: operations["createWebhookEndpoint"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["createWebhookEndpoint"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["createWebhookEndpoint"]["responses"][403]["content"]["application/json"] }
   | { status: 409; body: operations["createWebhookEndpoint"]["responses"][409]["content"]["application/json"] }
   | { status: 413; body: operations["createWebhookEndpoint"]["responses"][413]["content"]["application/json"] }
   | { status: 415; body: operations["createWebhookEndpoint"]["responses"][415]["content"]["application/json"] }
@@ -378,6 +404,7 @@ export type GetWebhookEndpointResult =
   | { status: 200; body: operations["getWebhookEndpoint"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getWebhookEndpoint"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getWebhookEndpoint"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getWebhookEndpoint"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getWebhookEndpoint"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getWebhookEndpoint"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getWebhookEndpoint"]["responses"][500]["content"]["application/json"] }
@@ -392,6 +419,7 @@ export type UpdateWebhookEndpointResult =
   | { status: 200; body: operations["updateWebhookEndpoint"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["updateWebhookEndpoint"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["updateWebhookEndpoint"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["updateWebhookEndpoint"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["updateWebhookEndpoint"]["responses"][404]["content"]["application/json"] }
   | { status: 413; body: operations["updateWebhookEndpoint"]["responses"][413]["content"]["application/json"] }
   | { status: 415; body: operations["updateWebhookEndpoint"]["responses"][415]["content"]["application/json"] }
@@ -407,6 +435,7 @@ export type DeleteWebhookEndpointResult =
   | { status: 204 }
   | { status: 400; body: operations["deleteWebhookEndpoint"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["deleteWebhookEndpoint"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["deleteWebhookEndpoint"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["deleteWebhookEndpoint"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["deleteWebhookEndpoint"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["deleteWebhookEndpoint"]["responses"][500]["content"]["application/json"] }
@@ -421,6 +450,7 @@ export type ListWebhookDeliveriesResult =
   | { status: 200; body: operations["listWebhookDeliveries"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["listWebhookDeliveries"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["listWebhookDeliveries"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listWebhookDeliveries"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["listWebhookDeliveries"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["listWebhookDeliveries"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["listWebhookDeliveries"]["responses"][500]["content"]["application/json"] }
@@ -434,6 +464,7 @@ export type GetWebhookDeliveryResult =
   | { status: 200; body: operations["getWebhookDelivery"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["getWebhookDelivery"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["getWebhookDelivery"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getWebhookDelivery"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["getWebhookDelivery"]["responses"][404]["content"]["application/json"] }
   | { status: 429; body: operations["getWebhookDelivery"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["getWebhookDelivery"]["responses"][500]["content"]["application/json"] }
@@ -448,6 +479,7 @@ export type RedeliverWebhookDeliveryResult =
   | { status: 202; headers: { "Location": operations["redeliverWebhookDelivery"]["responses"][202]["headers"]["Location"] }; body: operations["redeliverWebhookDelivery"]["responses"][202]["content"]["application/json"] }
   | { status: 400; body: operations["redeliverWebhookDelivery"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["redeliverWebhookDelivery"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["redeliverWebhookDelivery"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["redeliverWebhookDelivery"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["redeliverWebhookDelivery"]["responses"][409]["content"]["application/json"] }
   | { status: 422; body: operations["redeliverWebhookDelivery"]["responses"][422]["content"]["application/json"] }
@@ -464,6 +496,7 @@ export type RotateWebhookSecretResult =
   | { status: 200; body: operations["rotateWebhookSecret"]["responses"][200]["content"]["application/json"] }
   | { status: 400; body: operations["rotateWebhookSecret"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["rotateWebhookSecret"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["rotateWebhookSecret"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["rotateWebhookSecret"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["rotateWebhookSecret"]["responses"][409]["content"]["application/json"] }
   | { status: 422; body: operations["rotateWebhookSecret"]["responses"][422]["content"]["application/json"] }
@@ -480,6 +513,7 @@ export type SendTestWebhookEventResult =
   | { status: 202; headers: { "Location": operations["sendTestWebhookEvent"]["responses"][202]["headers"]["Location"] }; body: operations["sendTestWebhookEvent"]["responses"][202]["content"]["application/json"] }
   | { status: 400; body: operations["sendTestWebhookEvent"]["responses"][400]["content"]["application/json"] }
   | { status: 401; body: operations["sendTestWebhookEvent"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["sendTestWebhookEvent"]["responses"][403]["content"]["application/json"] }
   | { status: 404; body: operations["sendTestWebhookEvent"]["responses"][404]["content"]["application/json"] }
   | { status: 409; body: operations["sendTestWebhookEvent"]["responses"][409]["content"]["application/json"] }
   | { status: 422; body: operations["sendTestWebhookEvent"]["responses"][422]["content"]["application/json"] }

@@ -1,8 +1,9 @@
-// `npm run build`: spec/ → generated/ → the packages (packages/*) → lint → type-check. Fails on the
-// first step that fails.
+// `npm run build`: spec/ → generated/ → the packages (packages/*) → docs/configuration.md (from
+// src/config.ts) → lint → type-check. Fails on the first step that fails.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { configurationDoc, renderConfigurationDoc } from "./configuration-doc.ts";
 import { generate, root } from "./generate.ts";
 import { buildPackages, idempotentRoutesFile, renderIdempotentRoutes } from "./packages.ts";
 
@@ -20,6 +21,8 @@ console.log("generated/: openapi.yaml, openapi.3.1.yaml, schema.d.ts, handlers.t
 writeFileSync(idempotentRoutesFile, renderIdempotentRoutes(readFileSync(join(root, "generated/openapi.yaml"), "utf8")));
 buildPackages();
 console.log("packages/: contract, client, mock");
+writeFileSync(configurationDoc, renderConfigurationDoc());
+console.log("docs/: configuration.md, from src/config.ts");
 run(process.execPath, [join(root, "scripts/lint.ts"), "--documents"]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 console.log("build: ok");

@@ -1,11 +1,13 @@
 // `npm run check`: the static checks CI runs besides the tests. generated/ (and the client's
-// idempotent-route table) must equal a fresh build of spec/ (drift), the packages must be at the
-// contract's version, every file must be formatted as Prettier writes it, the code and both documents must lint clean, everything must type-check, and the contract
-// must not break the last released one.
+// idempotent-route table) must equal a fresh build of spec/ (drift), docs/configuration.md a fresh
+// render of src/config.ts's variables, the packages must be at the contract's version, every file
+// must be formatted as Prettier writes it, the code and both documents must lint clean, everything must
+// type-check, and the contract must not break the last released one.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { configurationDocIsFresh } from "./configuration-doc.ts";
 import { generate, generatedFiles, root } from "./generate.ts";
 import { idempotentRoutesFile, renderIdempotentRoutes, versionProblems } from "./packages.ts";
 
@@ -40,6 +42,13 @@ try {
 } finally {
   rmSync(fresh, { recursive: true, force: true });
 }
+if (!configurationDocIsFresh()) {
+  console.error(
+    "docs/configuration.md differs from the variables src/config.ts declares. Run `npm run build` and commit the result.",
+  );
+  process.exit(1);
+}
+console.log("drift: docs/configuration.md matches src/config.ts");
 const outOfStep = versionProblems();
 if (outOfStep.length > 0) {
   console.error(`versions: ${outOfStep.join("; ")}. Release with \`npm run release\`, which keeps them in step.`);

@@ -1,10 +1,11 @@
 // Renders generated/handlers.ts: the typed server stubs of the `/v1` pipeline. One entry per
 // operationId it serves (see `servedByPipeline`), whose input is the operation's path, query,
 // header and body parameters and whose result is the union of the statuses the contract declares,
-// each with its body and the headers the handler must supply. A
-// server that implements `Handlers` gets a compile error for every operation it lacks and for every
-// answer the contract does not allow. Types are indexed from schema.d.ts, never restated; the bodies
-// that are not JSON (multipart, binary, event stream) are imported from src/stream-bodies.ts.
+// each with its body and the headers the handler must supply (a file's name is its body's data,
+// which the transport writes as Content-Disposition). A server that implements `Handlers` gets a
+// compile error for every operation it lacks and for every answer the contract does not allow.
+// Types are indexed from schema.d.ts, never restated; the bodies that are not JSON (multipart, file,
+// event stream) are imported from src/stream-bodies.ts.
 import { parse } from "yaml";
 
 /** Headers the HTTP pipeline adds to every response, so handlers never set them. */
@@ -21,6 +22,9 @@ const pipelineHeaders = new Set([
   "sunset",
   "idempotent-replayed",
 ]);
+
+/** Headers a file answer carries as data (FileBody's name), written by the transport, not the handler. */
+const fileBodyHeaders = new Set(["content-disposition"]);
 
 const methods = ["get", "put", "post", "patch", "delete", "head", "options"] as const;
 
@@ -72,7 +76,7 @@ function bodyType(op: string, access: string, content: MediaTypes | undefined): 
   const [mediaType] = Object.keys(content);
   if (mediaType === "application/json") return `${access}["content"]["application/json"]`;
   if (mediaType === "multipart/form-data") return "MultipartBody";
-  if (mediaType === "application/octet-stream") return "BinaryBody";
+  if (mediaType === "application/octet-stream") return "FileBody";
   if (mediaType === "text/event-stream") return "EventStreamBody";
   throw new Error(`${op}: no handler type for ${mediaType}`);
 }
@@ -101,14 +105,17 @@ function renderResult(op: Operation): string {
   const variants = Object.entries(op.responses).map(([status, response]) => {
     const access = `operations[${quote(id)}]["responses"][${status}]`;
     const fields = [`status: ${status}`];
-    const headers = Object.entries(response.headers ?? {}).filter(([name]) => !pipelineHeaders.has(name.toLowerCase()));
+    const body = bodyType(id, access, response.content);
+    const headers = Object.entries(response.headers ?? {}).filter(
+      ([name]) =>
+        !pipelineHeaders.has(name.toLowerCase()) && !(body === "FileBody" && fileBodyHeaders.has(name.toLowerCase())),
+    );
     if (headers.length > 0) {
       const entries = headers.map(
         ([name, header]) => `${quote(name)}${header.required ? "" : "?"}: ${access}["headers"][${quote(name)}]`,
       );
       fields.push(`headers: { ${entries.join("; ")} }`);
     }
-    const body = bodyType(id, access, response.content);
     if (body) fields.push(`body: ${body}`);
     return `  | { ${fields.join("; ")} }`;
   });
@@ -161,7 +168,7 @@ export function renderHandlers(openapiYaml: string): string {
 
   return `// Generated from openapi.yaml by scripts/generate.ts. Do not edit: change spec/ and run \`npm run build\`.
 import type { operations } from "./schema.d.ts";
-import type { BinaryBody, EventStreamBody, MultipartBody } from "../src/stream-bodies.ts";
+import type { EventStreamBody, FileBody, MultipartBody } from "../src/stream-bodies.ts";
 
 ${types.join("\n\n")}
 

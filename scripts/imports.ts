@@ -1,7 +1,7 @@
-// How a tree's modules import each other (issue #23): no circles, and arrows only down the layers
-// the README's "The rooms and their arrows" draws. Every relative import counts, type-only ones too:
-// a type one side borrows from the other belongs in a module both use, and a type a lower room
-// takes from a higher one belongs in the lower one. `node scripts/imports.ts [folder]` prints each
+// How a tree's modules import each other: no circles, and arrows only down the layers that
+// docs/architecture.md draws ("The layers and their arrows"). Every relative import counts, type-only
+// ones too: a type one side borrows from the other belongs in a module both use, and a type a lower
+// room takes from a higher one belongs in the lower one. `node scripts/imports.ts [folder]` prints each
 // circle's files and each arrow that points up or sideways; test/imports.test.ts keeps src/ free of
 // both.
 import { readdirSync, readFileSync, statSync } from "node:fs";

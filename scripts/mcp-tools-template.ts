@@ -9,10 +9,11 @@
 // bundled into their `$defs`, so each schema stands alone.
 //
 // Uploads and downloads: a multipart body is given as an object of its parts, a file part as
-// `{text | content_base64, filename?, content_type?}`, from which the server builds the multipart
-// request; a binary answer comes back as an embedded resource (text, or a base64 blob). Left out:
-// header parameters other than Idempotency-Key (a download's Range and conditions: a tool reads
-// the whole file), and operations whose answer is a stream of events (no tool result can carry one).
+// `{text | content_base64, filename?, content_type?}`, which the server hands to the operation as
+// its parts; a binary answer comes back as an embedded resource (text, or a base64 blob) with the
+// file's media type, and its name in the resource's `_meta`. Left out: header parameters other
+// than Idempotency-Key (a download's Range and conditions: a tool reads the whole file), and
+// operations whose answer is a stream of events (no tool result can carry one).
 import { parse } from "yaml";
 import { servedByPipeline } from "./handlers-template.ts";
 

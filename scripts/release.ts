@@ -7,7 +7,7 @@
 //   4. CHANGELOG.md: the "Unreleased" changes become the version's, dated, under a new empty
 //      "Unreleased";
 //   5. records generated/openapi.yaml as the released contract (generated/released/);
-//   6. updates package-lock.json, and the tarballs' names in the README.
+//   6. updates package-lock.json.
 // Then: `npm run check`, commit, and publish with
 // `npm publish -w packages/contract -w packages/client -w packages/mock` (each prepack builds).
 import { execFileSync } from "node:child_process";
@@ -103,9 +103,6 @@ function main(): void {
     if (manifest.dependencies?.["@project-builder/contract"]) manifest.dependencies["@project-builder/contract"] = next;
     writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
   }
-  // The README's consumer sections install the tarballs by name.
-  const readme = join(root, "README.md");
-  writeFileSync(readme, readFileSync(readme, "utf8").replaceAll(`-${current}.tgz`, `-${next}.tgz`));
   const changelog = join(root, "CHANGELOG.md");
   writeFileSync(
     changelog,

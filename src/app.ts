@@ -18,7 +18,7 @@ import type { WebhookTargets } from "./domain/webhook-targets.ts";
 import type { WorkQueue } from "./domain/work-queue.ts";
 import { handlers } from "./handlers/index.ts";
 import { answerSeals } from "./handlers/stored-answers.ts";
-import type { Context } from "./http/request-context.ts";
+import type { RequestServices } from "./http/request-context.ts";
 import { createAuditWriter } from "./http/audit.ts";
 import { loadContract } from "./http/contract.ts";
 import { createCursorCodec } from "./http/cursor.ts";
@@ -147,7 +147,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     authenticate: principals.authenticate,
     authenticateFromMemory: principals.fromMemory,
     addressLimiter,
-    context: (principal, requestId, log): Context => ({
+    context: (principal, requestId, log): RequestServices => ({
       db,
       principal,
       partition: { workspaceId: principal.workspace.id, environment: principal.key.environment },

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig, variables } from "./config.ts";
+import { RETRY_SCHEDULE_MS } from "./domain/webhook-sending.ts";
 
 describe("loadConfig", () => {
   it("has defaults for everything", () => {
@@ -229,5 +230,28 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATABASE_URL: "postgres://user:hunter2@[bad" })).toThrow(
       /^DATABASE_URL is not a valid URL$/,
     );
+  });
+
+  it("reads every variable it declares, and no other", () => {
+    const asked = new Set<string>();
+    loadConfig(new Proxy({}, { get: (_, name) => (typeof name === "string" && asked.add(name), undefined) }));
+    expect([...asked].sort()).toEqual(Object.keys(variables).sort());
+  });
+
+  // docs/configuration.md shows these defaults: each must be what an unset variable gives.
+  it.each(Object.entries(variables).filter(([name]) => !["PUBLIC_URL", "WEBHOOK_RETRY_SCHEDULE"].includes(name)))(
+    "gives %s its documented default when unset",
+    (name, variable) => {
+      if (variable.default === undefined) expect(variable.parse(name, undefined)).toBeUndefined();
+      else expect(variable.parse(name, undefined)).toEqual(variable.parse(name, variable.default));
+    },
+  );
+
+  it("documents the defaults that other code owns: the public URL's and the retry schedule", () => {
+    expect(variables.PUBLIC_URL.default).toBe("http://localhost:<PORT>");
+    expect(loadConfig({ PORT: "9000" }).publicUrl).toBe("http://localhost:9000");
+    expect(
+      variables.WEBHOOK_RETRY_SCHEDULE.parse("WEBHOOK_RETRY_SCHEDULE", variables.WEBHOOK_RETRY_SCHEDULE.default),
+    ).toEqual(RETRY_SCHEDULE_MS);
   });
 });

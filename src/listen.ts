@@ -1,7 +1,7 @@
 // The node:http servers of the API and the apps listener: created with the same limits, started the
 // same way.
 //
-// The limits are chosen, not Node's defaults (README, "Limits and protection"):
+// The limits are chosen, not Node's defaults (docs/operations.md, "Limits on every connection"):
 // - headers must arrive within `headersTimeoutMs` (20 s) of the connection or of the request's
 //   start: a slow-loris client that trickles header lines, or a connection that never sends a
 //   byte, is cut then, with a 408;
@@ -12,7 +12,7 @@
 //   the balancer that closes an idle connection, never this server under a request the balancer
 //   has just sent on it (which the balancer would answer 502);
 // - a connection on which nothing moves for `idleTimeoutMs` (2 min) while a request is open is
-//   closed: a client that stops reading its download no longer holds the connection forever;
+//   closed, so a client that stops reading its download cannot hold the connection forever;
 // - at most `maxConnections` (10,000) connections at once, so a flood of connections cannot
 //   exhaust file descriptors: further ones are closed as they arrive;
 // - request headers up to `maxHeaderSize` bytes (16 KiB), larger ones answered 431.

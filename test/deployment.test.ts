@@ -3,7 +3,8 @@
 // Dockerfile give them, pointed at the test's PostgreSQL database and Redis, behind a round-robin
 // proxy of the test's own that routes by the load balancer's health check, and both replicas serve
 // one workspace through it. Also: the load balancer's config parses (when `haproxy` is installed),
-// the image's HEALTHCHECK passes against a running replica, and the README documents every variable.
+// the image's HEALTHCHECK passes against a running replica, and every variable compose.yaml sets is
+// one the server reads and docs/configuration.md documents.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
@@ -14,6 +15,8 @@ import { once } from "node:events";
 import pg from "pg";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configurationDocIsFresh } from "../scripts/configuration-doc.ts";
+import { variables as declaredVariables } from "../src/config.ts";
 import { readMigrations } from "../src/storage/migrator.ts";
 import { postgresDriver, type ProcessDatabase } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
@@ -441,25 +444,13 @@ describe.skipIf(skipReason !== undefined)(
 // Every variable the server reads is documented
 
 describe("the environment variables", () => {
-  const variables = [...read("src/config.ts").matchAll(/read\("([A-Z_]+)"\)/g)].map((match) => match[1]!);
-  const readme = read("README.md");
+  const variables = Object.keys(declaredVariables);
 
-  it("are each documented in the README, in the table under Run the server and in Deployment", () => {
+  it("are each documented in docs/configuration.md, rendered from src/config.ts's declarations", () => {
     expect(variables.length).toBeGreaterThan(15);
-    const runTheServer = readme.slice(
-      readme.indexOf("## Run the server"),
-      readme.indexOf("\n## ", readme.indexOf("## Run the server") + 1),
-    );
-    const deployment = readme.slice(
-      readme.indexOf("## Deployment"),
-      readme.indexOf("\n## ", readme.indexOf("## Deployment") + 1),
-    );
-    expect(deployment.length).toBeGreaterThan(100);
-    const missing = (section: string) => [...new Set(variables)].filter((name) => !section.includes(`| \`${name}\` |`));
-    expect({ runTheServer: missing(runTheServer), deployment: missing(deployment) }).toEqual({
-      runTheServer: [],
-      deployment: [],
-    });
+    expect(configurationDocIsFresh(), "docs/configuration.md is stale: run `npm run build`").toBe(true);
+    const documented = read("docs/configuration.md");
+    expect(variables.filter((name) => !documented.includes(`### \`${name}\``))).toEqual([]);
   });
 
   it("that compose.yaml sets for the replicas are all read by the server (no typo goes unnoticed)", () => {

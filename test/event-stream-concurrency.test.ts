@@ -1,7 +1,6 @@
-// The live event stream under concurrent writes (issue #21: a benchmark found one `project.created`
-// missing from every one of 100 streams, and on PGlite a stream opened after a run's end missed the
-// next project's): many streams open on one workspace while projects are created concurrently
-// through the API, with the runs they queue writing their own events. Every stream must receive
+// The live event stream under concurrent writes, where events are easiest to lose: many streams
+// open on one workspace while projects are created concurrently through the API, with the runs they
+// queue writing their own events; and a stream opened just after a run's end. Every stream must receive
 // every created project's event exactly once, all in the order of their positions.
 //
 // Positions are compared as numbers, so the test makes their digits roll over where it matters: the

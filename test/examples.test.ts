@@ -1,4 +1,4 @@
-// The README's client-library snippets, run for real as the files in examples/: the create-project
+// The documentation's client-library snippets, run for real as the files in examples/: the create-project
 // example against a test server (importing `@project-builder/client`, the workspace package: run
 // `npm run build:packages` after changing packages/client), and the webhook receivers, in
 // TypeScript, Python and Go (standard library only), each as a child process that is sent signed

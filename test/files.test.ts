@@ -396,6 +396,16 @@ forEachDriver("files", (driver) => {
       ]);
       expectStatus(unknown, 400);
       expect(unknown.body.error).toMatchObject({ code: "invalid_request", param: "folder" });
+      const unnamed = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
+        raw: '--b\r\nContent-Disposition: form-data; name=""\r\n\r\nv\r\n--b--\r\n',
+        headers: { "Content-Type": "multipart/form-data; boundary=b" },
+      });
+      expectStatus(unnamed, 400);
+      expect(unnamed.body.error).toMatchObject({
+        code: "invalid_request",
+        param: "",
+        message: expect.stringContaining("Unknown part"),
+      });
       await expectNothingPending();
     });
 

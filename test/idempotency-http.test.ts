@@ -4,7 +4,16 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../src/handlers/index.ts";
-import { idempotencyKeys } from "../src/storage/schema.ts";
+import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
+import {
+  agentRuns,
+  events,
+  files,
+  idempotencyKeys,
+  projects,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../src/storage/schema.ts";
 import {
   expectApiError,
   expectBody,
@@ -284,25 +293,89 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     for (const undo of restore.splice(0)) undo();
   });
 
-  it("a failure to store the answer undoes the effect; the retry with the key creates exactly one", async () => {
+  /** The creating operations, each as a request made anew in a workspace of its own (set up first). */
+  const creating: Record<string, (client: ApiClient) => Promise<(key: string) => Promise<ApiResponse>>> = {
+    createProject: async (client) => (key) =>
+      client.post("/v1/projects", { name: "Together", prompt: "p" }, withKey(key)),
+    triggerAgentRun: async (client) => {
+      const projectId = await idleProject(client);
+      return (key) => client.post(`/v1/projects/${projectId}/runs`, { prompt: "again" }, withKey(key));
+    },
+    uploadFile: async (client) => {
+      const projectId = await idleProject(client);
+      return (key) => {
+        const form = new FormData();
+        form.append("file", new Blob(["content"]), "together.txt");
+        return client.request("POST", `/v1/projects/${projectId}/files`, {
+          raw: form,
+          headers: { "Idempotency-Key": key },
+        });
+      };
+    },
+    createWebhookEndpoint: async (client) => (key) =>
+      client.post("/v1/webhooks", { url: "https://hooks.example.com/together", enabled_events: ["*"] }, withKey(key)),
+    rotateWebhookSecret: async (client) => {
+      const endpoint = expectBody(
+        await client.post("/v1/webhooks", { url: "https://hooks.example.com/r", enabled_events: ["*"] }),
+        201,
+      );
+      return (key) => client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, withKey(key));
+    },
+    sendTestWebhookEvent: async (client) => {
+      const endpoint = expectBody(
+        await client.post("/v1/webhooks", { url: "https://hooks.example.com/t", enabled_events: ["*"] }),
+        201,
+      );
+      return (key) => client.post(`/v1/webhooks/${endpoint.id}/test`, undefined, withKey(key));
+    },
+  };
+
+  /** A project whose first run was canceled: nothing in the background changes it. */
+  async function idleProject(client: ApiClient): Promise<string> {
+    const project = expectBody(await client.post("/v1/projects", { name: "Idle", prompt: "p" }), 201);
+    await client.post(`/v1/projects/${project.id}/runs/${project.latest_run_id}/cancel`);
+    return project.id;
+  }
+
+  /** Every row of the workspace that an effect may write. */
+  async function rowsOf(workspaceId: string): Promise<unknown[]> {
     const db = server.storage.db;
-    await db.execute(sql`create function refuse_stored_answer() returns trigger language plpgsql as $$
-      begin raise exception 'the answer could not be stored'; end $$`);
-    await db.execute(sql`create trigger refuse_stored_answer before update on idempotency_keys for each row
-      when (new.state = 'completed' and new.key like 'refuse-%') execute function refuse_stored_answer()`);
-    const key = `refuse-${randomUUID()}`;
-    const failed = await server.client.post("/v1/projects", { name: "Stored together", prompt: "p" }, withKey(key));
-    expectStatus(failed, 500);
-    // The project was written in the transaction that failed to store the answer: it is not there.
-    expect(await projectsNamed(server.client, "Stored together")).toHaveLength(0);
-    await db.execute(sql`drop trigger refuse_stored_answer on idempotency_keys`);
-    await db.execute(sql`drop function refuse_stored_answer()`);
-    // The key was released at once, not held until its lease ran out.
-    const retried = await server.client.post("/v1/projects", { name: "Stored together", prompt: "p" }, withKey(key));
-    expect(retried.status).toBe(201);
-    expect(retried.headers.get("idempotent-replayed")).toBeNull();
-    expect(await projectsNamed(server.client, "Stored together")).toHaveLength(1);
-  });
+    return Promise.all(
+      [projects, agentRuns, files, webhookEndpoints, webhookDeliveries, events].map((table) =>
+        db.select().from(table).where(eq(table.workspaceId, workspaceId)),
+      ),
+    );
+  }
+
+  it.each(Object.keys(creating))(
+    "%s: a failure to store the answer undoes the effect; the retry with the key makes it once",
+    async (operation) => {
+      const slug = `together-${operation.toLowerCase()}`;
+      const client = server.as(await server.createKey({ workspace: slug }));
+      const send = await creating[operation]!(client);
+      const workspace = (await findWorkspaceBySlug(server.storage.db, slug))!;
+      const before = await rowsOf(workspace.id);
+      const db = server.storage.db;
+      await db.execute(sql`create function refuse_stored_answer() returns trigger language plpgsql as $$
+        begin raise exception 'the answer could not be stored'; end $$`);
+      await db.execute(sql`create trigger refuse_stored_answer before update on idempotency_keys for each row
+        when (new.state = 'completed' and new.key like 'refuse-%') execute function refuse_stored_answer()`);
+      const key = `refuse-${randomUUID()}`;
+      try {
+        expect((await send(key)).status).toBe(500);
+        // The effect was written in the transaction that failed to store the answer: it is not there.
+        expect(await rowsOf(workspace.id)).toEqual(before);
+      } finally {
+        await db.execute(sql`drop trigger refuse_stored_answer on idempotency_keys`);
+        await db.execute(sql`drop function refuse_stored_answer()`);
+      }
+      // The key was released at once, not held until its lease ran out.
+      const retried = await send(key);
+      expect(retried.status).toBeLessThan(300);
+      expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      expectReplayOf(await send(key), retried);
+    },
+  );
 
   it("a request running longer than the lock timeout keeps its key: a retry meanwhile is told it is in use", async () => {
     const original = handlers.createProject;

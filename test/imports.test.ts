@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importCycles, upwardImports } from "../scripts/imports.ts";
 
-describe("import circles (issue #23)", () => {
+describe("import circles", () => {
   it("src/ has none, type-only imports included", () => {
     expect(importCycles("src")).toEqual([]);
   });
@@ -26,8 +26,8 @@ describe("import circles (issue #23)", () => {
   });
 });
 
-describe("import arrows (issue #23)", () => {
-  it("in src/ all point down the README's layers, type-only imports included", () => {
+describe("import arrows", () => {
+  it("in src/ all point down the layers of docs/architecture.md, type-only imports included", () => {
     expect(upwardImports("src")).toEqual([]);
   });
 

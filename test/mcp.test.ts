@@ -310,7 +310,7 @@ forEachDriver("MCP server", (driver) => {
       );
       expect(firstRun.status).toBe("succeeded");
 
-      // Files: a text file and a binary one go up as a multipart body the server makes, and come back as resources.
+      // Files: a text file and a binary one go up as the upload's parts, and come back as resources.
       const note = await call(client, "uploadFile", {
         project_id: project.id,
         body: { path: "docs/note.md", file: { text: "# Hello\n\nWritten by an agent. ✓" } },
@@ -335,6 +335,7 @@ forEachDriver("MCP server", (driver) => {
           resource: {
             uri: `${server.url}/v1/projects/${project.id}/files/${noteId}/content`,
             mimeType: "text/markdown",
+            _meta: { "project-builder/filename": "note.md" },
             text: "# Hello\n\nWritten by an agent. ✓",
           },
         },
@@ -501,6 +502,84 @@ forEachDriver("MCP server", (driver) => {
         "Download it over HTTP",
       );
       expect(await server.auditRow(requestIdOf(download))).toMatchObject({ tool: "downloadFile", status: 413 });
+    });
+
+    it("names and types a downloaded file as the API keeps it, not as its extension would guess", async () => {
+      const project = (
+        await call<{ id: string }>(client, "createProject", { body: { name: "Named files", prompt: "x" } })
+      ).structuredContent;
+      const form = new FormData();
+      form.append("path", "assets/logo.bin");
+      form.append("file", new Blob(["<svg/>"], { type: "image/svg+xml" }), "ignored.txt");
+      const logo = await server.as(key).request("POST", `/v1/projects/${project.id}/files`, { raw: form });
+      expectStatus(logo, 201);
+      const download = await call(client, "downloadFile", { project_id: project.id, file_id: logo.body.id });
+      expect(download.content).toEqual([
+        {
+          type: "resource",
+          resource: {
+            uri: `${server.url}/v1/projects/${project.id}/files/${logo.body.id}/content`,
+            mimeType: "image/svg+xml",
+            _meta: { "project-builder/filename": "logo.bin" },
+            text: "<svg/>",
+          },
+        },
+      ]);
+      // Over HTTP the same name is the Content-Disposition's, and the contract's type is octet-stream.
+      const http = await fetch(`${server.url}/v1/projects/${project.id}/files/${logo.body.id}/content`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      expect(http.headers.get("content-disposition")).toBe('attachment; filename="logo.bin"');
+      expect(http.headers.get("content-type")).toBe("application/octet-stream");
+      expect(await http.text()).toBe("<svg/>");
+    });
+
+    it("uploads a file whose filename and media type no multipart header could carry, as the API's rules say", async () => {
+      const project = (
+        await call<{ id: string }>(client, "createProject", { body: { name: "Odd names", prompt: "x" } })
+      ).structuredContent;
+      // No path: the path comes from the filename, sanitised as an HTTP upload's is.
+      const odd = await call<{ id: string; path: string; content_type: string }>(client, "uploadFile", {
+        project_id: project.id,
+        body: { file: { text: "quoted", filename: 'Ré"sumé (final)\r\n.md', content_type: "text/markdown" } },
+      });
+      expect(odd.isError, JSON.stringify(odd.structuredContent)).toBeFalsy();
+      expect(odd.structuredContent).toMatchObject({ path: "Re_sume_final_.md", content_type: "text/markdown" });
+      // A media type the contract cannot hold is stored as application/octet-stream, as over HTTP.
+      const injected = await call<{ path: string; content_type: string }>(client, "uploadFile", {
+        project_id: project.id,
+        body: {
+          path: "x.txt",
+          file: { text: "plain", filename: 'a\\b"c', content_type: "text/plain\r\nX-Injected: 1" },
+        },
+      });
+      expect(injected.structuredContent).toMatchObject({ path: "x.txt", content_type: "application/octet-stream" });
+      const back = await call(client, "downloadFile", { project_id: project.id, file_id: odd.structuredContent.id });
+      expect(back.content[0]).toMatchObject({
+        type: "resource",
+        resource: {
+          mimeType: "text/markdown",
+          _meta: { "project-builder/filename": "Re_sume_final_.md" },
+          text: "quoted",
+        },
+      });
+      // The parts are told apart by their fingerprint, as an HTTP upload's are: the same call replays.
+      const idempotencyKey = `mcp-upload-${driver.name}-${Date.now()}`;
+      const keyed = (text: string) =>
+        call<{ id: string }>(client, "uploadFile", {
+          project_id: project.id,
+          body: { path: "keyed.txt", file: { text, filename: 'k"ey' } },
+          idempotency_key: idempotencyKey,
+        });
+      const first = await keyed("once");
+      expect((await keyed("once")).structuredContent.id).toBe(first.structuredContent.id);
+      expect((await keyed("other")).structuredContent).toMatchObject({ error: { code: "idempotency_key_reused" } });
+      // A NUL stays refused: no name the answer repeats or the database keeps may hold one.
+      const nul = await call(client, "uploadFile", {
+        project_id: project.id,
+        body: { path: "y.txt", file: { text: "n", filename: "a\u0000.txt" } },
+      });
+      expect(nul.structuredContent).toMatchObject({ error: { code: "invalid_request", param: "body.file.filename" } });
     });
 
     it("refuses an unknown tool and malformed params as protocol errors", async () => {

@@ -1,5 +1,5 @@
 // The rules every migration after the baseline follows, so that a rolling deploy never breaks the
-// release still serving (README, "Migrations"): while replicas of release N+1 migrate and start,
+// release still serving (docs/deployment.md, "Migrations"): while replicas of release N+1 migrate and start,
 // replicas of release N keep answering on the same database.
 // - An index on an existing table is built (and dropped) CONCURRENTLY, in a migration that holds
 //   only CONCURRENTLY statements (the runner runs those outside transactions, one by one).

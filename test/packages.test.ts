@@ -1,16 +1,16 @@
 // The published packages as people install them: `npm pack` each of packages/* once, install the
-// tarballs into a fresh project outside the repository, and there, with nothing of the repository
-// on the way: the client from plain Node 22 and 24 against a running server, a consumer's strict
-// TypeScript (nodenext and bundler), an esbuild browser bundle in Chromium, the contract's documents
-// through its exports, the mock's bin with a preflight; publint and Are the Types Wrong on each
-// tarball, and `npm publish --dry-run`. Node 22 is fetched once from the npm registry (the `node`
-// package) into node_modules/.cache.
+// tarballs into a fresh project outside the repository with the commands the packages' READMEs give,
+// and there, with nothing of the repository on the way: the client from plain Node 22 and 24
+// against a running server, a consumer's strict TypeScript (nodenext and bundler), an esbuild
+// browser bundle in Chromium, the contract's documents through its exports, the mock's bin with a
+// preflight; publint and Are the Types Wrong on each tarball, and `npm publish --dry-run`. Node 22
+// is fetched once from the npm registry (the `node` package) into node_modules/.cache.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import type * as ClientPackage from "@project-builder/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +102,30 @@ function installedPackages(project: string): Record<string, string> {
   return found;
 }
 
+/**
+ * The arguments of the `npm install` of tarballs that packages/<name>/README.md gives its readers
+ * (`npm install [--save-dev] ./project-builder-contract-*.tgz …`), each tarball's glob resolved to
+ * the one packed tarball it matches.
+ */
+function documentedInstall(name: (typeof packages)[number]): string[] {
+  const readme = readFileSync(join(repoRoot, "packages", name, "README.md"), "utf8");
+  const command = readme.split("\n").find((line) => /^npm install .*\.tgz/.test(line));
+  if (!command) throw new Error(`packages/${name}/README.md gives no npm install of its tarball`);
+  return command
+    .replace(/#.*/, "")
+    .trim()
+    .split(/\s+/)
+    .slice(2)
+    .map((argument) => {
+      if (!argument.endsWith(".tgz")) return argument;
+      const glob = new RegExp(`^${argument.replace(/^\.\//, "").replaceAll(".", "\\.").replaceAll("*", "[^/]*")}$`);
+      const matches = Object.values(tarballs).filter((tarball) => glob.test(basename(tarball)));
+      if (matches.length !== 1)
+        throw new Error(`packages/${name}/README.md installs ${argument}, which matches ${matches.length} tarballs`);
+      return matches[0]!;
+    });
+}
+
 let work: string;
 let tarballs: Record<(typeof packages)[number], string>;
 let packed: Record<string, string[]>;
@@ -135,14 +159,15 @@ beforeAll(async () => {
     succeed("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...specs], {
       cwd: consumer,
     });
-  await install(tarballs.contract, tarballs.client);
+  // As the packages' READMEs say: the client with its contract, then the mock.
+  await install(...documentedInstall("client"));
   alone = {
     bytes: filesUnder(join(consumer, "node_modules"))
       .filter(({ path }) => !path.includes("/node_modules/.package-lock.json"))
       .reduce((sum, file) => sum + file.size, 0),
     packages: installedPackages(consumer),
   };
-  await install("--save-dev", tarballs.mock);
+  await install(...documentedInstall("mock"));
 
   node24 = process.execPath;
   server = await startTestServer(pgliteDriver, { webhooks: { deliver: true, allowPrivateNetworks: true } });
@@ -175,11 +200,17 @@ describe("the tarballs", () => {
     );
   });
 
-  it("are those the README's consumer sections make and install", () => {
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    expect(readme).toContain(`npm pack ${packages.map((name) => `-w packages/${name}`).join(" ")}\n`);
-    const installed = [...readme.matchAll(/\.\/(project-builder-[a-z]+-[\d.]+\.tgz)/g)].map((match) => match[1]);
-    expect(new Set(installed)).toEqual(new Set(Object.values(tarballs).map((tarball) => tarball.split("/").pop())));
+  it("are those the packages' READMEs make and install, each its own with the contract", () => {
+    for (const name of packages) {
+      const readme = readFileSync(join(repoRoot, "packages", name, "README.md"), "utf8");
+      expect(readme, name).toContain(`npm pack ${packages.map((each) => `-w packages/${each}`).join(" ")} `);
+      expect(
+        documentedInstall(name)
+          .filter((argument) => argument.endsWith(".tgz"))
+          .sort(),
+        name,
+      ).toEqual([...new Set([tarballs.contract, tarballs[name]])].sort());
+    }
   });
 
   it("install client and contract alone in 3 MB at most, with none of the server's dependencies", () => {

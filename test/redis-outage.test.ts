@@ -1,5 +1,5 @@
 // A Redis outage, made by cutting (then silencing) a TCP proxy of the test's own between the server
-// and the machine's Redis: rate limiting degrades to counting in the process's memory, as the README
+// and the machine's Redis: rate limiting degrades to counting in the process's memory, as docs/operations.md
 // documents, instead of failing requests; the limits still hold (per process); and once Redis is
 // back the counters are Redis's again. A Redis that goes silent costs a request half a second at
 // most, once a second, not every request.

@@ -1,8 +1,8 @@
-// The README's settings walk-through, as a new user follows it: the server started as `npm start`
-// does (a child process on the embedded database), an owner added with `pbs members add`, signed in
-// at /settings, a key created there and used against the API; an OAuth application registered with
-// `pbs oauth-clients create`, connected through the consent page, and calling the API within its
-// scopes. (Each step's rules are tested in console.test.ts and oauth.test.ts; this checks they
+// The walk-throughs of docs/console-and-oauth.md, as a new user follows them: the server started as
+// `npm start` does (a child process on the embedded database), an owner added with `pbs members add`,
+// signed in at /settings, a key created there and used against the API; an OAuth application
+// registered with `pbs oauth-clients create`, connected through the consent page, and calling the
+// API within its scopes. (Each step's rules are tested in console.test.ts and oauth.test.ts; this checks they
 // compose, through the real processes and the admin socket.)
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,7 +19,7 @@ const PASSWORD = "a password long enough";
 /** `npx pbs …` with `input` on its standard input. */
 const pbs = (env: Record<string, string>, input: string, ...args: string[]) => runPbs(args, env, input);
 
-describe("README walk-through: settings console and OAuth, with the real server and pbs", () => {
+describe("docs/console-and-oauth.md walk-through: settings console and OAuth, with the real server and pbs", () => {
   let dataDir: string;
   let env: Record<string, string>;
   let server: { child: ChildProcess; url: string };

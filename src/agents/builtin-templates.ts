@@ -1,7 +1,7 @@
 // The built-in agent's first run: a small static web app (index.html, style.css, app.js) from the
 // project's template, its content drawn from the prompt's words and its look from the agent value.
-// Served under `Content-Security-Policy: default-src 'self'`: nothing inline. Over 300 lines and
-// kept whole: it is templates only, each template's page, script and style side by side.
+// Served under `Content-Security-Policy: default-src 'self'`: nothing inline. Each template's page,
+// script and style sit side by side.
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
 import { escapeHtml } from "../html/template.ts";
 import { capitalize, fnv1a, pick, slug, truncate } from "./builtin-words.ts";

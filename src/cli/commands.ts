@@ -2,8 +2,7 @@
 // Both ways of running a command use this module: `pbs` opening storage itself, and a server
 // executing it for `pbs` through its admin socket (see run-pbs.ts for when each happens). Execution
 // renders the outcome both ways — text for people, JSON for scripts — so the two paths print
-// exactly the same thing. Over 300 lines and kept whole: each command is a few lines of parsing, of
-// execution and of rendering, and reads best beside the others.
+// exactly the same thing.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Database } from "../storage/index.ts";
 import type { MigrationReport } from "../storage/migrator.ts";

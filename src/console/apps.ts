@@ -25,27 +25,23 @@ async function appsPage(ctx: WorkspaceContext): Promise<void> {
     title: "Connected apps",
     section: "apps",
     body: html`${notice ? message("notice", notice) : ""}
-      <p>
-        Third-party applications that members of this workspace allowed to use the API on their behalf (OAuth). An app
-        acts with the scopes it was granted, never beyond what the member who authorized it may do.
-      </p>
-      ${table({
-        caption: "Apps connected to this workspace",
-        columns: ["App", "Scopes", "Authorized by", "Authorized", "Last used", ...(admin ? ["Action"] : [])],
-        rows: apps.map(
-          (app) =>
-            html`<tr>
-              <th scope="row">${app.clientName}<br /><code class="meta nowrap">${app.clientId}</code></th>
-              <td>${scopeList(app.scopes)}</td>
-              <td>${app.authorizedBy}</td>
-              <td>${time(app.authorizedAt)}</td>
-              <td>${app.lastUsedAt ? time(app.lastUsedAt) : none()}</td>
-              ${admin ? html`<td><a href="${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke" aria-label="Disconnect ${app.clientName}">Disconnect</a></td>` : ""}
-            </tr>`,
-        ),
-        empty: "No apps are connected to this workspace.",
-      })}
-      ${admin ? "" : html`<p class="hint">Only owners and admins of the workspace can disconnect apps. Your role is ${ctx.role}.</p>`}`,
+<p>Third-party applications that members of this workspace allowed to use the API on their behalf (OAuth). An app acts with the scopes it was granted, never beyond what the member who authorized it may do.</p>
+${table({
+  caption: "Apps connected to this workspace",
+  columns: ["App", "Scopes", "Authorized by", "Authorized", "Last used", ...(admin ? ["Action"] : [])],
+  rows: apps.map(
+    (app) => html`<tr>
+<th scope="row">${app.clientName}<br><code class="meta nowrap">${app.clientId}</code></th>
+<td>${scopeList(app.scopes)}</td>
+<td>${app.authorizedBy}</td>
+<td>${time(app.authorizedAt)}</td>
+<td>${app.lastUsedAt ? time(app.lastUsedAt) : none()}</td>
+${admin ? html`<td><a href="${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke" aria-label="Disconnect ${app.clientName}">Disconnect</a></td>` : ""}
+</tr>`,
+  ),
+  empty: "No apps are connected to this workspace.",
+})}
+${admin ? "" : html`<p class="hint">Only owners and admins of the workspace can disconnect apps. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -61,11 +57,8 @@ async function confirmRevoke(ctx: WorkspaceContext, [clientId]: string[]): Promi
     title: "Disconnect app",
     heading: `Disconnect ${app.clientName}?`,
     section: "apps",
-    body: html`<p>
-        ${app.clientName} (authorized by ${app.authorizedBy} with ${scopeList(app.scopes)}) loses access to this
-        workspace at once: its access and refresh tokens are refused from the next request.
-      </p>
-      ${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke`, csrf: ctx.visitor.csrf, button: "Disconnect app", cancel: `${ctx.base}/apps` })}`,
+    body: html`<p>${app.clientName} (authorized by ${app.authorizedBy} with ${scopeList(app.scopes)}) loses access to this workspace at once: its access and refresh tokens are refused from the next request.</p>
+${confirmForm({ action: `${ctx.base}/apps/${encodeURIComponent(app.clientId)}/revoke`, csrf: ctx.visitor.csrf, button: "Disconnect app", cancel: `${ctx.base}/apps` })}`,
   });
 }
 

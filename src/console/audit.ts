@@ -123,7 +123,7 @@ function who(entry: AuditEntry, names: Names): Html {
   if (entry.keyId) {
     const key = names.keys.get(entry.keyId);
     return key
-      ? html`Key ${key.name}<br /><code class="meta nowrap">${keyDisplay(key)}</code>`
+      ? html`Key ${key.name}<br><code class="meta nowrap">${keyDisplay(key)}</code>`
       : html`Key <code>${entry.keyId}</code>`;
   }
   if (entry.clientId) return html`App ${names.apps.get(entry.clientId) ?? entry.clientId}`;
@@ -134,7 +134,7 @@ function what(entry: AuditEntry): Html {
   if (entry.action)
     return html`<code>${entry.action}</code>${entry.target ? html` <code class="meta">${entry.target}</code>` : ""}`;
   const request = html`<code>${entry.method ?? ""} ${entry.path ?? ""}</code>`;
-  return entry.tool ? html`${request}<br /><span class="meta">via MCP: <code>${entry.tool}</code></span>` : request;
+  return entry.tool ? html`${request}<br><span class="meta">via MCP: <code>${entry.tool}</code></span>` : request;
 }
 
 async function auditPage(ctx: WorkspaceContext): Promise<void> {
@@ -174,89 +174,60 @@ function renderPage(
     ? `${ctx.base}/audit${filterQuery(query, { after: pageToken(ctx.deps.cursors, auditList(ctx), { created_at: page.next.occurredAt.toISOString(), id: String(page.next.id) }) })}`
     : undefined;
   const rows = page.entries.map(
-    (entry) =>
-      html`<tr>
-        <td>${time(entry.occurredAt)}</td>
-        <td>${who(entry, names)}</td>
-        <td>${what(entry)}</td>
-        <td>${entry.ip ?? none()}</td>
-        <td>${entry.status ?? none()}</td>
-      </tr>`,
+    (entry) => html`<tr>
+<td>${time(entry.occurredAt)}</td>
+<td>${who(entry, names)}</td>
+<td>${what(entry)}</td>
+<td>${entry.ip ?? none()}</td>
+<td>${entry.status ?? none()}</td>
+</tr>`,
   );
   sendConsolePage(ctx, status, {
     title: "Audit log",
     section: "audit",
-    body: html`<p>
-        Every API request made with this workspace's keys and apps (the credential, the endpoint, the caller's address
-        and the status), and every change made in these settings or by the operator.
-      </p>
-      ${error ? message("error", html`The filters could not be used: ${error.message}`) : ""}
-      <form method="get" action="${ctx.base}/audit" class="filters" aria-labelledby="filters-heading">
-        <h2 id="filters-heading" class="visually-hidden">Filters</h2>
-        <div class="field">
-          <label for="filter-credential">Credential</label>
-          <select id="filter-credential" name="credential" ${describedBy("filter-credential", errorOf("credential"))}>
-            <option value="">Any</option>
-            ${keys.length ? html`<optgroup label="API keys">${keys.map((key) => html`<option value="${key.id}" ${key.id === credential ? html` selected` : ""}>${key.name} (${keyDisplay(key)})</option>`)}</optgroup>` : ""}
-            ${names.appList.length ? html`<optgroup label="Connected apps">${names.appList.map((app) => html`<option value="${app.clientId}" ${app.clientId === credential ? html` selected` : ""}>${app.clientName}</option>`)}</optgroup>` : ""}
-          </select>
-          ${fieldError("filter-credential", errorOf("credential"))}
-        </div>
-        <div class="field">
-          <label for="filter-status">Status</label>
-          <input
-            id="filter-status"
-            name="status"
-            type="text"
-            inputmode="numeric"
-            size="5"
-            maxlength="3"
-            pattern="[1-5]([0-9][0-9]|xx|XX)"
-            placeholder="4xx"
-            value="${query.get("status") ?? ""}"
-            ${describedBy("filter-status", errorOf("status"), true)}
-          />
-          <p class="hint" id="filter-status-hint">404, or 4xx</p>
-          ${fieldError("filter-status", errorOf("status"))}
-        </div>
-        <div class="field">
-          <label for="filter-kind">Kind</label>
-          <select id="filter-kind" name="kind" ${describedBy("filter-kind", errorOf("kind"))}>
-            <option value="" ${kind === "" ? html` selected` : ""}>Requests and actions</option>
-            <option value="requests" ${kind === "requests" ? html` selected` : ""}>API requests</option>
-            <option value="actions" ${kind === "actions" ? html` selected` : ""}>Settings actions</option>
-          </select>
-          ${fieldError("filter-kind", errorOf("kind"))}
-        </div>
-        <div class="field">
-          <label for="filter-from">From (UTC)</label>
-          <input
-            id="filter-from"
-            name="from"
-            type="datetime-local"
-            step="1"
-            value="${query.get("from") ?? ""}"
-            ${describedBy("filter-from", errorOf("from"))}
-          />
-          ${fieldError("filter-from", errorOf("from"))}
-        </div>
-        <div class="field">
-          <label for="filter-to">Before (UTC)</label>
-          <input
-            id="filter-to"
-            name="to"
-            type="datetime-local"
-            step="1"
-            value="${query.get("to") ?? ""}"
-            ${describedBy("filter-to", errorOf("to"))}
-          />
-          ${fieldError("filter-to", errorOf("to"))}
-        </div>
-        <div class="actions"><button type="submit">Apply filters</button> <a href="${ctx.base}/audit">Clear</a></div>
-      </form>
-      ${error ? "" : html`<p><a href="${ctx.base}/audit.csv${filterQuery(query)}" download>Download these entries as CSV</a></p>`}
-      ${error ? "" : table({ caption: "Audit log entries, newest first", columns: ["Time", "Who", "What", "IP address", "Status"], rows, empty: "No entries match these filters." })}
-      ${pager(next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
+    body: html`<p>Every API request made with this workspace's keys and apps (the credential, the endpoint, the caller's address and the status), and every change made in these settings or by the operator.</p>
+${error ? message("error", html`The filters could not be used: ${error.message}`) : ""}
+<form method="get" action="${ctx.base}/audit" class="filters" aria-labelledby="filters-heading">
+<h2 id="filters-heading" class="visually-hidden">Filters</h2>
+<div class="field">
+<label for="filter-credential">Credential</label>
+<select id="filter-credential" name="credential"${describedBy("filter-credential", errorOf("credential"))}>
+<option value="">Any</option>
+${keys.length ? html`<optgroup label="API keys">${keys.map((key) => html`<option value="${key.id}"${key.id === credential ? html` selected` : ""}>${key.name} (${keyDisplay(key)})</option>`)}</optgroup>` : ""}
+${names.appList.length ? html`<optgroup label="Connected apps">${names.appList.map((app) => html`<option value="${app.clientId}"${app.clientId === credential ? html` selected` : ""}>${app.clientName}</option>`)}</optgroup>` : ""}
+</select>
+${fieldError("filter-credential", errorOf("credential"))}
+</div>
+<div class="field">
+<label for="filter-status">Status</label>
+<input id="filter-status" name="status" type="text" inputmode="numeric" size="5" maxlength="3" pattern="[1-5]([0-9][0-9]|xx|XX)" placeholder="4xx" value="${query.get("status") ?? ""}"${describedBy("filter-status", errorOf("status"), true)}>
+<p class="hint" id="filter-status-hint">404, or 4xx</p>
+${fieldError("filter-status", errorOf("status"))}
+</div>
+<div class="field">
+<label for="filter-kind">Kind</label>
+<select id="filter-kind" name="kind"${describedBy("filter-kind", errorOf("kind"))}>
+<option value=""${kind === "" ? html` selected` : ""}>Requests and actions</option>
+<option value="requests"${kind === "requests" ? html` selected` : ""}>API requests</option>
+<option value="actions"${kind === "actions" ? html` selected` : ""}>Settings actions</option>
+</select>
+${fieldError("filter-kind", errorOf("kind"))}
+</div>
+<div class="field">
+<label for="filter-from">From (UTC)</label>
+<input id="filter-from" name="from" type="datetime-local" step="1" value="${query.get("from") ?? ""}"${describedBy("filter-from", errorOf("from"))}>
+${fieldError("filter-from", errorOf("from"))}
+</div>
+<div class="field">
+<label for="filter-to">Before (UTC)</label>
+<input id="filter-to" name="to" type="datetime-local" step="1" value="${query.get("to") ?? ""}"${describedBy("filter-to", errorOf("to"))}>
+${fieldError("filter-to", errorOf("to"))}
+</div>
+<div class="actions"><button type="submit">Apply filters</button> <a href="${ctx.base}/audit">Clear</a></div>
+</form>
+${error ? "" : html`<p><a href="${ctx.base}/audit.csv${filterQuery(query)}" download>Download these entries as CSV</a></p>`}
+${error ? "" : table({ caption: "Audit log entries, newest first", columns: ["Time", "Who", "What", "IP address", "Status"], rows, empty: "No entries match these filters." })}
+${pager(next, notFirst, `${ctx.base}/audit${filterQuery(query)}`)}`,
   });
 }
 

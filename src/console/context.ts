@@ -165,7 +165,6 @@ export function sendErrorPage(
       : { href: "/settings", label: "Back to settings" });
   sendConsolePage(ctx, status, {
     title: options.title ?? TITLES[status] ?? "Something is wrong",
-    body: html`${message("error", text)}
-      <p><a href="${back.href}">${back.label}</a></p>`,
+    body: html`${message("error", text)}<p><a href="${back.href}">${back.label}</a></p>`,
   });
 }

@@ -21,15 +21,9 @@ export function envQuery(environment: Environment, extra: Record<string, string>
 /** Links to the page at `path` in each environment, the current one marked. */
 export function environmentSwitch(path: string, environment: Environment): Html {
   return html`<nav class="switcher" aria-label="Environment">
-    <ul>
-      ${environments.map(
-        (env) =>
-          html`<li>
-            <a href="${path}${envQuery(env)}" ${env === environment ? html` aria-current="page"` : ""}
-              >${env === "live" ? "Live" : "Test"}</a
-            >
-          </li>`,
-      )}
-    </ul>
-  </nav>`;
+<ul>${environments.map(
+    (env) =>
+      html`<li><a href="${path}${envQuery(env)}"${env === environment ? html` aria-current="page"` : ""}>${env === "live" ? "Live" : "Test"}</a></li>`,
+  )}</ul>
+</nav>`;
 }

@@ -8,9 +8,9 @@
 //   its limits, the CSRF token, and the role for administrative actions. A refused post changes
 //   nothing and leaves a `console.refused` row in the audit log.
 // - Handlers (one module per page group) are thin: the rules are in src/domain, whose errors become
-//   pages here (400, 403, 404, 409); anything else propagates to src/app.ts (500, logged).
+//   pages here with the status the one error table gives them (src/http/errors.ts); anything else
+//   propagates to src/app.ts (500, logged).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import { administers, membershipBySlug } from "../domain/members.ts";
 import { newId } from "../storage/ids.ts";
 import { FormError, readForm } from "../pages/forms.ts";
@@ -28,6 +28,7 @@ import {
 } from "./context.ts";
 import type { AccountRoute, WorkspaceRoute } from "./routes.ts";
 import { CursorError } from "../http/cursor.ts";
+import { domainFailure } from "../http/errors.ts";
 import { DAMAGED_LINK } from "./cursor.ts";
 import { sentence } from "./layout.ts";
 import { appRoutes } from "./apps.ts";
@@ -134,7 +135,8 @@ async function handleWorkspace(
   try {
     await route.handle(wsCtx, params, form);
   } catch (error) {
-    if (error instanceof ForbiddenError && ctx.method === "POST") await recordRefusal(wsCtx, 403, wsCtx.workspace.id);
+    if (ctx.method === "POST" && domainFailure(error)?.code === "forbidden")
+      await recordRefusal(wsCtx, 403, wsCtx.workspace.id);
     // Answered here, so the error page keeps the workspace's nav.
     if (!(await answerError(wsCtx, error))) throw error;
   }
@@ -195,11 +197,12 @@ function notFoundOrNotAllowed(ctx: ConsoleContext, allowed: string[]): void {
 /** Answers the domain's errors as pages; false for anything else (it propagates: 500, logged). */
 async function answerError(ctx: ConsoleContext, error: unknown): Promise<boolean> {
   if (ctx.response.headersSent) return false;
-  if (error instanceof InvalidInputError) sendErrorPage(ctx, 400, sentence(error.message));
-  else if (error instanceof ConflictError) sendErrorPage(ctx, 409, sentence(error.message));
-  else if (error instanceof NotFoundError) sendErrorPage(ctx, 404, sentence(error.message));
-  else if (error instanceof ForbiddenError) sendErrorPage(ctx, 403, `${sentence(error.message)} Nothing was changed.`);
-  else if (error instanceof CursorError) sendErrorPage(ctx, 400, DAMAGED_LINK);
+  const failure = domainFailure(error);
+  if (failure) {
+    for (const [name, value] of Object.entries(failure.headers)) ctx.response.setHeader(name, value);
+    const unchanged = failure.code === "forbidden" ? " Nothing was changed." : "";
+    sendErrorPage(ctx, failure.status, `${sentence(failure.message)}${unchanged}`);
+  } else if (error instanceof CursorError) sendErrorPage(ctx, 400, DAMAGED_LINK);
   else if (error instanceof FormError) sendErrorPage(ctx, error.status, error.message);
   else return false;
   return true;

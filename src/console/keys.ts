@@ -82,38 +82,34 @@ ${admin ? html`<td>${status === "revoked" ? none() : html`<a href="${ctx.base}/k
     title: "API keys",
     section: "keys",
     body: html`${
-        state.created
-          ? secretOnce({
-              heading: `Key “${state.created.key.name}” created`,
-              label: "Secret key",
-              secret: state.created.secret,
-              explanation: html`Copy the key now. This is the only time it is shown: the service keeps only a hash of
-                it, and the list shows it as <code>${keyDisplay(state.created.key)}</code>.`,
-            })
-          : ""
-      }
-      ${notice ? message("notice", notice) : ""}
-      <p>
-        Each key reaches this workspace only: <code>svc_live_…</code> keys its production data,
-        <code>svc_test_…</code> keys its sandbox. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
-      </p>
-      ${table({
-        caption: "Keys of this workspace, newest first",
-        columns: [
-          "Name",
-          "Key",
-          "Environment",
-          "Scopes",
-          "Expires",
-          "Last used",
-          "Created by",
-          "Status",
-          ...(admin ? ["Action"] : []),
-        ],
-        rows,
-        empty: "This workspace has no API keys yet.",
-      })}
-      ${admin ? createForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can create or revoke keys. Your role is ${ctx.role}.</p>`}`,
+      state.created
+        ? secretOnce({
+            heading: `Key “${state.created.key.name}” created`,
+            label: "Secret key",
+            secret: state.created.secret,
+            explanation: html`Copy the key now. This is the only time it is shown: the service keeps only a hash of it, and the list shows it as <code>${keyDisplay(state.created.key)}</code>.`,
+          })
+        : ""
+    }
+${notice ? message("notice", notice) : ""}
+<p>Each key reaches this workspace only: <code>svc_live_…</code> keys its production data, <code>svc_test_…</code> keys its sandbox. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+${table({
+  caption: "Keys of this workspace, newest first",
+  columns: [
+    "Name",
+    "Key",
+    "Environment",
+    "Scopes",
+    "Expires",
+    "Last used",
+    "Created by",
+    "Status",
+    ...(admin ? ["Action"] : []),
+  ],
+  rows,
+  empty: "This workspace has no API keys yet.",
+})}
+${admin ? createForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can create or revoke keys. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -145,23 +141,14 @@ ${fieldError("environment", errorOf("environment"))}
 <p class="hint" id="scopes-hint">Full access is the default. For a narrower key, untick it and choose the scopes it needs.</p>
 ${["*" as const, ...scopes.filter((scope) => scope !== "*")].map((scope, index) => {
   const id = `scope-${index}`;
-  return html`<div class="choice">
-    <input
-      type="checkbox"
-      id="${id}"
-      name="scopes"
-      value="${scope}"
-      ${chosenScopes.includes(scope) ? html` checked` : ""}
-    />
-    <label for="${id}"><code>${scope}</code> ${SCOPE_DESCRIPTIONS[scope]}</label>
-  </div>`;
+  return html`<div class="choice"><input type="checkbox" id="${id}" name="scopes" value="${scope}"${chosenScopes.includes(scope) ? html` checked` : ""}> <label for="${id}"><code>${scope}</code> ${SCOPE_DESCRIPTIONS[scope]}</label></div>`;
 })}
 ${fieldError("scopes", errorOf("scopes"))}
 </fieldset>
 <div class="field">
 <label for="key-expires">Expires after</label>
 <select id="key-expires" name="expires"${describedBy("key-expires", errorOf("expires"))}>
-${expiryChoices.map((choice) => html`<option value="${choice}" ${choice === expires ? html` selected` : ""}>${EXPIRY_LABELS[choice]}</option>`)}
+${expiryChoices.map((choice) => html`<option value="${choice}"${choice === expires ? html` selected` : ""}>${EXPIRY_LABELS[choice]}</option>`)}
 </select>
 ${fieldError("key-expires", errorOf("expires"))}
 </div>
@@ -227,11 +214,8 @@ async function confirmRevoke(ctx: WorkspaceContext, [keyId]: string[]): Promise<
     title: "Revoke key",
     heading: `Revoke key “${key.name}”?`,
     section: "keys",
-    body: html`<p>
-        Requests made with <code>${keyDisplay(key)}</code> (${key.environment}, ${scopeSummary(key.scopes)}) will be
-        refused at once. This cannot be undone: to restore access, create a new key.
-      </p>
-      ${confirmForm({ action: `${ctx.base}/keys/${key.id}/revoke`, csrf: ctx.visitor.csrf, button: "Revoke key", cancel: `${ctx.base}/keys` })}`,
+    body: html`<p>Requests made with <code>${keyDisplay(key)}</code> (${key.environment}, ${scopeSummary(key.scopes)}) will be refused at once. This cannot be undone: to restore access, create a new key.</p>
+${confirmForm({ action: `${ctx.base}/keys/${key.id}/revoke`, csrf: ctx.visitor.csrf, button: "Revoke key", cancel: `${ctx.base}/keys` })}`,
   });
 }
 

@@ -51,31 +51,21 @@ export function shell(options: ShellOptions): Html {
     heading: options.heading ?? options.title,
     script: true,
     masthead: html`<p class="brand"><a href="/settings">Project Builder settings</a></p>
-      ${
-        options.user
-          ? html`<div class="whoami">
-              <span class="email">${options.user.email}</span>
-              <form method="post" action="/settings/sign-out" class="inline">
-                ${csrfField(options.csrf)}<button type="submit" class="link-button">Sign out</button>
-              </form>
-            </div>`
-          : ""
-      }`,
+${
+  options.user
+    ? html`<div class="whoami"><span class="email">${options.user.email}</span>
+<form method="post" action="/settings/sign-out" class="inline">${csrfField(options.csrf)}<button type="submit" class="link-button">Sign out</button></form></div>`
+    : ""
+}`,
     ...(ws
       ? {
           nav: html`<nav class="wrap sections" aria-label="Workspace ${ws.workspace.name}">
-            <p class="workspace-name">${ws.workspace.name} <span class="role">(${ws.role})</span></p>
-            <ul>
-              ${visible.map(
-                (section) =>
-                  html`<li>
-                    <a href="${base}/${section.id}" ${section.id === ws.current ? html` aria-current="page"` : ""}
-                      >${section.label}</a
-                    >
-                  </li>`,
-              )}
-            </ul>
-          </nav>`,
+<p class="workspace-name">${ws.workspace.name} <span class="role">(${ws.role})</span></p>
+<ul>${visible.map(
+            (section) =>
+              html`<li><a href="${base}/${section.id}"${section.id === ws.current ? html` aria-current="page"` : ""}>${section.label}</a></li>`,
+          )}</ul>
+</nav>`,
         }
       : {}),
     body: options.body,
@@ -110,27 +100,16 @@ export function secretOnce(options: {
   explanation: string | Html;
 }): Html {
   return html`<section class="secret-once" aria-labelledby="secret-heading">
-    <h2 id="secret-heading">${options.heading}</h2>
-    <p>${options.explanation}</p>
-    <label for="secret-value">${options.label}</label>
-    <div class="copy-row">
-      <input
-        id="secret-value"
-        class="secret-value"
-        type="text"
-        readonly
-        value="${options.secret}"
-        autocomplete="off"
-        spellcheck="false"
-        aria-describedby="secret-warning"
-      />
-      <button type="button" class="copy-button" data-copy-target="secret-value" hidden>Copy</button>
-    </div>
-    <p class="hint" id="secret-warning">
-      It will not be shown again. Store it somewhere safe, such as a secrets manager.
-    </p>
-    <p class="copy-status" role="status" aria-live="polite"></p>
-  </section>`;
+<h2 id="secret-heading">${options.heading}</h2>
+<p>${options.explanation}</p>
+<label for="secret-value">${options.label}</label>
+<div class="copy-row">
+<input id="secret-value" class="secret-value" type="text" readonly value="${options.secret}" autocomplete="off" spellcheck="false" aria-describedby="secret-warning">
+<button type="button" class="copy-button" data-copy-target="secret-value" hidden>Copy</button>
+</div>
+<p class="hint" id="secret-warning">It will not be shown again. Store it somewhere safe, such as a secrets manager.</p>
+<p class="copy-status" role="status" aria-live="polite"></p>
+</section>`;
 }
 
 /** A confirmation page's form: the one dangerous button, posted with the CSRF token (and `hidden` fields), and the way back. */
@@ -142,10 +121,10 @@ export function confirmForm(options: {
   hidden?: Html;
 }): Html {
   return html`<form method="post" action="${options.action}" class="actions">
-    ${csrfField(options.csrf)}${options.hidden ?? ""}
-    <button type="submit" class="danger">${options.button}</button>
-    <a href="${options.cancel}">Cancel</a>
-  </form>`;
+${csrfField(options.csrf)}${options.hidden ?? ""}
+<button type="submit" class="danger">${options.button}</button>
+<a href="${options.cancel}">Cancel</a>
+</form>`;
 }
 /** A date as `2025-06-01 14:03 UTC` in a <time>; an em dash for none. */
 export function time(date: Date | string | null | undefined): Html {

@@ -1,7 +1,7 @@
 // Members: who belongs to the workspace and with what role; owners and admins add people (creating
 // their sign-in when the email is new), change roles and remove people. The rules (only owners make
 // owners, the last owner stays) are the domain's (src/domain/members.ts), shown here as messages.
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import { InvalidInputError } from "../domain/errors.ts";
 import {
   addMember,
   administers,
@@ -16,6 +16,7 @@ import { html, type Html } from "../html/template.ts";
 import { redirect } from "../pages/respond.ts";
 import { recordAction, recordRefusal, sendConsolePage, sendErrorPage, type WorkspaceContext } from "./context.ts";
 import type { WorkspaceRoute } from "./routes.ts";
+import { domainFailure } from "../http/errors.ts";
 import { confirmForm, describedBy, fieldError, message, sentence, table, time } from "./layout.ts";
 import { csrfField } from "../pages/csrf.ts";
 
@@ -51,14 +52,15 @@ async function membersPage(ctx: WorkspaceContext, state: MembersState): Promise<
   sendConsolePage(ctx, state.status, {
     title: "Members",
     section: "members",
-    body: html`${notice ? message("notice", notice) : ""} ${state.error ? message("error", state.error) : ""}
-    ${table({
-      caption: "People in this workspace",
-      columns: ["Email", "Role", "Member since", ...(admin ? ["Change role", "Remove"] : [])],
-      rows: members.map((member) => memberRow(ctx, member, admin)),
-      empty: "No members.",
-    })}
-    ${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can add people or change roles. Your role is ${ctx.role}.</p>`}`,
+    body: html`${notice ? message("notice", notice) : ""}
+${state.error ? message("error", state.error) : ""}
+${table({
+  caption: "People in this workspace",
+  columns: ["Email", "Role", "Member since", ...(admin ? ["Change role", "Remove"] : [])],
+  rows: members.map((member) => memberRow(ctx, member, admin)),
+  empty: "No members.",
+})}
+${admin ? addForm(ctx, state) : html`<p class="hint">Only owners and admins of the workspace can add people or change roles. Your role is ${ctx.role}.</p>`}`,
   });
 }
 
@@ -67,31 +69,23 @@ function memberRow(ctx: WorkspaceContext, member: MemberRecord, admin: boolean):
   const changeable = admin && (ctx.role === "owner" || member.role !== "owner");
   const selectId = `role-${member.userId}`;
   return html`<tr>
-    <th scope="row">${member.email}${you ? html` <span class="meta">(you)</span>` : ""}</th>
-    <td>${member.role}</td>
-    <td>${time(member.createdAt)}</td>
-    ${
-      admin
-        ? changeable
-          ? html`<td>
-                <form method="post" action="${ctx.base}/members/${member.userId}/role" class="inline-form">
-                  ${csrfField(ctx.visitor.csrf)}
-                  <label for="${selectId}" class="visually-hidden">Role of ${member.email}</label>
-                  <select id="${selectId}" name="role">
-                    ${rolesFor(ctx.role).map((role) => html`<option value="${role}" ${role === member.role ? html` selected` : ""}>${role}</option>`)}
-                  </select>
-                  <button type="submit">Change<span class="visually-hidden"> role of ${member.email}</span></button>
-                </form>
-              </td>
-              <td>
-                <a href="${ctx.base}/members/${member.userId}/remove"
-                  >Remove<span class="visually-hidden"> ${member.email}</span></a
-                >
-              </td>`
-          : html`<td colspan="2"><span class="meta">Only an owner can change an owner.</span></td>`
-        : ""
-    }
-  </tr>`;
+<th scope="row">${member.email}${you ? html` <span class="meta">(you)</span>` : ""}</th>
+<td>${member.role}</td>
+<td>${time(member.createdAt)}</td>
+${
+  admin
+    ? changeable
+      ? html`<td><form method="post" action="${ctx.base}/members/${member.userId}/role" class="inline-form">
+${csrfField(ctx.visitor.csrf)}
+<label for="${selectId}" class="visually-hidden">Role of ${member.email}</label>
+<select id="${selectId}" name="role">${rolesFor(ctx.role).map((role) => html`<option value="${role}"${role === member.role ? html` selected` : ""}>${role}</option>`)}</select>
+<button type="submit">Change<span class="visually-hidden"> role of ${member.email}</span></button>
+</form></td>
+<td><a href="${ctx.base}/members/${member.userId}/remove">Remove<span class="visually-hidden"> ${member.email}</span></a></td>`
+      : html`<td colspan="2"><span class="meta">Only an owner can change an owner.</span></td>`
+    : ""
+}
+</tr>`;
 }
 
 function addForm(ctx: WorkspaceContext, state: MembersState): Html {
@@ -112,16 +106,7 @@ ${fieldError("member-email", errorOf("email"))}
 <legend>Role</legend>
 ${rolesFor(ctx.role).map(
   (role) =>
-    html`<div class="choice">
-      <input
-        type="radio"
-        id="member-role-${role}"
-        name="role"
-        value="${role}"
-        ${role === chosen ? html` checked` : ""}
-      />
-      <label for="member-role-${role}">${ROLE_LABELS[role]}</label>
-    </div>`,
+    html`<div class="choice"><input type="radio" id="member-role-${role}" name="role" value="${role}"${role === chosen ? html` checked` : ""}> <label for="member-role-${role}">${ROLE_LABELS[role]}</label></div>`,
 )}
 ${fieldError("member-role", errorOf("role"))}
 </fieldset>
@@ -135,17 +120,6 @@ ${fieldError("member-password", errorOf("password"))}
 </form>
 </section>`;
 }
-
-const STATUS_OF = (error: unknown): number | undefined =>
-  error instanceof InvalidInputError
-    ? 400
-    : error instanceof ForbiddenError
-      ? 403
-      : error instanceof NotFoundError
-        ? 404
-        : error instanceof ConflictError
-          ? 409
-          : undefined;
 
 async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchParams): Promise<void> {
   const role = (form.get("role") ?? "") as MemberRole;
@@ -163,13 +137,14 @@ async function add(ctx: WorkspaceContext, _params: string[], form: URLSearchPara
     });
     redirect(ctx.response, `${ctx.base}/members?notice=added`);
   } catch (error) {
-    const status = STATUS_OF(error);
-    if (status === undefined) throw error;
-    if (status === 403) await recordRefusal(ctx, 403, ctx.workspace.id);
-    const param = error instanceof InvalidInputError || error instanceof ConflictError ? error.param : "role";
+    const failure = domainFailure(error);
+    if (!failure) throw error;
+    if (failure.code === "forbidden") await recordRefusal(ctx, 403, ctx.workspace.id);
+    // A refused input names its field (the email when it names none); any other refusal is the role's.
+    const field = ["invalid_request", "conflict"].includes(failure.code) ? (failure.param ?? "email") : "role";
     await membersPage(ctx, {
-      status,
-      add: { values: form, error: { field: param ?? "email", message: sentence((error as Error).message) } },
+      status: failure.status,
+      add: { values: form, error: { field, message: sentence(failure.message) } },
     });
   }
 }
@@ -193,11 +168,10 @@ async function change(ctx: WorkspaceContext, userId: string, role: MemberRole | 
       await recordAction(tx, ctx, role === null ? "member.removed" : "member.role_changed", userId, 303);
     });
   } catch (error) {
-    const status = STATUS_OF(error);
-    if (status === undefined) throw error;
-    if (status === 403) await recordRefusal(ctx, 403, ctx.workspace.id);
-    const text = `${sentence((error as Error).message)} Nothing was changed.`;
-    return membersPage(ctx, { status, error: text });
+    const failure = domainFailure(error);
+    if (!failure) throw error;
+    if (failure.code === "forbidden") await recordRefusal(ctx, 403, ctx.workspace.id);
+    return membersPage(ctx, { status: failure.status, error: `${sentence(failure.message)} Nothing was changed.` });
   }
   // Removing or demoting oneself may end one's access to this page.
   if (userId === ctx.user.id && (role === null || !administers(role)))
@@ -218,12 +192,8 @@ async function confirmRemove(ctx: WorkspaceContext, [userId]: string[]): Promise
     title: "Remove member",
     heading: you ? "Leave this workspace?" : `Remove ${member.email}?`,
     section: "members",
-    body: html`<p>
-        ${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps
-        ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys
-        ${you ? "you" : "they"} created keep working until revoked.
-      </p>
-      ${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
+    body: html`<p>${you ? "You" : member.email} (${member.role}) will no longer sign in to this workspace's settings, and apps ${you ? "you" : "they"} authorized stop acting for ${you ? "you" : "them"} here. API keys ${you ? "you" : "they"} created keep working until revoked.</p>
+${confirmForm({ action: `${ctx.base}/members/${member.userId}/remove`, csrf: ctx.visitor.csrf, button: you ? "Leave workspace" : "Remove member", cancel: `${ctx.base}/members` })}`,
   });
 }
 

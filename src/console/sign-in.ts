@@ -19,38 +19,20 @@ function signInPage(
     title: "Sign in",
     heading: "Sign in to workspace settings",
     body: html`${options.error ? message("error", options.error) : ""}
-      <form method="post" action="/settings/sign-in" class="stack narrow">
-        ${csrfField(ctx.visitor.csrf)}
-        <input type="hidden" name="next" value="${options.next}" />
-        <div class="field">
-          <label for="email">Email address</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            required
-            maxlength="320"
-            value="${options.email ?? ""}"
-            ${options.error ? html` aria-describedby="sign-in-error-text"` : ""}
-          />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required
-            maxlength="1024"
-          />
-        </div>
-        <div class="actions"><button type="submit" class="primary">Sign in</button></div>
-      </form>
-      <p class="hint">
-        Accounts are created by a workspace owner or admin (Members), or by the operator with <code>pbs</code>.
-      </p>`,
+<form method="post" action="/settings/sign-in" class="stack narrow">
+${csrfField(ctx.visitor.csrf)}
+<input type="hidden" name="next" value="${options.next}">
+<div class="field">
+<label for="email">Email address</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${options.email ?? ""}"${options.error ? html` aria-describedby="sign-in-error-text"` : ""}>
+</div>
+<div class="field">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
+</div>
+<div class="actions"><button type="submit" class="primary">Sign in</button></div>
+</form>
+<p class="hint">Accounts are created by a workspace owner or admin (Members), or by the operator with <code>pbs</code>.</p>`,
   });
 }
 
@@ -93,15 +75,10 @@ async function chooser(ctx: ConsoleContext): Promise<void> {
     body:
       memberships.length === 0
         ? html`<p>You are not a member of any workspace. Ask a workspace owner or admin to add you.</p>`
-        : html`<ul class="choices">
-            ${memberships.map(
-              ({ workspace, role }) =>
-                html`<li>
-                  <a href="${workspaceBase(workspace)}/keys">${workspace.name}</a>
-                  <span class="meta">${workspace.slug} · ${role}</span>
-                </li>`,
-            )}
-          </ul>`,
+        : html`<ul class="choices">${memberships.map(
+            ({ workspace, role }) =>
+              html`<li><a href="${workspaceBase(workspace)}/keys">${workspace.name}</a> <span class="meta">${workspace.slug} · ${role}</span></li>`,
+          )}</ul>`,
   });
 }
 

@@ -1,7 +1,7 @@
 // `agent_run.progress`: what a running run just did (a file written, a tool called) and the paths it
 // has written so far, recorded as an event like any other, so it is on the live stream and in
 // GET /v1/events. It is chatty, so unlike other events it goes by webhook only to endpoints that name
-// it in their enabled events: `*` does not include it (events.ts, NAMED_ONLY; the README, "Webhooks").
+// it in their enabled events: `*` does not include it (events.ts, NAMED_ONLY; docs/webhooks.md).
 import type { SchemaAgentRunProgress } from "../../generated/schema.d.ts";
 import type { Queryable } from "../storage/index.ts";
 import { recordEvent } from "./events.ts";

@@ -5,7 +5,7 @@
 // after a crash, or canceled while it ran, still ends exactly once.
 import { and, eq, inArray } from "drizzle-orm";
 import type { SchemaAgentRun, SchemaAgentRunStatus, SchemaTriggerAgentRunRequest } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects, workspaces } from "../storage/schema.ts";
 import { creditsLeft } from "./billing.ts";
@@ -26,8 +26,9 @@ export async function triggerAgentRun(
   partition: Partition,
   projectId: string,
   input: SchemaTriggerAgentRunRequest,
+  commit: Commit<SchemaAgentRun> = inTransaction(db),
 ): Promise<SchemaAgentRun> {
-  return withProjectLocked(db, partition, projectId, async (tx, project) => {
+  return withProjectLocked(commit, partition, projectId, async (tx, project) => {
     const [active] = await tx
       .select({ id: agentRuns.id })
       .from(agentRuns)
@@ -100,7 +101,7 @@ export async function cancelAgentRun(
   projectId: string,
   runId: string,
 ): Promise<SchemaAgentRun> {
-  return withProjectLocked(db, partition, projectId, async (tx, project) => {
+  return withProjectLocked(inTransaction(db), partition, projectId, async (tx, project) => {
     const [row] = await tx
       .select()
       .from(agentRuns)

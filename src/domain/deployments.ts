@@ -2,8 +2,8 @@
 // when a newer deployment of the same target becomes ready, the previous ready one is superseded.
 // A rollback is a new deployment of an earlier build (`rollback_of`), never a revived record.
 // The API queues deployments with their build job; the deployment worker (src/jobs/) moves them on
-// with startDeploymentBuild, then publishDeployment or failDeployment. Over 300 lines and kept
-// whole: the API's side and the worker's side of one state machine, read together.
+// with startDeploymentBuild, then publishDeployment or failDeployment: both sides of one state
+// machine, here together.
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type {
   SchemaCreateDeploymentRequest,
@@ -12,7 +12,7 @@ import type {
   SchemaDeploymentTarget,
   SchemaVisibility,
 } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId, randomBase36 } from "../storage/ids.ts";
 import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
@@ -113,8 +113,9 @@ export async function createDeployment(
   partition: Partition,
   projectId: string,
   input: SchemaCreateDeploymentRequest | undefined,
+  commit: Commit<SchemaDeployment> = inTransaction(db),
 ): Promise<SchemaDeployment> {
-  return withProjectLocked(db, partition, projectId, async (tx, project) => {
+  return withProjectLocked(commit, partition, projectId, async (tx, project) => {
     let runId: string;
     if (input?.run_id !== undefined) {
       const [run] = await tx
@@ -212,8 +213,9 @@ export async function rollbackDeployment(
   partition: Partition,
   projectId: string,
   deploymentId: string,
+  commit: Commit<SchemaDeployment> = inTransaction(db),
 ): Promise<SchemaDeployment> {
-  return withProjectLocked(db, partition, projectId, async (tx, project) => {
+  return withProjectLocked(commit, partition, projectId, async (tx, project) => {
     const earlier = await findDeployment(tx, partition, projectId, deploymentId);
     if (!servedStatuses.includes(earlier.status)) {
       throw new ConflictError(

@@ -1,5 +1,6 @@
-// What the domain reports when a request cannot be carried out. No HTTP here: the HTTP pipeline
-// maps each kind to its status and error code (src/http/errors.ts).
+// What the domain reports when a request cannot be carried out: every error class the domain throws.
+// No HTTP here: one table maps each kind to its status and error code (src/http/errors.ts), from
+// which the API, the console and OAuth answer it.
 
 /** A domain error, named after its class (`NotFoundError`, …) so logs tell the kinds apart. */
 class DomainError extends Error {
@@ -44,3 +45,15 @@ export class TooManyStreamsError extends DomainError {
 
 /** This process is stopping and takes no new long-lived work (an event stream): ask another replica. */
 export class StoppingError extends DomainError {}
+
+/** The content of an upload exceeds the largest file a project may hold. */
+export class FileTooLargeError extends DomainError {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`The file exceeds the upload limit of ${limit} bytes (25 MiB).`);
+    this.limit = limit;
+  }
+}
+
+/** A webhook URL's host resolves to an address deliveries may not reach (a private network, say). */
+export class RefusedAddressError extends DomainError {}

@@ -78,7 +78,7 @@ export interface EventsAfter {
  *
  * The position goes out as text (JavaScript has no xid8) under names of its own: a bare `txid` in
  * ORDER BY would name the text output column, not the table's, and sort "10" before "9" — the
- * reader would pass a position and then skip every event before it (issue #21's lost events).
+ * reader would pass a position and then skip every event before it.
  */
 export async function eventsAfter(
   db: Database,

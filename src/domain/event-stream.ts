@@ -12,8 +12,7 @@
 // so a lost notification delays an event but never loses it.
 //
 // Bounded: at most `perKey` streams open per key in this process (429 beyond). A reader too slow for
-// its events is cut by its transport (the sink refuses), and resumes with Last-Event-ID. Over 300
-// lines and kept whole: the feeds and the streams that join and leave them share one bookkeeping.
+// its events is cut by its transport (the sink refuses), and resumes with Last-Event-ID.
 import type { Logger } from "pino";
 import type { EventStreamBody, EventStreamSink, ServerSentEvent } from "../stream-bodies.ts";
 import type { SchemaEvent, SchemaEventType } from "../../generated/schema.d.ts";

@@ -13,10 +13,10 @@
 import { createHash, type Hash } from "node:crypto";
 import { and, eq, inArray, like, lt, notLike } from "drizzle-orm";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { fileChunks, files } from "../storage/schema.ts";
-import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
+import { ConflictError, FileTooLargeError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject, foundInProject, projectNotFound } from "./projects.ts";
 import { contractFields } from "./contract-fields.ts";
@@ -41,16 +41,6 @@ const CONTENT_TYPE_MAX = 255;
 /** Marks an upload that has not committed. `~` is outside FILE_PATH: no real path starts with it. */
 const PENDING_PREFIX = "~pending/";
 const committed = () => notLike(files.path, `${PENDING_PREFIX}%`);
-
-/** The content exceeds MAX_FILE_BYTES. The HTTP layer answers 413. */
-export class FileTooLargeError extends Error {
-  readonly limit: number;
-  constructor(limit = MAX_FILE_BYTES) {
-    super(`The file exceeds the upload limit of ${limit} bytes (25 MiB).`);
-    this.name = "FileTooLargeError";
-    this.limit = limit;
-  }
-}
 
 export function toProjectFile(row: FileRow): SchemaProjectFile {
   return contractFields(row, ["id", "projectId", "path", "contentType", "sizeBytes", "sha256", "createdAt"]);
@@ -172,7 +162,7 @@ export class Upload {
   /** Appends content; stores every full chunk. FileTooLargeError once past MAX_FILE_BYTES. */
   async write(data: Uint8Array): Promise<void> {
     if (this.#state !== "open") throw new Error(`upload ${this.id} is ${this.#state}`);
-    if (this.#size + data.length > MAX_FILE_BYTES) throw new FileTooLargeError();
+    if (this.#size + data.length > MAX_FILE_BYTES) throw new FileTooLargeError(MAX_FILE_BYTES);
     this.#size += data.length;
     this.#hash.update(data);
     this.#buffered.push(Buffer.from(data));
@@ -199,10 +189,13 @@ export class Upload {
   }
 
   /**
-   * Stores the last chunk and gives the file its path, media type, size and hash, in one
+   * Stores the last chunk and gives the file its path, media type, size and hash, in `commit`'s
    * transaction with the `file.uploaded` event. A path taken meanwhile is a ConflictError.
    */
-  async commit(input: { path: string; contentType: string }): Promise<SchemaProjectFile> {
+  async commit(
+    input: { path: string; contentType: string },
+    commit: Commit<SchemaProjectFile> = inTransaction(this.#db),
+  ): Promise<SchemaProjectFile> {
     if (this.#state !== "open") throw new Error(`upload ${this.id} is ${this.#state}`);
     const path = validPath(input.path);
     if (this.#bufferedBytes > 0) await this.#store(Buffer.concat(this.#buffered, this.#bufferedBytes));
@@ -210,7 +203,7 @@ export class Upload {
     this.#bufferedBytes = 0;
     const sha256 = this.#hash.digest("hex");
     try {
-      const file = await this.#db.transaction(async (tx) => {
+      const file = await commit(async (tx) => {
         const [row] = await tx
           .update(files)
           .set({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentTypeFor } from "./media-types.ts";
+import { contentTypeFor, mediaTypeFor } from "./media-types.ts";
 
 describe("contentTypeFor", () => {
   it("prefers a specific stored type and declares UTF-8 for text", () => {
@@ -9,5 +9,14 @@ describe("contentTypeFor", () => {
     expect(contentTypeFor("photo.png", "image/webp")).toBe("image/webp");
     expect(contentTypeFor("module.wasm")).toBe("application/wasm");
     expect(contentTypeFor("dir.d/file")).toBe("application/octet-stream");
+  });
+});
+
+describe("mediaTypeFor", () => {
+  it("is the type contentTypeFor serves, without its parameters", () => {
+    expect(mediaTypeFor("docs/note.md", "application/octet-stream")).toBe("text/markdown");
+    expect(mediaTypeFor("photo.png", "image/webp")).toBe("image/webp");
+    expect(mediaTypeFor("page", "text/html; charset=utf-8")).toBe("text/html");
+    expect(mediaTypeFor("dir.d/file")).toBe("application/octet-stream");
   });
 });

@@ -1,6 +1,6 @@
 // The media type a file is stored and served with: by its extension unless it was given a specific
 // one. A rule of the domain (files and deployments keep it), used by the deployment worker that
-// stores build outputs, the apps listener that serves them, and the MCP server's file resources.
+// stores build outputs, the apps listener that serves them, and the API's file downloads.
 
 const TYPES: Record<string, string> = {
   html: "text/html",
@@ -40,15 +40,22 @@ const TYPES: Record<string, string> = {
 const UNSPECIFIC = new Set(["", "application/octet-stream"]);
 const TEXTUAL = /^(?:text\/|application\/(?:javascript|json|xml|[\w.-]+\+(?:json|xml))$|image\/svg\+xml$)/;
 
+/** A file's media type, without parameters: its stored one when specific, else by its path's extension. */
+export function mediaTypeFor(path: string, stored = ""): string {
+  const given = (stored.split(";")[0] ?? "").trim().toLowerCase();
+  if (!UNSPECIFIC.has(given)) return given;
+  const dot = path.lastIndexOf(".");
+  const extension = dot > path.lastIndexOf("/") ? path.slice(dot + 1).toLowerCase() : "";
+  return TYPES[extension] ?? "application/octet-stream";
+}
+
 /**
- * The Content-Type a file is served with: its stored media type when specific, else by extension;
- * textual types declare UTF-8. Also the type to store build outputs with.
+ * The Content-Type a file is served with: its stored media type when specific (as it is, when it has
+ * parameters), else by extension; textual types declare UTF-8. Also the type to store build outputs with.
  */
 export function contentTypeFor(path: string, stored = ""): string {
   const given = stored.trim().toLowerCase();
   if (given.includes(";")) return given;
-  const dot = path.lastIndexOf(".");
-  const extension = dot > path.lastIndexOf("/") ? path.slice(dot + 1).toLowerCase() : "";
-  const type = UNSPECIFIC.has(given) ? (TYPES[extension] ?? "application/octet-stream") : given;
+  const type = mediaTypeFor(path, given);
   return TEXTUAL.test(type) ? `${type}; charset=utf-8` : type;
 }

@@ -1,8 +1,8 @@
 // OAuth 2.0 grants, codes and tokens: what a member's consent lets an application do, and the
 // bearer secrets that carry it. (Client registration: oauth-clients.ts. Using an access token:
 // oauth-access.ts. The console's connected apps: connected-apps.ts. The protocol endpoints and the
-// consent page: src/oauth/.) Over 300 lines and kept whole: consent, codes, tokens, rotation,
-// revocation and their purge are one lifecycle, whose single-use and theft rules read together.
+// consent page: src/oauth/.) Consent, codes, tokens, rotation, revocation and their purge are one
+// lifecycle, whose single-use and theft rules are these:
 //
 // - A grant is one consent: one member, one application, one workspace, the scopes the member could
 //   give at that moment. Every code, access token and refresh token belongs to one grant; revoking

@@ -8,7 +8,7 @@ import type {
   SchemaUpdateProjectRequest,
   SchemaVisibility,
 } from "../../generated/schema.d.ts";
-import type { Database, Queryable, Transaction } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable, type Transaction } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { placeholder, prepared, preparedSql } from "../storage/prepared.ts";
 import { agentRuns, projects } from "../storage/schema.ts";
@@ -35,6 +35,7 @@ export async function createProject(
   work: WorkQueue,
   partition: Partition,
   input: SchemaCreateProjectRequest,
+  commit: Commit<SchemaProject> = inTransaction(db),
 ): Promise<SchemaProject> {
   const now = new Date();
   const project: ProjectRow = {
@@ -78,7 +79,7 @@ export async function createProject(
     ],
     now,
   );
-  await db.transaction(async (tx) => {
+  return commit(async (tx) => {
     await insertProjectWithRunAndEvents(tx).execute({
       ...recorded,
       projectId: project.id,
@@ -95,8 +96,8 @@ export async function createProject(
     // pg-boss's own statement: its job insert (queue policies, singletons, partitions) is pg-boss's
     // to write, not copied into this statement where a pg-boss upgrade would silently break it.
     await work.queueAgentRun(tx, run.id);
+    return created;
   });
-  return created;
 }
 
 // The project, its first run, the two events and their deliveries in one statement: the run's
@@ -162,16 +163,16 @@ export async function findProject(
 }
 
 /**
- * Runs `work` in a transaction holding the project's row lock: what changes a project's runs and
- * deployments (a trigger, a cancel, a deploy, a rollback) happens one request at a time.
+ * Runs `work` in `commit`'s transaction, holding the project's row lock: what changes a project's
+ * runs and deployments (a trigger, a cancel, a deploy, a rollback) happens one request at a time.
  */
 export function withProjectLocked<T>(
-  db: Database,
+  commit: Commit<T>,
   partition: Partition,
   projectId: string,
   work: (tx: Transaction, project: ProjectRow) => Promise<T>,
 ): Promise<T> {
-  return db.transaction(async (tx) => work(tx, await findProject(tx, partition, projectId, { lock: true })));
+  return commit(async (tx) => work(tx, await findProject(tx, partition, projectId, { lock: true })));
 }
 
 /**

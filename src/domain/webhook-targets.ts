@@ -27,7 +27,7 @@
 // plain http. Without it only https URLs to public addresses are accepted.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
-import { InvalidInputError } from "./errors.ts";
+import { InvalidInputError, RefusedAddressError } from "./errors.ts";
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -224,12 +224,4 @@ export function createWebhookTargets(options: { allowPrivateNetworks: boolean; r
       );
     },
   };
-}
-
-/** The host resolves to an address deliveries may not reach. */
-export class RefusedAddressError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RefusedAddressError";
-  }
 }

@@ -2,8 +2,8 @@
 // it enables (events.ts queues them); its signing secret is shown once, at creation. A delivery is
 // one event sent to one endpoint: pending → succeeded | failed. Sending and signing the deliveries is
 // the delivery worker's job (webhook-sending.ts, webhook-signature.ts); here they are only queued
-// and listed. Over 300 lines and kept whole: endpoints and their delivery log are the one resource
-// of spec/webhooks.tsp, whose handlers (src/handlers/webhooks.ts) and console pages use both.
+// and listed. Endpoints and their delivery log are the one resource of spec/webhooks.tsp, whose
+// handlers (src/handlers/webhooks.ts) and console pages use both.
 import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type {
@@ -16,7 +16,7 @@ import type {
   SchemaWebhookEndpointWithSecret,
   SchemaWebhookTestObject,
 } from "../../generated/schema.d.ts";
-import type { Database, Queryable } from "../storage/index.ts";
+import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
@@ -87,14 +87,14 @@ export async function createWebhookEndpoint(
   targets: WebhookTargets,
   partition: Partition,
   input: SchemaCreateWebhookEndpointRequest,
+  commit: Commit<SchemaWebhookEndpointWithSecret> = inTransaction(db),
 ): Promise<SchemaWebhookEndpointWithSecret> {
   const url = await targets.check(input.url);
   const now = new Date();
-  // One statement, in a transaction all the same: a creating request's writes commit in one
-  // transaction, which also holds its answer stored for an Idempotency-Key.
-  const row = (
-    await db.transaction((tx) =>
-      tx
+  // One statement, in `commit`'s transaction all the same: the caller's may hold more.
+  return commit(async (tx) => {
+    const row = (
+      await tx
         .insert(webhookEndpoints)
         .values({
           id: newId("we"),
@@ -107,10 +107,10 @@ export async function createWebhookEndpoint(
           createdAt: now,
           updatedAt: now,
         })
-        .returning(),
-    )
-  )[0]!;
-  return { ...toWebhookEndpoint(row), secret: row.secret };
+        .returning()
+    )[0]!;
+    return { ...toWebhookEndpoint(row), secret: row.secret };
+  });
 }
 
 /**
@@ -209,9 +209,10 @@ export async function rotateWebhookSecret(
   db: Database,
   partition: Partition,
   id: string,
+  commit: Commit<SchemaWebhookEndpointWithSecret> = inTransaction(db),
   now = new Date(),
 ): Promise<SchemaWebhookEndpointWithSecret> {
-  return db.transaction(async (tx) => {
+  return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, id, { lock: true });
     const row = (
       await tx
@@ -276,8 +277,9 @@ export async function sendTestEvent(
   db: Database,
   partition: Partition,
   endpointId: string,
+  commit: Commit<SchemaWebhookDelivery> = inTransaction(db),
 ): Promise<SchemaWebhookDelivery> {
-  return db.transaction(async (tx) => {
+  return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, endpointId);
     const object: SchemaWebhookTestObject = { message: TEST_EVENT_MESSAGE, webhook_endpoint_id: endpoint.id };
     const event = (
@@ -404,8 +406,9 @@ export async function redeliver(
   partition: Partition,
   endpointId: string,
   deliveryId: string,
+  commit: Commit<SchemaWebhookDelivery> = inTransaction(db),
 ): Promise<SchemaWebhookDelivery> {
-  return db.transaction(async (tx) => {
+  return commit(async (tx) => {
     const original = await findDelivery(tx, partition, endpointId, deliveryId);
     return queueDelivery(tx, partition, endpointId, { id: original.eventId, type: original.eventType });
   });

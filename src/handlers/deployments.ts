@@ -11,13 +11,16 @@ type DeploymentHandlers = Pick<
   "createDeployment" | "listDeployments" | "getDeployment" | "rollbackDeployment"
 >;
 
-const location = (deployment: SchemaDeployment) => `/v1/projects/${deployment.project_id}/deployments/${deployment.id}`;
+/** A deployment queued, where it can be watched. */
+const accepted = (deployment: SchemaDeployment) => ({
+  status: 202 as const,
+  headers: { Location: `/v1/projects/${deployment.project_id}/deployments/${deployment.id}` },
+  body: deployment,
+});
 
 export const deploymentHandlers: DeploymentHandlers = {
-  async createDeployment({ path, body }, { db, work, partition }) {
-    const deployment = await deployments.createDeployment(db, work, partition, path.project_id, body);
-    return { status: 202, headers: { Location: location(deployment) }, body: deployment };
-  },
+  createDeployment: ({ path, body }, { db, work, partition, effect }) =>
+    effect((commit) => deployments.createDeployment(db, work, partition, path.project_id, body, commit), accepted),
 
   async listDeployments({ path, query }, context) {
     const filters = { target: query?.target, status: query?.status };
@@ -37,8 +40,9 @@ export const deploymentHandlers: DeploymentHandlers = {
     return { status: 200, body: await presentDeployments(context, path.project_id, deployment) };
   },
 
-  async rollbackDeployment({ path }, { db, work, partition }) {
-    const deployment = await deployments.rollbackDeployment(db, work, partition, path.project_id, path.deployment_id);
-    return { status: 202, headers: { Location: location(deployment) }, body: deployment };
-  },
+  rollbackDeployment: ({ path }, { db, work, partition, effect }) =>
+    effect(
+      (commit) => deployments.rollbackDeployment(db, work, partition, path.project_id, path.deployment_id, commit),
+      accepted,
+    ),
 };

@@ -1,18 +1,18 @@
-// Files: HTTP in, domain call, HTTP out. Uploads are streamed from the multipart body into the
-// domain's chunked Upload; downloads are streamed out of it chunk by chunk.
-import type { IncomingMessage } from "node:http";
+// Files: HTTP in, domain call, HTTP out. Uploads are streamed from the multipart body's parts into
+// the domain's chunked Upload, whichever transport brought them; downloads are streamed out of it
+// chunk by chunk, with the file's name and media type as data for the transport to write.
 import { Readable } from "node:stream";
 import type { Handlers } from "../../generated/handlers.ts";
 import type { MultipartBody } from "../stream-bodies.ts";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
 import * as files from "../domain/files.ts";
-import { InvalidInputError } from "../domain/errors.ts";
+import { FileTooLargeError, InvalidInputError } from "../domain/errors.ts";
+import { mediaTypeFor } from "../domain/media-types.ts";
 import type { Partition } from "../domain/partition.ts";
 import { BodyError, HttpError } from "../http/errors.ts";
 import { contentRange, evaluateConditions, unsatisfiedContentRange } from "../http/range.ts";
-import type { Database } from "../storage/index.ts";
+import type { Commit, Database } from "../storage/index.ts";
 import type { Context } from "../http/request-context.ts";
-import { multipartParts } from "../http/multipart.ts";
 import { listed } from "./pagination.ts";
 import { ok } from "./ok.ts";
 
@@ -32,10 +32,11 @@ const tooLarge = () =>
   );
 
 export const fileHandlers: FileHandlers = {
-  async uploadFile({ path, body }, { db, partition }) {
-    const file = await receiveUpload(db, partition, path.project_id, body);
-    return { status: 201, headers: { Location: location(file) }, body: file };
-  },
+  uploadFile: ({ path, body }, { db, partition, effect }) =>
+    effect(
+      (commit) => receiveUpload(db, commit, partition, path.project_id, body),
+      (file: SchemaProjectFile) => ({ status: 201, headers: { Location: location(file) }, body: file }),
+    ),
 
   async listFiles({ path, query }, context) {
     return listed(context, `files:${path.project_id}`, query, {}, (page) =>
@@ -53,11 +54,8 @@ export const fileHandlers: FileHandlers = {
       { range: header?.Range, ifNoneMatch: header?.["If-None-Match"], ifRange: header?.["If-Range"] },
       { etag, size },
     );
-    const headers = {
-      "Content-Disposition": contentDisposition(file.path.split("/").at(-1)!),
-      ETag: etag,
-      "Accept-Ranges": "bytes" as const,
-    };
+    const headers = { ETag: etag, "Accept-Ranges": "bytes" as const };
+    const named = { filename: file.path.split("/").at(-1)!, mediaType: mediaTypeFor(file.path, file.content_type) };
     switch (answer.kind) {
       case "not_modified":
         return { status: 304, headers: { ETag: etag } };
@@ -78,14 +76,14 @@ export const fileHandlers: FileHandlers = {
             "Content-Range": contentRange(range, size),
             "Content-Length": range.last - range.first + 1,
           },
-          body: Readable.from(slice(range), { objectMode: false }),
+          body: { ...named, content: Readable.from(slice(range), { objectMode: false }) },
         };
       }
       case "whole":
         return {
           status: 200,
           headers: { ...headers, "Content-Length": size },
-          body: Readable.from(content, { objectMode: false }),
+          body: { ...named, content: Readable.from(content, { objectMode: false }) },
         };
     }
   },
@@ -103,19 +101,19 @@ export const fileHandlers: FileHandlers = {
  */
 async function receiveUpload(
   db: Database,
+  commit: Commit<SchemaProjectFile>,
   partition: Partition,
   projectId: string,
   body: MultipartBody,
 ): Promise<SchemaProjectFile> {
   // A body this large cannot hold a file within the limit: refuse it before reading any of it.
-  const declaredLength = Number((body.stream as Partial<IncomingMessage>).headers?.["content-length"] ?? 0);
-  if (declaredLength > files.MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
+  if ((body.declaredBytes ?? 0) > files.MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
 
   let pathPart: string | undefined;
   let filePart: { filename: string | undefined; mimeType: string } | undefined;
   let upload: files.Upload | undefined;
   try {
-    for await (const part of multipartParts(body)) {
+    for await (const part of body.parts) {
       if (part.kind === "field" && part.name === "path") {
         if (pathPart !== undefined) throw new InvalidInputError("The `path` part appears twice; send it once.", "path");
         if (part.truncated)
@@ -146,24 +144,12 @@ async function receiveUpload(
     const target = pathPart ?? files.pathFromFilename(filePart.filename);
     // A file part without Content-Type reaches us as text/plain (RFC 7578's default, which busboy
     // applies); a Content-Type the contract cannot hold is stored as application/octet-stream.
-    return await upload.commit({ path: target, contentType: filePart.mimeType });
+    return await upload.commit({ path: target, contentType: filePart.mimeType }, commit);
   } catch (error) {
     // If even the cleanup fails (storage gone), the pending row is left to purgeAbandonedUploads;
     // the caller hears of the first failure, not of this one.
     await upload?.abort().catch(() => undefined);
-    if (error instanceof files.FileTooLargeError) throw tooLarge();
+    if (error instanceof FileTooLargeError) throw tooLarge();
     throw error;
   }
-}
-
-/**
- * `attachment` with the file's name (RFC 6266): a quoted `filename` for every client, and
- * `filename*` (RFC 8187, UTF-8) as well when the name is not plain printable ASCII.
- */
-export function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "\\$&");
-  const header = `attachment; filename="${fallback}"`;
-  if (/^[\x20-\x7e]*$/.test(name) && !/["\\%]/.test(name)) return header;
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${header}; filename*=UTF-8''${encoded}`;
 }

@@ -1,5 +1,6 @@
 // Projects: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
+import type { SchemaProject } from "../../generated/schema.d.ts";
 import * as projects from "../domain/projects.ts";
 import { presentProject } from "./app-urls.ts";
 import type { Context } from "../http/request-context.ts";
@@ -11,10 +12,11 @@ type ProjectHandlers = Pick<
 >;
 
 export const projectHandlers: ProjectHandlers = {
-  async createProject({ body }, { db, work, partition }) {
-    const project = await projects.createProject(db, work, partition, body);
-    return { status: 201, headers: { Location: `/v1/projects/${project.id}` }, body: project };
-  },
+  createProject: ({ body }, { db, work, partition, effect }) =>
+    effect(
+      (commit) => projects.createProject(db, work, partition, body, commit),
+      (project: SchemaProject) => ({ status: 201, headers: { Location: `/v1/projects/${project.id}` }, body: project }),
+    ),
 
   async listProjects({ query }, context) {
     const filters = { status: query?.status, visibility: query?.visibility };

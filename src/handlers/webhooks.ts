@@ -1,6 +1,6 @@
 // Webhook endpoints and deliveries: HTTP in, domain call, HTTP out.
 import type { Handlers } from "../../generated/handlers.ts";
-import type { SchemaWebhookDelivery } from "../../generated/schema.d.ts";
+import type { SchemaWebhookDelivery, SchemaWebhookEndpointWithSecret } from "../../generated/schema.d.ts";
 import * as webhooks from "../domain/webhooks.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
@@ -20,15 +20,23 @@ type WebhookHandlers = Pick<
   | "rotateWebhookSecret"
 >;
 
-/** Where a queued delivery can be watched. */
-const deliveryPath = (delivery: SchemaWebhookDelivery) =>
-  `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries/${delivery.id}`;
+/** A delivery queued, where it can be watched. */
+const queued = (delivery: SchemaWebhookDelivery) => ({
+  status: 202 as const,
+  headers: { Location: `/v1/webhooks/${delivery.webhook_endpoint_id}/deliveries/${delivery.id}` },
+  body: delivery,
+});
 
 export const webhookHandlers: WebhookHandlers = {
-  async createWebhookEndpoint({ body }, { db, webhookTargets, partition }) {
-    const endpoint = await webhooks.createWebhookEndpoint(db, webhookTargets, partition, body);
-    return { status: 201, headers: { Location: `/v1/webhooks/${endpoint.id}` }, body: endpoint };
-  },
+  createWebhookEndpoint: ({ body }, { db, webhookTargets, partition, effect }) =>
+    effect(
+      (commit) => webhooks.createWebhookEndpoint(db, webhookTargets, partition, body, commit),
+      (endpoint: SchemaWebhookEndpointWithSecret) => ({
+        status: 201,
+        headers: { Location: `/v1/webhooks/${endpoint.id}` },
+        body: endpoint,
+      }),
+    ),
 
   async listWebhookEndpoints({ query }, context) {
     return listed(context, "webhooks", query, {}, (page) =>
@@ -42,18 +50,19 @@ export const webhookHandlers: WebhookHandlers = {
   updateWebhookEndpoint: ({ path, body }, { db, webhookTargets, partition }) =>
     ok(webhooks.updateWebhookEndpoint(db, webhookTargets, partition, path.webhook_endpoint_id, body)),
 
-  rotateWebhookSecret: ({ path }, { db, partition }) =>
-    ok(webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id)),
+  rotateWebhookSecret: ({ path }, { db, partition, effect }) =>
+    effect(
+      (commit) => webhooks.rotateWebhookSecret(db, partition, path.webhook_endpoint_id, commit),
+      (endpoint: SchemaWebhookEndpointWithSecret) => ({ status: 200, body: endpoint }),
+    ),
 
   async deleteWebhookEndpoint({ path }, { db, partition }) {
     await webhooks.deleteWebhookEndpoint(db, partition, path.webhook_endpoint_id);
     return { status: 204 };
   },
 
-  async sendTestWebhookEvent({ path }, { db, partition }) {
-    const delivery = await webhooks.sendTestEvent(db, partition, path.webhook_endpoint_id);
-    return { status: 202, headers: { Location: deliveryPath(delivery) }, body: delivery };
-  },
+  sendTestWebhookEvent: ({ path }, { db, partition, effect }) =>
+    effect((commit) => webhooks.sendTestEvent(db, partition, path.webhook_endpoint_id, commit), queued),
 
   async listWebhookDeliveries({ path, query }, context) {
     const filters = { status: query?.status };
@@ -65,8 +74,6 @@ export const webhookHandlers: WebhookHandlers = {
   getWebhookDelivery: ({ path }, { db, partition }) =>
     ok(webhooks.getWebhookDelivery(db, partition, path.webhook_endpoint_id, path.delivery_id)),
 
-  async redeliverWebhookDelivery({ path }, { db, partition }) {
-    const delivery = await webhooks.redeliver(db, partition, path.webhook_endpoint_id, path.delivery_id);
-    return { status: 202, headers: { Location: deliveryPath(delivery) }, body: delivery };
-  },
+  redeliverWebhookDelivery: ({ path }, { db, partition, effect }) =>
+    effect((commit) => webhooks.redeliver(db, partition, path.webhook_endpoint_id, path.delivery_id, commit), queued),
 };

@@ -1,10 +1,15 @@
-// The one error shape of the contract, and the mapping of every failure to it.
+// The one error shape of the contract, and the one table from each kind of failure to its status and
+// code. Every face answers from that table in its own shape: the API in the contract's error shape
+// (toHttpError), the console as a page or a form's message, OAuth as an RFC 6749 error.
 import type { Duplex } from "node:stream";
 import type { components } from "../../generated/schema.d.ts";
 import {
   ConflictError,
+  FileTooLargeError,
+  ForbiddenError,
   InvalidInputError,
   NotFoundError,
+  RefusedAddressError,
   ScopeError,
   StoppingError,
   TooManyStreamsError,
@@ -50,25 +55,59 @@ export function errorBody(code: ErrorCode, message: string, param: string | null
 /** Seconds a client is asked to wait while the database cannot be reached. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
-/** Maps what a handler or the domain threw to an HttpError; anything unknown is a bug (500). */
+interface DomainErrorRow {
+  readonly type: abstract new (...args: never[]) => Error;
+  readonly status: number;
+  readonly code: ErrorCode;
+  /** Headers the answer needs besides (a Retry-After). */
+  readonly headers: (error: Error) => Record<string, string>;
+}
+
+/** A row of the table, its `headers` typed by the row's own class (only its instances reach them). */
+function row<E extends Error>(
+  type: abstract new (...args: never[]) => E,
+  status: number,
+  code: ErrorCode,
+  headers: (error: E) => Record<string, string> = () => ({}),
+): DomainErrorRow {
+  return { type, status, code, headers: headers as (error: Error) => Record<string, string> };
+}
+
+const retryAfter = (seconds: number) => ({ "Retry-After": String(seconds) });
+
+/**
+ * The status and code of every error class the domain throws. A role that does not allow an action
+ * is 403 `forbidden` (as Stripe and GitHub answer a known caller without the permission); scopes
+ * a key lacks stay 401 `insufficient_scope`, as the service description has it.
+ */
+const DOMAIN_ERRORS: readonly DomainErrorRow[] = [
+  row(InvalidInputError, 400, "invalid_request"),
+  row(RefusedAddressError, 400, "invalid_request"),
+  row(ScopeError, 401, "insufficient_scope"),
+  row(ForbiddenError, 403, "forbidden"),
+  row(NotFoundError, 404, "not_found"),
+  row(ConflictError, 409, "conflict"),
+  row(FileTooLargeError, 413, "payload_too_large"),
+  row(TooManyStreamsError, 429, "too_many_streams", (error) => retryAfter(error.retryAfterSeconds)),
+  row(StoppingError, 503, "service_unavailable", () => retryAfter(UNAVAILABLE_RETRY_AFTER_SECONDS)),
+];
+
+/** A domain error's status, code, message, param and headers, from the table; undefined for anything else. */
+export function domainFailure(error: unknown): HttpError | undefined {
+  const found = DOMAIN_ERRORS.find((entry) => error instanceof entry.type);
+  if (!found) return undefined;
+  const failure = error as Error & { param?: string | null };
+  return new HttpError(found.status, found.code, failure.message, failure.param ?? null, found.headers(failure));
+}
+
+/**
+ * What the API answers a failure with: an HttpError as it was thrown, a domain error as the table
+ * says, 503 for an unreachable database; undefined for anything else, which is a bug (500).
+ */
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
   if (isStorageUnavailable(error)) return serviceUnavailable();
-  if (error instanceof NotFoundError) return new HttpError(404, "not_found", error.message, error.param);
-  if (error instanceof ConflictError) return new HttpError(409, "conflict", error.message, error.param);
-  if (error instanceof InvalidInputError) return new HttpError(400, "invalid_request", error.message, error.param);
-  if (error instanceof StoppingError) {
-    return new HttpError(503, "service_unavailable", error.message, null, {
-      "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
-    });
-  }
-  if (error instanceof ScopeError) return new HttpError(401, "insufficient_scope", error.message, error.param);
-  if (error instanceof TooManyStreamsError) {
-    return new HttpError(429, "too_many_streams", error.message, null, {
-      "Retry-After": String(error.retryAfterSeconds),
-    });
-  }
-  return undefined;
+  return domainFailure(error);
 }
 
 /** The database cannot be reached: the request may be sent again (a create with its Idempotency-Key). */

@@ -1,11 +1,10 @@
-// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table. Just
-// over 300 lines and kept whole: the decisions below and the code that keeps them are one table's rules.
+// Idempotency keys with Stripe's semantics, over the storage layer's `idempotency_keys` table.
 // (The pipeline's step that uses them: idempotent-call.ts; the housekeeping purge: domain/idempotency-keys.ts.)
 //
 // Flow for a creating POST that carries `Idempotency-Key`:
 //   const r = await begin(db, { workspaceId, environment, key, method, path, requestHash });
 //   'new'      → run the handler (renew(db, r.lease) every lockTimeout/3 while it runs), then
-//                complete(tx, r.lease, { status, headers, body }) in the transaction of its writes,
+//                complete(tx, r.lease, { status, headers, body }) in the transaction of its effect,
 //                or abandon(db, r.lease) when nothing is to be stored
 //   'replay'   → answer r.status / r.headers / r.body with `Idempotent-Replayed: true`, run nothing
 //   'in_use'   → 409 idempotency_key_in_use (the first request with this key is still running)

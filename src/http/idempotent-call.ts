@@ -1,17 +1,16 @@
 // The Idempotency-Key step of the pipeline (pipeline.ts calls it for a creating request that carries
 // one): claim the key, replay a stored answer, or run the handler and store its answer in the
-// transaction of its writes. The key's table and its rules: idempotency.ts.
+// transaction of its effect (request-transaction.ts). The key's table and its rules: idempotency.ts.
 import type { Logger } from "pino";
 import type { OperationId } from "../../generated/handlers.ts";
 import type { MultipartBody } from "../stream-bodies.ts";
-import type { Context } from "./request-context.ts";
-import type { Database } from "../storage/index.ts";
+import type { RequestServices } from "./request-context.ts";
+import type { Database, Queryable } from "../storage/index.ts";
 import { BodyError, HttpError, errorBody, toHttpError } from "./errors.ts";
 import * as idempotency from "./idempotency.ts";
 import { fingerprintOf } from "./multipart.ts";
-import { requestTransaction } from "./request-transaction.ts";
+import { requestEffect, type Effect, type HandlerResult } from "./request-transaction.ts";
 
-/** What a handler answers. */
 /**
  * How an operation's successful answer is stored for its Idempotency-Key when it carries a secret
  * (the handlers' answerSeals, src/handlers/stored-answers.ts): sealed when stored, opened on replay.
@@ -20,13 +19,7 @@ export interface AnswerSeal {
   /** The body to store in place of a successful answer's body. */
   seal(body: unknown): unknown;
   /** The body to replay from a stored one; HttpError when it cannot be given again. */
-  open(stored: unknown, context: Context): Promise<unknown>;
-}
-
-export interface HandlerResult {
-  status: number;
-  headers?: Record<string, unknown>;
-  body?: unknown;
+  open(stored: unknown, context: RequestServices): Promise<unknown>;
 }
 
 /** What the step needs of the pipeline's dependencies. */
@@ -39,9 +32,9 @@ export interface IdempotentCallDeps {
 
 export interface IdempotentCall {
   readonly operationId: OperationId;
-  readonly context: Context;
-  /** The handler, on the database it is given. */
-  readonly run: (db: Database) => Promise<HandlerResult>;
+  readonly context: RequestServices;
+  /** The handler, with the effect it is to make its writes through. */
+  readonly run: (effect: Effect) => Promise<HandlerResult>;
   readonly scope: Omit<idempotency.BeginInput, "requestHash">;
   /** The parsed JSON body, or the multipart body still to be read. */
   readonly body: unknown;
@@ -49,11 +42,12 @@ export interface IdempotentCall {
 
 /**
  * Runs a creating request at most once per Idempotency-Key and replays its stored answer after. The
- * handler's writes and the stored answer commit in one transaction (request-transaction.ts); while
- * the handler runs, its claim is renewed, so a long upload keeps it. Not stored: server errors, and
- * refusals of a body that could not be received (cut short, malformed, too large) — the retry then
- * runs again. A multipart body is told apart by its fingerprint (its parts' content, hashed while
- * read), so its hash is compared once it has been read.
+ * handler's effect and its stored answer commit in one transaction (request-transaction.ts); an
+ * answer made without an effect (a refusal) is stored alone. While the handler runs, its claim is
+ * renewed, so a long upload keeps it. Not stored: server errors, and refusals of a body that could
+ * not be received (cut short, malformed, too large) — the retry then runs again. A multipart body
+ * is told apart by its fingerprint (its parts' content, hashed while read), so its hash is compared
+ * once it has been read.
  */
 export async function idempotently(deps: IdempotentCallDeps, call: IdempotentCall): Promise<HandlerResult> {
   const { idempotencyDb: db, answerSeals, idempotencyOptions: options } = deps;
@@ -84,13 +78,26 @@ export async function idempotently(deps: IdempotentCallDeps, call: IdempotentCal
   }
 
   const { lease } = claim;
-  const work = requestTransaction(db);
+  /** Stores `answer` for the key on `on`; LeaseLost when the key is no longer this request's. */
+  const store = async (on: Queryable, answer: HandlerResult) => {
+    if (multipart && multipart.fingerprint === undefined)
+      throw new Error("an upload's answer was made before its body had been read to the end");
+    const stored = {
+      status: answer.status,
+      headers: stringHeaders(answer.headers),
+      body: seal && answer.status < 300 ? seal.seal(answer.body) : answer.body,
+    };
+    const requestHash = multipart ? hashOf({ multipart: multipart.fingerprint }) : undefined;
+    if (!(await idempotency.complete(on, lease, stored, { ...options, requestHash }))) throw new LeaseLost();
+  };
+  const work = requestEffect(db, store);
   const renewal = keepClaimed(db, lease, deps.logger, options);
   let result: HandlerResult;
   try {
-    result = await call.run(work.db);
+    result = await call.run(work.effect);
   } catch (error) {
-    await work.rollback();
+    // Held past its lease, the key went to a retry, which carries the request out instead of this one.
+    if (error instanceof LeaseLost) throw keyInUse();
     const failure = toHttpError(error);
     if (!failure || failure.status >= 500 || failure instanceof BodyError) {
       await release(db, lease);
@@ -104,24 +111,14 @@ export async function idempotently(deps: IdempotentCallDeps, call: IdempotentCal
   } finally {
     renewal.stop();
   }
-  const fingerprint = multipart ? multipart.fingerprint : undefined;
-  if (result.status >= 500 || (multipart && fingerprint === undefined)) {
-    await work.rollback();
+  if (work.committed()) return result;
+  if (result.status >= 500 || (multipart && multipart.fingerprint === undefined)) {
     await release(db, lease);
     return result;
   }
-  const stored = {
-    status: result.status,
-    headers: stringHeaders(result.headers),
-    body: seal && result.status < 300 ? seal.seal(result.body) : result.body,
-  };
   try {
-    await work.commit(async (tx) => {
-      const requestHash = multipart ? hashOf({ multipart: fingerprint }) : undefined;
-      if (!(await idempotency.complete(tx, lease, stored, { ...options, requestHash }))) throw new LeaseLost();
-    });
+    await store(db, result);
   } catch (error) {
-    // Held past its lease, the key went to a retry, which carries the request out instead of this one.
     if (error instanceof LeaseLost) throw keyInUse();
     await release(db, lease);
     throw error;
@@ -156,12 +153,13 @@ const keyReused = () =>
   );
 
 function isMultipart(body: unknown): body is MultipartBody {
-  return typeof (body as MultipartBody | undefined)?.stream?.pipe === "function";
+  const parts = (body as Partial<MultipartBody> | null | undefined)?.parts;
+  return typeof parts?.[Symbol.asyncIterator] === "function";
 }
 
 /**
  * Renews a claim every third of its lock timeout until stopped; a renewal that fails is tried again
- * at the next. Not awaited: on PGlite a renewal waits for the transaction the handler holds open.
+ * at the next. Not awaited: on PGlite a renewal waits while the effect's transaction holds the connection.
  */
 function keepClaimed(
   db: Database,

@@ -1,33 +1,15 @@
-// A multipart/form-data body as an async sequence of parts, parsed by busboy while it streams. A
-// file part's content is itself an async sequence of chunks, which the consumer must read to the
-// end before the next part arrives (or stop, abandoning the body). Nothing is buffered beyond
-// busboy's and the socket's own high-water marks: reading slowly slows the client down. The body's
-// fingerprint is hashed on the way, for idempotency (MultipartBody.fingerprint).
+// A multipart/form-data body as a sequence of parts, whichever transport brought it. Over HTTP,
+// busboy parses the body while it streams (`httpParts`); an MCP tool call gives its parts as they
+// are. Below the transport there is one path (`multipartBody`): the same limits on every body, and
+// its fingerprint hashed on the way, for idempotency (MultipartBody.fingerprint). A file part's
+// content is itself an async sequence of chunks, which the consumer must read to the end before the
+// next part arrives (or stop, abandoning the body). Nothing is buffered beyond busboy's and the
+// socket's own high-water marks: reading slowly slows the client down.
 import { createHash, type Hash } from "node:crypto";
 import busboy from "busboy";
 import type { Readable } from "node:stream";
-import type { MultipartBody } from "../stream-bodies.ts";
+import type { FieldPart, FormPart, MultipartBody } from "../stream-bodies.ts";
 import { BodyError } from "./errors.ts";
-
-export interface FieldPart {
-  readonly kind: "field";
-  readonly name: string;
-  readonly value: string;
-  /** The value was longer than `limits.fieldSize` and was cut. */
-  readonly truncated: boolean;
-}
-
-export interface FilePart {
-  readonly kind: "file";
-  readonly name: string;
-  /** From the part's Content-Disposition; undefined when it names none. */
-  readonly filename: string | undefined;
-  /** From the part's Content-Type (busboy says `text/plain` when there is none). */
-  readonly mimeType: string;
-  readonly content: AsyncGenerator<Buffer>;
-}
-
-export type Part = FieldPart | FilePart;
 
 export interface MultipartLimits {
   /** Longest value of a non-file part, in bytes. */
@@ -38,29 +20,99 @@ export interface MultipartLimits {
 
 /**
  * The limits of every multipart body the API reads (an upload's `path` and `file`, with room to
- * refuse extra parts by name). One set, so that a body reads the same for its handler and for its
- * idempotency fingerprint.
+ * refuse extra parts by name). One set, whichever transport brought the body, so that a body reads
+ * the same for its handler and for its idempotency fingerprint.
  */
 export const MULTIPART_LIMITS: MultipartLimits = Object.freeze({ fieldSize: 4096, parts: 16 });
+
+/**
+ * The body a handler reads: the parts of `source` within `limits` (a longer value is cut and marked
+ * truncated; parts past the limit are skipped), fingerprinted as they are read. Reading every part
+ * sets `fingerprint`.
+ */
+export function multipartBody(
+  source: AsyncIterable<FormPart>,
+  declaredBytes?: number,
+  limits: MultipartLimits = MULTIPART_LIMITS,
+): MultipartBody {
+  const body: MultipartBody = { parts: withinLimits(), declaredBytes };
+  async function* withinLimits(): AsyncGenerator<FormPart> {
+    // Every part in body order, each framed by its length so that no two bodies hash alike. A file's
+    // content is hashed as the consumer reads it, which comes before the next part.
+    const fingerprint = createHash("sha256");
+    let count = 0;
+    for await (const part of source) {
+      if (++count > limits.parts) continue;
+      if (part.kind === "field") {
+        const field = cut(part, limits.fieldSize);
+        fingerprint.update(frame("field", field.name, String(field.truncated), field.value));
+        yield field;
+      } else {
+        fingerprint.update(frame("file", part.name, part.filename ?? "", part.mimeType));
+        yield { ...part, content: hashed(part.content, fingerprint) };
+      }
+    }
+    body.fingerprint = fingerprint.digest("hex");
+  }
+  return body;
+}
+
+/** The field with its value cut to `size` bytes, at a character's boundary, as busboy cuts it. */
+function cut(field: FieldPart, size: number): FieldPart {
+  const bytes = Buffer.from(field.value);
+  if (bytes.length <= size) return field;
+  let end = size;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // not within a character
+  return { ...field, value: bytes.subarray(0, end).toString("utf8"), truncated: true };
+}
+
+/** A file's chunks, hashed on the way, and its length once it ends. */
+async function* hashed(chunks: AsyncIterable<Buffer>, fingerprint: Hash): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    fingerprint.update(chunk);
+    bytes += chunk.length;
+    yield chunk;
+  }
+  fingerprint.update(frame("end", String(bytes)));
+}
+
+/** Strings joined so that their boundaries stay unambiguous: each preceded by its byte length. */
+function frame(...values: string[]): string {
+  return values.map((value) => `${Buffer.byteLength(value)}:${value}`).join("");
+}
+
+/** Reads the whole body, storing nothing, for its fingerprint; BodyError when it cannot be read. */
+export async function fingerprintOf(body: MultipartBody): Promise<string> {
+  for await (const part of body.parts) {
+    if (part.kind === "file") for await (const _ of part.content);
+  }
+  return body.fingerprint!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The HTTP transport
 
 const malformed = (error: unknown) =>
   new BodyError(400, "invalid_request", `The multipart body could not be read: ${(error as Error)?.message ?? error}.`);
 
 /**
- * The parts of the body, in order. Ends with BodyError 400 when the body is not well-formed
- * multipart (no boundary, cut short, client gone). Stopping early (break, throw) detaches the
- * parser and leaves the rest of the request unread. Reading to the end sets `body.fingerprint`.
+ * The parts of an HTTP body, in order, as busboy parses them. Ends with BodyError 400 when the body
+ * is not well-formed multipart (no boundary, cut short, client gone). Stopping early (break, throw)
+ * detaches the parser and leaves the rest of the request unread.
  */
-export async function* multipartParts(
-  body: MultipartBody,
+export async function* httpParts(
+  contentType: string,
+  stream: Readable,
   limits: MultipartLimits = MULTIPART_LIMITS,
-): AsyncGenerator<Part> {
+): AsyncGenerator<FormPart> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
-      headers: { "content-type": body.contentType },
+      headers: { "content-type": contentType },
       // Clients send filenames as raw UTF-8 (browsers do); busboy's default would read them as latin1.
       defParamCharset: "utf8",
+      // Applied while parsing too, so that no value is held whole in memory however long it is.
       limits: { fieldSize: limits.fieldSize, parts: limits.parts, fieldNameSize: 100, headerPairs: 32 },
     });
   } catch (error) {
@@ -72,10 +124,7 @@ export async function* multipartParts(
     );
   }
 
-  // Every part in body order, each framed by its length so that no two bodies hash alike. A file's
-  // content is hashed as the consumer reads it, which busboy makes happen before the next part.
-  const fingerprint = createHash("sha256");
-  const queue: Part[] = [];
+  const queue: FormPart[] = [];
   let finished = false;
   let failure: BodyError | undefined;
   let wake: (() => void) | undefined;
@@ -84,23 +133,17 @@ export async function* multipartParts(
     wake = undefined;
   };
 
-  parser.on("field", (name, value, info) => {
-    fingerprint.update(frame("field", name, String(info.valueTruncated), value));
-    queue.push({ kind: "field", name, value, truncated: info.valueTruncated });
+  // busboy names a part of `name=""` undefined: it is the part named "" that the client sent.
+  parser.on("field", (name: string | undefined, value, info) => {
+    queue.push({ kind: "field", name: name ?? "", value, truncated: info.valueTruncated });
     notify();
   });
-  parser.on("file", (name, stream, info) => {
+  parser.on("file", (name: string | undefined, content, info) => {
     // The stream may fail (body cut short) before the consumer reads it: its reader gets the error
     // then (an async iterator reports `errored`), but an 'error' with no listener would crash us.
-    stream.on("error", () => {});
-    fingerprint.update(frame("file", name, info.filename ?? "", info.mimeType));
-    queue.push({
-      kind: "file",
-      name,
-      filename: info.filename,
-      mimeType: info.mimeType,
-      content: chunksOf(stream, fingerprint),
-    });
+    content.on("error", () => {});
+    const { filename, mimeType } = info;
+    queue.push({ kind: "file", name: name ?? "", filename, mimeType, content: chunksOf(content) });
     notify();
   });
   parser.on("close", () => {
@@ -115,11 +158,11 @@ export async function* multipartParts(
   // it the file part being read).
   const onRequestError = (error: Error) => parser.destroy(error);
   const onRequestClose = () => {
-    if (!body.stream.readableEnded) parser.destroy(new Error("the request ended before the body was complete"));
+    if (!stream.readableEnded) parser.destroy(new Error("the request ended before the body was complete"));
   };
-  body.stream.on("error", onRequestError);
-  body.stream.on("close", onRequestClose);
-  body.stream.pipe(parser);
+  stream.on("error", onRequestError);
+  stream.on("close", onRequestClose);
+  stream.pipe(parser);
 
   try {
     for (;;) {
@@ -129,21 +172,18 @@ export async function* multipartParts(
         continue;
       }
       if (failure) throw failure;
-      if (finished) {
-        body.fingerprint = fingerprint.digest("hex");
-        return;
-      }
+      if (finished) return;
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
-    body.stream.off("error", onRequestError);
-    body.stream.off("close", onRequestClose);
-    body.stream.unpipe(parser);
+    stream.off("error", onRequestError);
+    stream.off("close", onRequestClose);
+    stream.unpipe(parser);
     if (!finished) {
       parser.on("error", () => {}); // destroying an unfinished parser reports "Unexpected end of form"
       parser.destroy();
     }
-    await drain(body.stream);
+    await drain(stream);
   }
 }
 
@@ -183,30 +223,11 @@ function drain(stream: Readable): Promise<void> {
   });
 }
 
-/** A busboy file stream as chunks, hashed on the way; its failures (cut-short body, client gone) as BodyError 400. */
-async function* chunksOf(stream: Readable, fingerprint: Hash): AsyncGenerator<Buffer> {
-  let bytes = 0;
+/** A busboy file stream as chunks; its failures (cut-short body, client gone) as BodyError 400. */
+async function* chunksOf(stream: Readable): AsyncGenerator<Buffer> {
   try {
-    for await (const chunk of stream) {
-      fingerprint.update(chunk as Buffer);
-      bytes += (chunk as Buffer).length;
-      yield chunk as Buffer;
-    }
+    for await (const chunk of stream) yield chunk as Buffer;
   } catch (error) {
     throw malformed(error);
   }
-  fingerprint.update(frame("end", String(bytes)));
-}
-
-/** Strings joined so that their boundaries stay unambiguous: each preceded by its byte length. */
-function frame(...values: string[]): string {
-  return values.map((value) => `${Buffer.byteLength(value)}:${value}`).join("");
-}
-
-/** Reads the whole body, storing nothing, for its fingerprint; BodyError when it cannot be read. */
-export async function fingerprintOf(body: MultipartBody): Promise<string> {
-  for await (const part of multipartParts(body)) {
-    if (part.kind === "file") for await (const _ of part.content);
-  }
-  return body.fingerprint!;
 }

@@ -1,7 +1,7 @@
 // The one request pipeline. Every request passes, in order:
 //   request id → route (404/405) → authenticate (401) → rate limit (429) → scope (401
 //   insufficient_scope) → body (415/413/400) → validate against the contract (400) → idempotency
-//   (replay/409/422) → handler (its writes and its stored answer in one transaction) → response
+//   (replay/409/422) → handler (its effect and its stored answer in one transaction) → response
 // and leaves an audit entry, whatever its outcome. Handlers see only typed input and answer typed
 // results; every error, theirs included, leaves here in the contract's one error shape. A client
 // address that has failed too often before any key was identified (404/405 on routing, 401 on
@@ -9,22 +9,21 @@
 // memory only (address-limit.ts). An unreachable database answers 503 (storage/unavailable.ts).
 //
 // One pipeline, two transports: its core takes a transport-free request (method, target, headers,
-// body stream, client address, and the MCP tool it carries out, if any) and hands its answer
-// (status, headers, body) to the transport's `deliver`, which writes it and says when it has gone.
-// Over HTTP that is the ServerResponse (`servingHttp`, below); over MCP a tool's result
-// (src/mcp/). Every rule above is here, once, whichever way a request came; the idempotency step
+// body stream or a multipart body's parts, client address, and the MCP tool it carries out, if any)
+// and hands its answer (status, headers, body) to the transport's `deliver`, which writes it and
+// says when it has gone. Over HTTP that is the ServerResponse (`servingHttp`, below); over MCP a
+// tool's result (src/mcp/). Every rule above is here, once, whichever way a request came; the idempotency step
 // is idempotent-call.ts. An event stream (GET /v1/events/stream, over HTTP only) is answered like
 // any request, then goes on after its answer has begun (event-stream.ts): its audit row, its
-// latency, are its start. Over 300 lines and kept whole: the steps read in order in one function,
-// and the HTTP transport at the end is that function's other half.
+// latency, are its start.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { Operation } from "openapi-backend";
 import { operationMeta, type Handlers, type OperationId } from "../../generated/handlers.ts";
-import type { MultipartBody } from "../stream-bodies.ts";
-import type { Context } from "./request-context.ts";
+import type { FormPart, MultipartBody } from "../stream-bodies.ts";
+import type { Context, RequestServices } from "./request-context.ts";
 import type { Database } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import type { Principal, Refusal } from "../domain/keys.ts";
@@ -32,11 +31,14 @@ import type { Contract } from "./contract.ts";
 import { mediaTypeOf } from "../request-body.ts";
 import { readJsonBody, requireMediaType } from "./body.ts";
 import { HttpError, errorBody, internalError, serviceUnavailable, toHttpError } from "./errors.ts";
+import { contentDisposition, isFileBody } from "./file-body.ts";
+import { httpParts, multipartBody } from "./multipart.ts";
 import { authenticateRequest } from "./auth.ts";
 import { rateLimitHeaders, type KeyRateLimiter } from "./rate-limit/index.ts";
 import type { AddressLimiter, AddressRefusal } from "./address-limit.ts";
 import type * as idempotency from "./idempotency.ts";
-import { idempotently, stringHeaders, type AnswerSeal, type HandlerResult } from "./idempotent-call.ts";
+import { idempotently, stringHeaders, type AnswerSeal } from "./idempotent-call.ts";
+import { requestEffect, type HandlerResult } from "./request-transaction.ts";
 import type { AuditWriter } from "./audit.ts";
 import {
   DEFAULT_EVENT_STREAM_SETTINGS,
@@ -55,8 +57,8 @@ export interface PipelineDeps {
   authenticateFromMemory: (secret: string) => Principal | Refusal | undefined;
   /** Counts and refuses, per client address, requests failing before a key is identified. */
   addressLimiter: AddressLimiter;
-  /** The per-request context handlers receive. */
-  context: (principal: Principal, requestId: string, log: Logger) => Context;
+  /** The per-request context handlers receive, but for its effect, which the pipeline adds. */
+  context: (principal: Principal, requestId: string, log: Logger) => RequestServices;
   idempotencyDb: Database;
   /** What an operation's stored answer keeps in place of a secret it carried. */
   answerSeals: Partial<Record<OperationId, AnswerSeal>>;
@@ -75,6 +77,8 @@ export interface PipelineRequest {
   readonly headers: IncomingHttpHeaders;
   /** The body as it arrives: the HTTP request itself, or the bytes a transport made of a tool's arguments. */
   readonly body: Readable;
+  /** A multipart body's parts when the transport holds them as they are (a tool's arguments), unread over HTTP. */
+  readonly parts?: AsyncIterable<FormPart>;
   /** The client's address, as TRUST_PROXY says to read it. */
   readonly clientAddress: string | null;
   /** The MCP tool (an operationId) the request carries out; undefined over HTTP. */
@@ -86,7 +90,7 @@ export interface Answer {
   readonly requestId: string;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** Nothing (undefined), bytes, a stream of bytes, or any other value: JSON. */
+  /** Nothing (undefined), a file (FileBody), an event stream, JSON bytes written ahead, or any other value: JSON. */
   readonly body: unknown;
   /** The pipeline refused or failed the request: the body is the contract's error shape. */
   readonly failed: boolean;
@@ -218,7 +222,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         { streamedBody: streamed },
       );
       const multipart: MultipartBody | undefined = streamed
-        ? { contentType: request.headers["content-type"]!, stream: request.body }
+        ? multipartBody(
+            request.parts ?? httpParts(request.headers["content-type"]!, request.body),
+            Number(request.headers["content-length"]) || undefined,
+          )
         : undefined;
       const input = { path: params, query, header: declaredHeaders(request, operation), body: multipart ?? body };
       const context = deps.context(principal, requestId, log);
@@ -230,7 +237,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           ? await idempotently(deps, {
               operationId,
               context,
-              run: (db) => handler(input, { ...context, db }),
+              run: (effect) => handler(input, { ...context, effect }),
               scope: {
                 workspaceId: principal.workspace.id,
                 environment: principal.key.environment,
@@ -240,7 +247,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
               },
               body: multipart ?? body,
             })
-          : await handler(input, context);
+          : await handler(input, { ...context, effect: requestEffect(context.db).effect });
       sent = await deliver({
         requestId,
         status: result.status,
@@ -451,22 +458,20 @@ export async function writeAnswer(
     response.end(JSON.stringify(body));
   } else if (body === undefined) {
     response.end();
-  } else if (body instanceof Uint8Array) {
-    // Bytes are a file, but for JSON written ahead (the MCP tool list), which says its type.
-    if (!("Content-Type" in answer.headers)) response.setHeader("Content-Type", "application/octet-stream");
-    response.end(body);
-  } else if (isReadable(body)) {
+  } else if (isFileBody(body)) {
+    // The contract serves every file as application/octet-stream; its name goes in the header.
     response.setHeader("Content-Type", "application/octet-stream");
-    await pipeTo(body, response);
+    response.setHeader("Content-Disposition", contentDisposition(body.filename));
+    if (body.content instanceof Uint8Array) response.end(body.content);
+    else await pipeTo(body.content, response);
+  } else if (body instanceof Uint8Array) {
+    // JSON written ahead (the MCP tool list), which says its type.
+    response.end(body);
   } else {
     response.setHeader("Content-Type", "application/json");
     response.end(JSON.stringify(body));
   }
   return gone;
-}
-
-export function isReadable(value: unknown): value is Readable {
-  return typeof (value as Readable | null)?.pipe === "function";
 }
 
 async function pipeTo(source: Readable, response: ServerResponse): Promise<void> {

@@ -10,9 +10,15 @@ import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { WorkQueue } from "../domain/work-queue.ts";
 import type { CursorCodec } from "./cursor.ts";
 import type { Database } from "../storage/index.ts";
+import type { Effect } from "./request-transaction.ts";
 
 export interface Context {
   readonly db: Database;
+  /**
+   * The transaction of the request's effect, asked for by name (request-transaction.ts): its last
+   * write and, with an Idempotency-Key, its stored answer commit together.
+   */
+  readonly effect: Effect;
   readonly principal: Principal;
   readonly partition: Partition;
   readonly requestId: string;
@@ -27,3 +33,6 @@ export interface Context {
   /** This process's live event streams (GET /v1/events/stream). */
   readonly eventStreams: EventStreams;
 }
+
+/** What the server gives every request's context; the pipeline adds the request's effect. */
+export type RequestServices = Omit<Context, "effect">;

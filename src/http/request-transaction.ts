@@ -1,116 +1,71 @@
-// The transaction an idempotent request's effects commit in, together with its stored answer, so
-// that a crash can never leave one without the other (the effect done but the key still free, and
-// the retry doing it twice).
+// The transaction of a request's effect, asked for by name where the handler runs:
+//   effect((commit) => domain.create(db, …, commit), (created) => ({ status: 201, body: created }))
+// `write` calls the domain, which runs its last write through `commit` (its own `db.transaction`
+// when given none); `answer` makes the handler's answer of what that write returned, inside the same
+// transaction, and whatever must commit with the effect is written there before it commits.
 //
-// The handler does not know: it receives `db` as usual and opens its transaction as usual
-// (`db.transaction(…)`), typically last, after its checks and any work that must stay outside a
-// transaction (an upload's chunks). That transaction is held open when its callback returns; from
-// then on everything the handler does on `db` runs in it (another `db.transaction` joins it), and
-// the pipeline decides its end: `commit(last)` runs `last` in it (storing the answer) and commits,
-// `rollback()` undoes it. A failure inside it rolls it back at once and is rethrown to the handler,
-// which may then carry on outside it (an upload deleting its pending row). A handler that opens no
-// transaction has nothing held: `commit(last)` runs `last` alone.
-//
-// Holding the transaction costs no statement (drizzle's BEGIN and COMMIT are sent anyway) and lasts
-// only from the handler's last step to its answer, which matters on PGlite, where a transaction
-// holds the one connection.
-import type { Database, Queryable, Transaction } from "../storage/index.ts";
+// That is the stored answer of a request with an Idempotency-Key (idempotent-call.ts): effect and
+// answer commit together or not at all, so a crash never leaves the effect done with the key still
+// free (the retry would do it again) nor an answer stored for an effect undone, and a retry is
+// answered once. Without a key nothing more is written; the handler runs the same code either way.
+// Work that must stay outside a transaction (an upload's chunks, the DNS check of a webhook's URL)
+// comes before the last write, and the transaction ends once the answer is stored: it lasts no
+// longer than the domain's own would and costs no statement more (its BEGIN and COMMIT are sent
+// anyway), which matters on PGlite, where a transaction holds the one connection.
+import type { Commit, Database, Transaction } from "../storage/index.ts";
 
-export interface RequestTransaction {
-  /** The database to hand to the handler. */
-  readonly db: Database;
-  /** Runs `last` in the held transaction and commits (or runs it alone when none was opened). A throw from `last` rolls back. */
-  commit<T>(last: (db: Queryable) => Promise<T>): Promise<T>;
-  /** Undoes the held transaction, if any. */
-  rollback(): Promise<void>;
+/** What a handler answers: its status, the headers it sets, and its body. */
+export interface HandlerResult {
+  status: number;
+  headers?: Record<string, unknown>;
+  body?: unknown;
 }
 
-type Ending = { commit: true; last: (tx: Transaction) => Promise<unknown> } | { commit: false };
+/**
+ * Carries out a request's effect: `write` makes it, its last write committing through `commit`;
+ * `answer` turns what the write returned into the handler's answer, made in the same transaction.
+ * Once per request, and `commit` once per effect.
+ */
+export type Effect = <R, A extends HandlerResult>(
+  write: (commit: Commit<R>) => Promise<R>,
+  answer: (result: R) => A,
+) => Promise<A>;
 
-/** Thrown inside the held transaction to roll it back on the pipeline's word. */
-class RolledBack extends Error {}
+/** What must commit with the effect: given the answer, in the effect's transaction. */
+export type WithAnswer = (tx: Transaction, answer: HandlerResult) => Promise<void>;
 
-interface Held {
-  readonly tx: Transaction;
-  readonly end: (ending: Ending) => void;
-  /** Settles when the transaction has committed (with `last`'s result) or rolled back. */
-  readonly ended: Promise<unknown>;
+export interface RequestEffect {
+  readonly effect: Effect;
+  /** The answer that committed with the effect; undefined when none did (no write, or it failed). */
+  committed(): HandlerResult | undefined;
 }
 
-export function requestTransaction(db: Database): RequestTransaction {
-  let opening: Promise<Held> | undefined;
-  let held: Held | undefined;
-  let closed = false;
-
-  async function open(): Promise<Held> {
-    let end!: (ending: Ending) => void;
-    const ending = new Promise<Ending>((resolve) => (end = resolve));
-    let began = false;
-    let ended!: Promise<unknown>;
-    const tx = await new Promise<Transaction>((opened, failed) => {
-      ended = db.transaction(async (tx) => {
-        began = true;
-        opened(tx);
-        const decided = await ending;
-        if (!decided.commit) throw new RolledBack();
-        return decided.last(tx);
+/** The effect of one request on `db`, with `withAnswer` (if any) in its transaction. */
+export function requestEffect(db: Database, withAnswer?: WithAnswer): RequestEffect {
+  let used = false;
+  let committed: HandlerResult | undefined;
+  const effect: Effect = async <R, A extends HandlerResult>(
+    write: (commit: Commit<R>) => Promise<R>,
+    answer: (result: R) => A,
+  ) => {
+    if (used) throw new Error("a request has one effect");
+    used = true;
+    let commits = 0;
+    let answered: A | undefined;
+    const result = await write(async (last) => {
+      if (commits++ > 0) throw new Error("an effect commits once");
+      let made: A | undefined;
+      const written = await db.transaction(async (tx) => {
+        const value = await last(tx);
+        made = answer(value);
+        await withAnswer?.(tx, made);
+        return value;
       });
-      // Before it began, a failure is BEGIN's own; after, whoever ends the transaction hears it.
-      ended.catch((error: unknown) => {
-        if (!began) failed(error);
-      });
+      answered = committed = made;
+      return written;
     });
-    held = { tx, end, ended };
-    return held;
-  }
-
-  async function finish(ending: Ending): Promise<unknown> {
-    closed = true;
-    const current = held ?? (opening ? await opening.catch(() => undefined) : undefined);
-    if (!current) return undefined;
-    held = undefined;
-    current.end(ending);
-    try {
-      return await current.ended;
-    } catch (error) {
-      if (error instanceof RolledBack) return undefined;
-      throw error;
-    }
-  }
-
-  async function join<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    if (closed) return db.transaction(work);
-    opening ??= open();
-    const { tx } = await opening;
-    try {
-      return await work(tx);
-    } catch (error) {
-      await finish({ commit: false });
-      throw error;
-    }
-  }
-
-  const proxy = new Proxy(db, {
-    get(target, property) {
-      if (property === "transaction") return join;
-      const source: object = held && !closed ? held.tx : target;
-      const value: unknown = Reflect.get(source, property);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(source) : value;
-    },
-  });
-
-  return {
-    db: proxy,
-    async commit<T>(last: (db: Queryable) => Promise<T>): Promise<T> {
-      const current = held ?? (opening ? await opening.catch(() => undefined) : undefined);
-      if (!current || closed) {
-        closed = true;
-        return last(db);
-      }
-      return (await finish({ commit: true, last })) as T;
-    },
-    async rollback() {
-      await finish({ commit: false });
-    },
+    // A write that returned without committing (it had nothing to write) is answered all the same.
+    return answered ?? answer(result);
   };
+  return { effect, committed: () => committed };
 }

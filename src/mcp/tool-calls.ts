@@ -1,15 +1,18 @@
 // A tool call as a request of the pipeline, and the pipeline's answer as the call's result. The
-// arguments become the operation's request exactly as a client would send it over HTTP (path and
-// query parameters, a JSON or multipart body, an Idempotency-Key), so that every rule — the
-// contract's validation included — is the pipeline's; here only what the HTTP request cannot say
-// is refused (an argument the tool does not have, a path parameter that would leave its segment).
-import { randomBytes, randomUUID } from "node:crypto";
+// arguments become the operation's request as a client would send it over HTTP (path and query
+// parameters, a JSON body, an Idempotency-Key), so that every rule — the contract's validation
+// included — is the pipeline's; here only what no request could say is refused (an argument the
+// tool does not have, a path parameter that would leave its segment). A multipart body's parts go
+// to the pipeline as they are, not framed as multipart bytes, and take the same path from there as
+// an HTTP upload's; a file comes back with its name and media type as the handler gave them.
+import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { operationMeta } from "../../generated/handlers.ts";
 import type { McpToolCall } from "./tool-types.ts";
-import { contentTypeFor } from "../domain/media-types.ts";
 import { HttpError, errorBody } from "../http/errors.ts";
-import { isReadable, type Answer, type PipelineRequest } from "../http/pipeline.ts";
+import { isFileBody, isReadable } from "../http/file-body.ts";
+import type { Answer, PipelineRequest } from "../http/pipeline.ts";
+import type { FileBody, FormPart } from "../stream-bodies.ts";
 
 /** The most of a file a tool result carries (a download), and a call's content (an upload, within the message's own limit). */
 export const MCP_FILE_LIMIT = 1024 * 1024;
@@ -82,19 +85,16 @@ export function toolRequest(
     // Each call is one request: without a key of the caller's, it gets one of its own.
     headers["idempotency-key"] = key === undefined ? `mcp_${randomUUID()}` : scalar(key, "idempotency_key");
   }
-  let body: Buffer = Buffer.alloc(0);
-  if (call.body) {
-    // Without a `body` argument the request has an empty one, for the operation to judge.
-    const made =
-      call.body === "json"
-        ? {
-            bytes: args.body === undefined ? body : Buffer.from(jsonText(args.body, "body")),
-            contentType: "application/json",
-          }
-        : multipartBody(args.body ?? {}, call.files ?? []);
-    body = made.bytes;
-    headers["content-type"] = made.contentType;
+  // Without a `body` argument the request has an empty one, for the operation to judge.
+  let body = Buffer.alloc(0);
+  let parts: FormPart[] | undefined;
+  if (call.body === "json") {
+    if (args.body !== undefined) body = Buffer.from(jsonText(args.body, "body"));
+    headers["content-type"] = "application/json";
     headers["content-length"] = String(body.length);
+  } else if (call.body === "multipart") {
+    parts = formParts(args.body ?? {}, call.files ?? []);
+    headers["content-type"] = "multipart/form-data";
   }
   const search = query.size ? `?${query.toString()}` : "";
   return {
@@ -102,6 +102,7 @@ export function toolRequest(
     url: path + search,
     headers,
     body: Readable.from([body]),
+    parts: parts && Readable.from(parts),
     clientAddress: carrier.clientAddress,
     tool: tool.name,
   };
@@ -132,25 +133,24 @@ export async function toolResult(
   if (tool.call.answer !== "binary")
     return { content: [{ type: "text", text: JSON.stringify(answer.body) }], structuredContent: answer.body, _meta };
 
-  const bytes = await fileBytes(answer);
-  const disposition = answer.headers["Content-Disposition"] ?? "";
-  const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
-  const filename = encoded
-    ? decodeURIComponent(encoded)
-    : (/filename="((?:[^"\\]|\\.)*)"/.exec(disposition)?.[1] ?? "");
-  const mimeType = contentTypeFor(filename).split(";")[0]!;
+  if (!isFileBody(answer.body)) throw new Error(`${tool.name} answered a binary result that is no file`);
+  const file = answer.body;
+  const bytes = await fileBytes(file, Number(answer.headers["Content-Length"] ?? 0));
   const text = utf8Text(bytes);
-  const uri = origin + path;
+  const resource = { uri: origin + path, mimeType: file.mediaType, _meta: { [FILENAME]: file.filename } };
   return {
     content: [
       {
         type: "resource",
-        resource: text === undefined ? { uri, mimeType, blob: bytes.toString("base64") } : { uri, mimeType, text },
+        resource: text === undefined ? { ...resource, blob: bytes.toString("base64") } : { ...resource, text },
       },
     ],
     _meta,
   };
 }
+
+/** Where a file resource's `_meta` names the file (an embedded resource has no name of its own). */
+export const FILENAME = "project-builder/filename";
 
 /** The error result of a call refused before it became a request: its request id is the message's. */
 export function refusedCall(failure: HttpError, requestId: string): ToolResult {
@@ -158,20 +158,19 @@ export function refusedCall(failure: HttpError, requestId: string): ToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
 
-async function fileBytes(answer: Answer): Promise<Buffer> {
+async function fileBytes(file: FileBody, declared: number): Promise<Buffer> {
   const tooLarge = (size: number | string) =>
     new HttpError(
       413,
       "payload_too_large",
       `The file is ${size} bytes; a tool result carries at most ${MCP_FILE_LIMIT} bytes of a file. Download it over HTTP (downloadFile's GET, which also takes Range).`,
     );
-  const declared = Number(answer.headers["Content-Length"] ?? 0);
-  const body = answer.body;
+  const body = file.content;
   if (body instanceof Uint8Array) {
     if (body.length > MCP_FILE_LIMIT) throw tooLarge(body.length);
     return Buffer.from(body);
   }
-  if (!isReadable(body)) throw new Error("a binary answer that is neither bytes nor a stream");
+  if (!isReadable(body)) throw new Error("a file whose content is neither bytes nor a stream");
   if (declared > MCP_FILE_LIMIT) {
     body.destroy();
     throw tooLarge(declared);
@@ -202,21 +201,20 @@ function utf8Text(bytes: Buffer): string | undefined {
 }
 
 /**
- * The multipart body of a `body` argument: its file parts (`{text | content_base64, filename?,
+ * The parts of a multipart `body` argument: its file parts (`{text | content_base64, filename?,
  * content_type?}`) as files, its other members as fields, in the order given. What the parts say
  * (a path, a name the operation does not take) is the operation's to judge.
  */
-function multipartBody(value: unknown, files: readonly string[]): { bytes: Buffer; contentType: string } {
+function formParts(value: unknown, files: readonly string[]): FormPart[] {
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw invalid("`body` must be an object of the request's parts.", "body");
-  const parts: Array<{ headers: string; content: Buffer }> = [];
+  const parts: FormPart[] = [];
   let size = 0;
   for (const [name, part] of Object.entries(value)) {
     const where = `body.${name}`;
-    headerSafe(name, where);
+    storable(name, where);
     if (!files.includes(name)) {
-      const text = scalar(part, where);
-      parts.push({ headers: `Content-Disposition: form-data; name="${name}"`, content: Buffer.from(text) });
+      parts.push({ kind: "field", name, value: scalar(part, where), truncated: false });
       continue;
     }
     const file = fileArgument(part, where, (value as { path?: unknown }).path);
@@ -230,22 +228,14 @@ function multipartBody(value: unknown, files: readonly string[]): { bytes: Buffe
       );
     }
     parts.push({
-      headers: `Content-Disposition: form-data; name="${name}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}`,
-      content: file.content,
+      kind: "file",
+      name,
+      filename: file.filename,
+      mimeType: file.contentType,
+      content: Readable.from([file.content]),
     });
   }
-  let boundary: string;
-  do boundary = `mcp-${randomBytes(16).toString("hex")}`;
-  while (parts.some((part) => part.content.includes(boundary)));
-  const chunks = parts.flatMap((part) => [
-    Buffer.from(`--${boundary}\r\n${part.headers}\r\n\r\n`),
-    part.content,
-    Buffer.from("\r\n"),
-  ]);
-  return {
-    bytes: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
+  return parts;
 }
 
 function fileArgument(
@@ -293,11 +283,11 @@ function fileArgument(
       : scalar(filename, `${where}.filename`);
   return {
     content,
-    filename: headerSafe(name, `${where}.filename`),
+    filename: storable(name, `${where}.filename`),
     contentType:
       contentType === undefined
         ? "application/octet-stream"
-        : headerSafe(scalar(contentType, `${where}.content_type`), `${where}.content_type`),
+        : storable(scalar(contentType, `${where}.content_type`), `${where}.content_type`),
   };
 }
 
@@ -319,10 +309,9 @@ function jsonText(value: unknown, name: string): string {
   }
 }
 
-/** Text that goes into a part's headers as it is: no quote, backslash, line break or NUL. */
-function headerSafe(text: string, name: string): string {
-  if (/["\\\r\n\0]/.test(text))
-    throw invalid(`\`${name}\` cannot hold a quote, a backslash, a line break or a NUL.`, name);
+/** A name the answer may repeat and the database keep: no NUL, which PostgreSQL's text cannot hold. */
+function storable(text: string, name: string): string {
+  if (text.includes("\0")) throw invalid(`\`${name}\` cannot hold a NUL.`, name);
   return text;
 }
 

@@ -1,6 +1,5 @@
 // The authorization endpoint (RFC 6749 §4.1.1–4.1.2, PKCE per RFC 7636): GET shows the pages, the
-// consent form POSTs back here. Written by hand (see index.ts for why). Over 300 lines and kept
-// whole: the checks below run in this order on both the GET and the POST, and read best together.
+// consent form POSTs back here. Written by hand (see index.ts for why).
 //
 // Order of checks, on GET and again on the POST (nothing from the page is trusted):
 // 1. client_id and redirect_uri: an unknown client or a redirect URI not registered for it, exactly,

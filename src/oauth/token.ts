@@ -15,6 +15,7 @@ import {
   revokeToken,
 } from "../domain/oauth.ts";
 import type { Database } from "../storage/index.ts";
+import { domainFailure } from "../http/errors.ts";
 import { FormError, readForm } from "../pages/forms.ts";
 import { mediaTypeOf } from "../request-body.ts";
 import { AuthorizationCodeGrant, createModel, GRANT_TYPES, RefreshTokenGrant } from "./model.ts";
@@ -27,11 +28,18 @@ const CHALLENGE = 'Basic realm="oauth"';
 export class OAuthProtocolError extends Error {
   readonly code: string;
   readonly status: number;
-  constructor(code: string, description: string, status = code === "invalid_client" ? 401 : 400) {
+  readonly headers: Record<string, string>;
+  constructor(
+    code: string,
+    description: string,
+    status = code === "invalid_client" ? 401 : 400,
+    headers: Record<string, string> = {},
+  ) {
     super(description);
     this.name = "OAuthProtocolError";
     this.code = code;
     this.status = status;
+    this.headers = headers;
   }
 }
 
@@ -170,7 +178,7 @@ export function sendProtocolError(response: ServerResponse, error: OAuthProtocol
       error: error.code,
       error_description: error.message.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "?").slice(0, 1000),
     },
-    error.code === "invalid_client" ? { "WWW-Authenticate": CHALLENGE } : {},
+    error.code === "invalid_client" ? { ...error.headers, "WWW-Authenticate": CHALLENGE } : error.headers,
   );
 }
 
@@ -248,12 +256,36 @@ export function createTokenEndpoint(deps: TokenDeps) {
   };
 }
 
-/** The library's 4xx errors as protocol errors; its server errors (and anything else) are not: they propagate (500). */
+/**
+ * The library's 4xx errors and the domain's errors (the model's, which the library wraps in a server
+ * error) as protocol errors; anything else propagates (500).
+ */
 function asProtocolError(error: unknown): OAuthProtocolError | undefined {
   if (error instanceof OAuthProtocolError) return error;
   if (error instanceof OAuth2Server.OAuthError && error.code < 500)
     return new OAuthProtocolError(error.name, error.message);
-  return undefined;
+  return domainProtocolError(
+    error instanceof OAuth2Server.ServerError ? ((error as { inner?: unknown }).inner ?? error) : error,
+  );
+}
+
+/**
+ * A domain error, with the status and code of the one error table (src/http/errors.ts), as RFC 6749
+ * §5.2 can say it: its codes are fewer than the API's, and every refusal is 400 but for an outage.
+ */
+function domainProtocolError(error: unknown): OAuthProtocolError | undefined {
+  const failure = domainFailure(error);
+  if (!failure) return undefined;
+  if (failure.status === 503)
+    return new OAuthProtocolError("temporarily_unavailable", failure.message, 503, failure.headers);
+  if (failure.status >= 500) return undefined;
+  const code =
+    failure.code === "insufficient_scope"
+      ? "invalid_scope"
+      : failure.code === "forbidden"
+        ? "unauthorized_client"
+        : "invalid_request";
+  return new OAuthProtocolError(code, failure.message);
 }
 
 const REVOKE_PARAMETERS = ["token", "token_type_hint", "client_id", "client_secret"] as const;
@@ -302,8 +334,9 @@ export function createRevocationEndpoint(deps: TokenDeps) {
       response.setHeader("Cache-Control", "no-store");
       response.end();
     } catch (error) {
-      if (!(error instanceof OAuthProtocolError)) throw error;
-      sendProtocolError(response, error, request);
+      const failure = asProtocolError(error);
+      if (!failure) throw error;
+      sendProtocolError(response, failure, request);
     }
   };
 }

@@ -13,7 +13,7 @@ export const CSRF_FIELD = "csrf_token";
 
 /** The hidden field every form carries its token in. */
 export function csrfField(token: string): Html {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }
 
 export function csrfToken(secret: string, binding: string): string {

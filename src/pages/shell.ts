@@ -24,23 +24,24 @@ export interface DocumentParts {
 
 export function pageDocument(parts: DocumentParts): Html {
   return html`<html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>${parts.title} · ${parts.site}</title>
-      <link rel="stylesheet" href="${assetUrl("console.css")}" />
-      ${parts.script ? html`<script src="${assetUrl("console.js")}" defer></script> ` : ""}
-    </head>
-    <body>
-      <a class="skip-link" href="#main">Skip to main content</a>
-      <header class="masthead">
-        <div class="wrap masthead-row">${parts.masthead}</div>
-        ${parts.nav ?? ""}
-      </header>
-      <main id="main" class="wrap${parts.mainClass ? ` ${parts.mainClass}` : ""}" tabindex="-1">
-        <h1>${parts.heading}</h1>
-        ${parts.body}
-      </main>
-    </body>
-  </html>`;
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${parts.title} · ${parts.site}</title>
+<link rel="stylesheet" href="${assetUrl("console.css")}">
+${parts.script ? html`<script src="${assetUrl("console.js")}" defer></script>\n` : ""}</head>
+<body>
+<a class="skip-link" href="#main">Skip to main content</a>
+<header class="masthead">
+<div class="wrap masthead-row">
+${parts.masthead}
+</div>
+${parts.nav ?? ""}
+</header>
+<main id="main" class="wrap${parts.mainClass ? ` ${parts.mainClass}` : ""}" tabindex="-1">
+<h1>${parts.heading}</h1>
+${parts.body}
+</main>
+</body>
+</html>`;
 }

@@ -30,6 +30,18 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** What a query function accepts: the database or a transaction of it. */
 export type Queryable = Database | Transaction;
 
+/**
+ * Runs an operation's last write in a transaction and answers what the write returned. The plain
+ * one is `inTransaction(db)`; a caller may give one that does more in the same transaction before
+ * it commits (the request pipeline stores an idempotent request's answer there).
+ */
+export type Commit<T> = (write: (tx: Transaction) => Promise<T>) => Promise<T>;
+
+/** The plain Commit: the write alone, in a transaction of its own. */
+export function inTransaction<T>(db: Database): Commit<T> {
+  return (write) => db.transaction(write);
+}
+
 interface StorageBase {
   readonly db: Database;
   /** Changes to credentials, announced by the database (see notifications.ts). */
@@ -89,7 +101,7 @@ export type StorageDriver = Storage["driver"];
  * - "require": applies nothing, and throws SchemaNotCurrentError (migrator.ts) unless every
  *   migration of this release is applied (every `pbs` command but `migrate`; the server with
  *   MIGRATE_ON_START=false). A database ahead of this release (a newer one migrated it during a
- *   rolling deploy) is fine: migrations are expand-then-contract (README, "Migrations").
+ *   rolling deploy) is fine: migrations are expand-then-contract (docs/deployment.md, "Migrations").
  * - "none": neither (`pbs migrate`, which then calls `storage.migrate()` to report what it applied).
  */
 export type MigrationPolicy = "apply" | "require" | "none";

@@ -10,6 +10,7 @@ import type { MigrationPolicy, Storage } from "./driver.ts";
 
 export type {
   AnyPgDatabase,
+  Commit,
   Database,
   MigrationPolicy,
   PgliteStorage,
@@ -20,6 +21,7 @@ export type {
   StorageDriver,
   Transaction,
 } from "./driver.ts";
+export { inTransaction } from "./driver.ts";
 export { migrationsFolder } from "./migrator.ts";
 
 /** Where the storage is: the part of the process's configuration (src/config.ts) storage reads. */

@@ -14,7 +14,7 @@
 //   none. Each transaction waits at most LOCK_TIMEOUT_MS for the locks it needs (an ALTER TABLE queued
 //   behind a long transaction would otherwise stall every query of that table behind it) and is
 //   retried a few times when that wait runs out.
-// - A migration made of CONCURRENTLY statements (the migration rules in README require such a
+// - A migration made of CONCURRENTLY statements (the migration rules in docs/deployment.md require such a
 //   migration to hold nothing else) runs each statement on its own, outside any transaction, and
 //   records itself afterwards. It can be interrupted half way (a crash, a lost connection), so each
 //   statement is made safe to run again: an index that exists and is valid is not built again; one

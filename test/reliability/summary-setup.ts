@@ -1,7 +1,7 @@
 // Vitest global setup: hands the reliability suites a file to append their results to (one JSON
 // line per check, see support/summary.ts) and, when the run ends, prints what they tried and
 // checked as one table, also written to RELIABILITY_SUMMARY (default: the OS temp directory) so
-// that the README or bench/RESULTS.md can quote the last run.
+// that a report can quote the last run.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

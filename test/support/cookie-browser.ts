@@ -60,7 +60,7 @@ export function formFields(page: string, which?: string): [string, string][] {
         : true,
   );
   if (!form) throw new Error(`no form ${which ?? ""} in:\n${page}`);
-  return [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+  return [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g)].map((match) => [
     match[1]!,
     unescapeHtml(match[2]!),
   ]);

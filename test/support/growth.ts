@@ -4,7 +4,7 @@
 // its share and still pass, and quadratic work fails by as wide a margin. Measured with two
 // busy-loops and an allocating process beside the test on this 2-core machine, linear passes took
 // up to 2.7 times their share (the larger input's working set does not fit the cache a busy sibling
-// hyperthread leaves it), which the earlier 4n ÷ n against 8 could not absorb (8.5 to 10.9 in a
+// hyperthread leaves it), which a ratio of 4n ÷ n against 8 could not absorb (8.5 to 10.9 in a
 // loaded CI run); quadratic work measured 53 to 58.
 // The time is this thread's CPU time, not the wall clock's: on a loaded machine (other test files in
 // parallel, other processes) the wall clock also counts the time other work had the core, which

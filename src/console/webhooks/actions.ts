@@ -113,17 +113,14 @@ export async function confirmDelete(ctx: WorkspaceContext, [endpointId]: string[
     title: "Delete endpoint",
     heading: "Delete this webhook endpoint?",
     section: "webhooks",
-    body: html`<p>
-        <code>${endpoint.url}</code> (${environment}) will receive no more events, and its delivery log is deleted with
-        it, pending deliveries included. To pause deliveries instead, disable the endpoint.
-      </p>
-      ${confirmForm({
-        action: `${ctx.base}/webhooks/${endpoint.id}/delete`,
-        csrf: ctx.visitor.csrf,
-        hidden: html`<input type="hidden" name="environment" value="${environment}" />`,
-        button: "Delete endpoint",
-        cancel: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`,
-      })}`,
+    body: html`<p><code>${endpoint.url}</code> (${environment}) will receive no more events, and its delivery log is deleted with it, pending deliveries included. To pause deliveries instead, disable the endpoint.</p>
+${confirmForm({
+  action: `${ctx.base}/webhooks/${endpoint.id}/delete`,
+  csrf: ctx.visitor.csrf,
+  hidden: html`<input type="hidden" name="environment" value="${environment}">`,
+  button: "Delete endpoint",
+  cancel: `${ctx.base}/webhooks/${endpoint.id}${envQuery(environment)}`,
+})}`,
   });
 }
 

@@ -64,16 +64,7 @@ ${fieldError(`${prefix}-description`, errorOf("description"))}
 <div class="choice"><input type="checkbox" id="${prefix}-event-all" name="enabled_events" value="*"${events.includes("*") ? html` checked` : ""}> <label for="${prefix}-event-all">All events</label></div>
 <div class="columns">${EVENT_TYPES.map(
     (type, index) =>
-      html`<div class="choice">
-        <input
-          type="checkbox"
-          id="${prefix}-event-${index}"
-          name="enabled_events"
-          value="${type}"
-          ${events.includes(type) ? html` checked` : ""}
-        />
-        <label for="${prefix}-event-${index}"><code>${type}</code></label>
-      </div>`,
+      html`<div class="choice"><input type="checkbox" id="${prefix}-event-${index}" name="enabled_events" value="${type}"${events.includes(type) ? html` checked` : ""}> <label for="${prefix}-event-${index}"><code>${type}</code></label></div>`,
   )}</div>
 ${fieldError(`${prefix}-events`, errorOf("enabled_events"))}
 </fieldset>`;

@@ -294,7 +294,7 @@ describe("buildSite", () => {
 });
 
 describe("buildSite on hostile pages", () => {
-  // Each shape made the old regular expressions scan from every candidate to the page's end.
+  // Each shape makes a naive regular-expression scan run from every candidate to the page's end.
   it.each([
     ["unclosed comments", "<!--"],
     ["unclosed script tags", "<script "],

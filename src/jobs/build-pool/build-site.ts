@@ -1,8 +1,7 @@
 // The build step of a deployment: a snapshot of a project's files in, the site to publish out.
 // Pure and storage-free: nothing is read from the real filesystem or the network, only from the
-// snapshot, so a project can never make the build read server files or install packages. Over 300
-// lines and kept whole (sections below: pages, bundling, the snapshot plugin, paths, the JSX runtime):
-// one step whose parts only it uses.
+// snapshot, so a project can never make the build read server files or install packages. Sections
+// below: pages, bundling, the snapshot plugin, paths, the JSX runtime.
 //
 // What it does:
 // - every `*.html` file (at most 5 MiB) is tokenized in one pass, as a browser would

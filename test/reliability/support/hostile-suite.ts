@@ -408,7 +408,7 @@ async function makeFixture(server: TestServer): Promise<HostileFixture> {
   };
 }
 
-/** How fast the server answers others while it runs and builds a hostile page (it was 7.7 s and 18 s when stalled). */
+/** How fast the server answers others while it runs and builds a hostile page (a stalled event loop takes seconds). */
 const LIVELY_MS = 2_000;
 /** How long a run or a deployment of a hostile page may take to end. */
 const ENDS_WITHIN_MS = 60_000;

@@ -1103,9 +1103,9 @@ function unknownRoute(fixture: HostileFixture): fc.Arbitrary<HostileCase> {
 }
 
 /**
- * Pages a tenant may upload whose scanning once grew with the square of their size, run on the
- * API's event loop: 400 KB of unclosed comments held it 18 s in a deployment's build, 180 KB of
- * unclosed tags 7.7 s in the built-in agent's run.
+ * Pages a tenant may upload whose naive scanning grows with the square of their size: on the API's
+ * event loop, 400 KB of unclosed comments would hold it for seconds in a deployment's build, and
+ * 180 KB of unclosed tags in the built-in agent's run.
  */
 export const hostilePages: readonly (readonly [name: string, page: string])[] = [
   ["100,000 unclosed comments", "<!--".repeat(100_000)],
