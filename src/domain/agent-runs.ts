@@ -39,22 +39,21 @@ export async function triggerAgentRun(
         `Project ${projectId} already has an active run (${active.id}); wait for it or cancel it.`,
       );
     const now = new Date();
-    const run = (
-      await tx
-        .insert(agentRuns)
-        .values({
-          id: newId("run"),
-          projectId,
-          ...partition,
-          agent: input.agent ?? project.agent,
-          prompt: input.prompt,
-          trigger: "api",
-          status: "queued",
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-    )[0]!;
+    const run = await tx
+      .insert(agentRuns)
+      .values({
+        id: newId("run"),
+        projectId,
+        ...partition,
+        agent: input.agent ?? project.agent,
+        prompt: input.prompt,
+        trigger: "api",
+        status: "queued",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .then(([first]) => first!);
     await tx
       .update(projects)
       .set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: touchedAt(now) })
@@ -111,13 +110,12 @@ export async function cancelAgentRun(
     if (!activeStatuses.includes(row.status))
       throw new ConflictError(`Agent run ${runId} already ${row.status}; only queued or running runs can be canceled.`);
     const now = new Date();
-    const canceled = (
-      await tx
-        .update(agentRuns)
-        .set({ status: "canceled", finishedAt: now, updatedAt: now })
-        .where(eq(agentRuns.id, runId))
-        .returning()
-    )[0]!;
+    const canceled = await tx
+      .update(agentRuns)
+      .set({ status: "canceled", finishedAt: now, updatedAt: now })
+      .where(eq(agentRuns.id, runId))
+      .returning()
+      .then(([first]) => first!);
     if (project.latestRunId === runId) {
       await tx
         .update(projects)
@@ -187,13 +185,12 @@ export async function startAgentRun(
       // What the run needs at least is reserved while it runs (running runs count as used), and
       // replaced by its real charge when it finishes.
       const reserve = partition.environment === "test" ? 0 : requiredCredits(run.agent);
-      run = (
-        await tx
-          .update(agentRuns)
-          .set({ status: "running", startedAt: now, updatedAt: now, creditsUsed: reserve })
-          .where(eq(agentRuns.id, runId))
-          .returning()
-      )[0]!;
+      run = await tx
+        .update(agentRuns)
+        .set({ status: "running", startedAt: now, updatedAt: now, creditsUsed: reserve })
+        .where(eq(agentRuns.id, runId))
+        .returning()
+        .then(([first]) => first!);
       if (row.project.latestRunId === runId) {
         await tx
           .update(projects)
@@ -307,22 +304,21 @@ async function finish(
     await applyFileChanges(tx, partition, project.id, outcome.changes);
     await snapshotRun(tx, project.id, run.id);
   }
-  const finished = (
-    await tx
-      .update(agentRuns)
-      .set({
-        status: outcome.status,
-        creditsUsed: credits,
-        errorCode: outcome.status === "failed" ? outcome.error.code : null,
-        errorMessage: outcome.status === "failed" ? outcome.error.message.slice(0, 1000) : null,
-        summary: outcome.status === "succeeded" ? outcome.summary.slice(0, 1000) : null,
-        startedAt: run.startedAt ?? now,
-        finishedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(agentRuns.id, run.id))
-      .returning()
-  )[0]!;
+  const finished = await tx
+    .update(agentRuns)
+    .set({
+      status: outcome.status,
+      creditsUsed: credits,
+      errorCode: outcome.status === "failed" ? outcome.error.code : null,
+      errorMessage: outcome.status === "failed" ? outcome.error.message.slice(0, 1000) : null,
+      summary: outcome.status === "succeeded" ? outcome.summary.slice(0, 1000) : null,
+      startedAt: run.startedAt ?? now,
+      finishedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(agentRuns.id, run.id))
+    .returning()
+    .then(([first]) => first!);
   if (project.latestRunId === run.id) {
     await tx
       .update(projects)

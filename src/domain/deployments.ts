@@ -82,21 +82,20 @@ async function insertQueued(
     );
   }
   const now = new Date();
-  const row = (
-    await tx
-      .insert(deployments)
-      .values({
-        id: newId("dpl"),
-        ...partition,
-        projectId: project.id,
-        ...values,
-        label: deploymentLabel(project.name),
-        status: "queued",
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-  )[0]!;
+  const row = await tx
+    .insert(deployments)
+    .values({
+      id: newId("dpl"),
+      ...partition,
+      projectId: project.id,
+      ...values,
+      label: deploymentLabel(project.name),
+      status: "queued",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .then(([first]) => first!);
   await work.queueDeploymentBuild(tx, row.id);
   const queued = toDeployment(row);
   await recordEvent(tx, partition, "deployment.queued", queued);
@@ -257,15 +256,13 @@ export async function startDeploymentBuild(db: Database, deploymentId: string): 
     if (!row) return undefined;
     if (row.status === "queued" || !row.label) {
       // A deployment queued before deployments had labels gets its origin now.
-      row = (
-        await tx
-          .update(deployments)
-          .set({ status: "building", label: row.label ?? deploymentLabel("app"), updatedAt: new Date() })
-          .where(eq(deployments.id, deploymentId))
-          .returning()
-      )[0]!;
+      [row] = await tx
+        .update(deployments)
+        .set({ status: "building", label: row.label ?? deploymentLabel("app"), updatedAt: new Date() })
+        .where(eq(deployments.id, deploymentId))
+        .returning();
     }
-    return { deployment: toDeployment(row), label: row.label! };
+    return { deployment: toDeployment(row!), label: row!.label! };
   });
 }
 
@@ -304,13 +301,12 @@ export async function publishDeployment(
           ne(deployments.id, row.id),
         ),
       );
-    const ready = (
-      await tx
-        .update(deployments)
-        .set({ status: "ready", url, readyAt: now, updatedAt: now })
-        .where(eq(deployments.id, row.id))
-        .returning()
-    )[0]!;
+    const ready = await tx
+      .update(deployments)
+      .set({ status: "ready", url, readyAt: now, updatedAt: now })
+      .where(eq(deployments.id, row.id))
+      .returning()
+      .then(([first]) => first!);
     if (row.target === "production") {
       await tx
         .update(projects)
@@ -332,18 +328,17 @@ export async function failDeployment(
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, deploymentId);
     if (!row) return undefined;
-    const failed = (
-      await tx
-        .update(deployments)
-        .set({
-          status: "failed",
-          errorCode: error.code,
-          errorMessage: error.message.slice(0, 1000),
-          updatedAt: new Date(),
-        })
-        .where(eq(deployments.id, row.id))
-        .returning()
-    )[0]!;
+    const failed = await tx
+      .update(deployments)
+      .set({
+        status: "failed",
+        errorCode: error.code,
+        errorMessage: error.message.slice(0, 1000),
+        updatedAt: new Date(),
+      })
+      .where(eq(deployments.id, row.id))
+      .returning()
+      .then(([first]) => first!);
     const result = toDeployment(failed);
     await recordEvent(tx, partitionOf(row), "deployment.failed", result);
     return result;

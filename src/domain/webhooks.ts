@@ -93,22 +93,21 @@ export async function createWebhookEndpoint(
   const now = new Date();
   // One statement, in `commit`'s transaction all the same: the caller's may hold more.
   return commit(async (tx) => {
-    const row = (
-      await tx
-        .insert(webhookEndpoints)
-        .values({
-          id: newId("we"),
-          ...partition,
-          url,
-          description: input.description ?? null,
-          enabledEvents: distinctEvents(input.enabled_events),
-          status: "enabled",
-          secret: newWebhookSecret(),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-    )[0]!;
+    const row = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("we"),
+        ...partition,
+        url,
+        description: input.description ?? null,
+        enabledEvents: distinctEvents(input.enabled_events),
+        status: "enabled",
+        secret: newWebhookSecret(),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .then(([first]) => first!);
     return { ...toWebhookEndpoint(row), secret: row.secret };
   });
 }
@@ -214,18 +213,17 @@ export async function rotateWebhookSecret(
 ): Promise<SchemaWebhookEndpointWithSecret> {
   return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, id, { lock: true });
-    const row = (
-      await tx
-        .update(webhookEndpoints)
-        .set({
-          secret: newWebhookSecret(),
-          previousSecret: endpoint.secret,
-          previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
-          updatedAt: now,
-        })
-        .where(eq(webhookEndpoints.id, id))
-        .returning()
-    )[0]!;
+    const row = await tx
+      .update(webhookEndpoints)
+      .set({
+        secret: newWebhookSecret(),
+        previousSecret: endpoint.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+        updatedAt: now,
+      })
+      .where(eq(webhookEndpoints.id, id))
+      .returning()
+      .then(([first]) => first!);
     return { ...toWebhookEndpoint(row), secret: row.secret };
   });
 }
@@ -247,22 +245,21 @@ async function queueDelivery(
   event: { id: string; type: string },
 ) {
   const now = new Date();
-  const row = (
-    await tx
-      .insert(webhookDeliveries)
-      .values({
-        id: newId("dlv"),
-        webhookEndpointId: endpointId,
-        eventId: event.id,
-        ...partition,
-        status: "pending",
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-  )[0]!;
+  const row = await tx
+    .insert(webhookDeliveries)
+    .values({
+      id: newId("dlv"),
+      webhookEndpointId: endpointId,
+      eventId: event.id,
+      ...partition,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .then(([first]) => first!);
   return toWebhookDelivery({ ...row, eventType: event.type });
 }
 
@@ -282,12 +279,11 @@ export async function sendTestEvent(
   return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, endpointId);
     const object: SchemaWebhookTestObject = { message: TEST_EVENT_MESSAGE, webhook_endpoint_id: endpoint.id };
-    const event = (
-      await tx
-        .insert(events)
-        .values({ id: newId("evt"), ...partition, type: "webhook.test", data: object })
-        .returning({ id: events.id, type: events.type })
-    )[0]!;
+    const event = await tx
+      .insert(events)
+      .values({ id: newId("evt"), ...partition, type: "webhook.test", data: object })
+      .returning({ id: events.id, type: events.type })
+      .then(([first]) => first!);
     return queueDelivery(tx, partition, endpoint.id, event);
   });
 }
