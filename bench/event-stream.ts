@@ -56,7 +56,7 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
   /** Per stream: the project ids of the `project.created` events it received. */
   const createdSeen = Array.from({ length: streamCount }, () => new Set<string>());
   let measuring = false;
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
 
   const followers = Array.from({ length: streamCount }, async (_, i) => {
     const client = createClient({ apiKey: options.keys[i]!, baseUrl: options.base });
@@ -67,7 +67,7 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
         if (event.type === "project.created") createdSeen[i]!.add(projectOf(event));
       }
     } catch (error) {
-      failure ??= error;
+      failure ??= { error };
       stop.abort();
     }
   });
@@ -96,9 +96,9 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
     const deadline = Date.now() + ms;
     while (!createdSeen.every((seen) => seen.has(projectId))) {
       if (failure)
-        throw failure instanceof ApiError && failure.status === 404
+        throw failure.error instanceof ApiError && failure.error.status === 404
           ? new Error("GET /v1/events/stream answered 404: this server has no event stream (run with --no-events)")
-          : failure;
+          : failure.error;
       if (Date.now() > deadline) return false;
       await sleep(20);
     }
@@ -127,7 +127,7 @@ export async function benchEventStream(options: EventStreamOptions): Promise<Eve
     for (const id of created) await everyStreamSaw(id, 5_000);
     await sleep(1000);
     measuring = false;
-    if (failure) throw failure;
+    if (failure) throw failure.error;
 
     const sorted = latencies.sort((a, b) => a - b);
     return {

@@ -213,7 +213,7 @@ export function report(
         "Self time of the busy samples (idle excluded), from `node --cpu-prof` (start-up included, about a second of the run), summarised by `bench/profile-summary.ts`. `(native)` is time in system calls and V8 natives: mostly the writes to the PostgreSQL and HTTP sockets (on this virtual machine a loopback write costs ~0.1 ms).",
         "",
       );
-      lines.push(...profileLines!);
+      lines.push(...profileLines);
     }
   }
   return `${lines.join("\n")}\n`;
@@ -410,7 +410,7 @@ export function goals(
   const databaseCpuPerGet = summary(pgGet?.targets.server, 200)?.databaseCpu ?? NaN;
   lines.push(
     "",
-    `## Goals at a database on another host${DB_PROXY ? " (PostgreSQL through the proxy: \`--db-proxy\`)" : " (**without** \`--db-proxy\`: PostgreSQL on loopback)"}`,
+    `## Goals at a database on another host${DB_PROXY ? " (PostgreSQL through the proxy: `--db-proxy`)" : " (**without** `--db-proxy`: PostgreSQL on loopback)"}`,
     "",
     "| measure | goal | measured | |",
     "|---|---|---|---|",

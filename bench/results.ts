@@ -56,5 +56,5 @@ export const median = (values: number[]): number => {
   const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
   if (!sorted.length) return NaN;
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };

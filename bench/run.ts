@@ -338,11 +338,11 @@ const pbsStorages = new Map<string, ReturnType<typeof openPostgresStorage>>();
 
 async function pbs(driver: Driver, server: Server, argv: string[]): Promise<Record<string, unknown>> {
   if (driver === "pglite") {
-    const reply = await sendToAdminSocket(join(server.env.DATA_DIR, "admin.sock"), argv);
+    const reply = await sendToAdminSocket(join(server.env.DATA_DIR!, "admin.sock"), argv);
     if (!reply?.ok) throw new Error(`pbs ${argv.join(" ")}: ${reply ? reply.message : "no admin socket"}`);
     return reply.output.json as Record<string, unknown>;
   }
-  const url = server.env.DATABASE_URL;
+  const url = server.env.DATABASE_URL!;
   if (!pbsStorages.has(url)) pbsStorages.set(url, openPostgresStorage({ url, poolSize: 2 }));
   const storage = await pbsStorages.get(url)!;
   return (await executeCommand(storage.db, parseCommand(argv))).json as Record<string, unknown>;
@@ -377,7 +377,7 @@ async function api(
     status: response.status,
     headers: Object.fromEntries(response.headers),
     bytes,
-    json: () => JSON.parse(bytes.toString("utf8")),
+    json: (): unknown => JSON.parse(bytes.toString("utf8")),
   };
 }
 
@@ -447,35 +447,35 @@ async function benchDriver(
     const limitedKey = (
       await pbs(driver, server, ["keys", "create", "--workspace", "bench", "--name", "bench 429", "--json"])
     ).secret as string;
-    const unknownKey = `${keys[0].slice(0, -6)}zzzzzz`;
+    const unknownKey = `${keys[0]!.slice(0, -6)}zzzzzz`;
     const created = await api(
       server,
-      keys[0],
+      keys[0]!,
       "POST",
       "/v1/projects",
       JSON.stringify({ name: "Bench", prompt: "A benchmark project." }),
     );
-    if (created.status !== 201) throw new Error(`create project: ${created.status} ${created.bytes}`);
-    const projectId = created.json().id as string;
+    if (created.status !== 201) throw new Error(`create project: ${created.status} ${created.bytes.toString("utf8")}`);
+    const projectId = (created.json() as { id: string }).id;
     const fileProject = await api(
       server,
-      keys[0],
+      keys[0]!,
       "POST",
       "/v1/projects",
       JSON.stringify({ name: "Bench files", prompt: "Files." }),
     );
-    const fileProjectId = fileProject.json().id as string;
+    const fileProjectId = (fileProject.json() as { id: string }).id;
     const upload = multipart("seed/file.txt");
     const uploaded = await api(
       server,
-      keys[0],
+      keys[0]!,
       "POST",
       `/v1/projects/${fileProjectId}/files`,
       upload.body,
       upload.headers,
     );
-    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.bytes}`);
-    const fileId = uploaded.json().id as string;
+    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.bytes.toString("utf8")}`);
+    const fileId = (uploaded.json() as { id: string }).id;
     // Let the agent runs queued by the two creates finish before the server is stopped.
     await new Promise((done) => setTimeout(done, 3000));
 
@@ -511,11 +511,11 @@ async function benchDriver(
     for (let page = 0; page < CURSOR_PAGES; page++) {
       const answer = await api(
         server,
-        keys[page % keys.length],
+        keys[page % keys.length]!,
         "GET",
         `/v1/projects?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       );
-      if (answer.status !== 200) throw new Error(`page ${page}: ${answer.status} ${answer.bytes}`);
+      if (answer.status !== 200) throw new Error(`page ${page}: ${answer.status} ${answer.bytes.toString("utf8")}`);
       const { data, next_cursor } = answer.json() as {
         data: Array<{ created_at: string; id: string }>;
         next_cursor: string | null;
@@ -530,7 +530,7 @@ async function benchDriver(
     const ceiling = start([
       "bench/ceilings/openapi-backend.ts",
       String(ceilingPort),
-      driver === "pglite" ? ceilingDir : env.DATABASE_URL,
+      driver === "pglite" ? ceilingDir : env.DATABASE_URL!,
       projectId,
       JSON.stringify(position),
     ]);
@@ -604,7 +604,7 @@ async function benchDriver(
       let sample: Awaited<ReturnType<typeof api>>;
       for (let attempt = 0; ; attempt++) {
         const sampleRequest = spec.fresh?.();
-        sample = await api(server, scenarioKeys[0], spec.method, spec.path, sampleRequest?.body, {
+        sample = await api(server, scenarioKeys[0]!, spec.method, spec.path, sampleRequest?.body, {
           ...spec.headers,
           ...sampleRequest?.headers,
         });
@@ -723,12 +723,12 @@ async function benchDriver(
         );
       const small = await api(
         server,
-        smallKeys[0],
+        smallKeys[0]!,
         "POST",
         "/v1/projects",
         JSON.stringify({ name: "Small", prompt: "One of a hundred." }),
       );
-      const smallId = small.json().id as string;
+      const smallId = (small.json() as { id: string }).id;
       await new Promise((done) => setTimeout(done, 2000));
       await stop(server.child);
       console.log(
@@ -835,7 +835,7 @@ async function benchMcp(
   const rest: RequestSpec = { method: "GET", path: `/v1/projects/${projectId}` };
   for (const spec of pair) {
     const { body, headers } = spec.fresh!();
-    const sample = await api(server, keys[0], "POST", "/mcp", body, headers);
+    const sample = await api(server, keys[0]!, "POST", "/mcp", body, headers);
     const answer = sample.json() as {
       result?: { tools?: unknown[]; isError?: boolean; structuredContent?: { id?: string } };
     };

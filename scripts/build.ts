@@ -23,6 +23,6 @@ buildPackages();
 console.log("packages/: contract, client, mock");
 writeFileSync(configurationDoc, renderConfigurationDoc());
 console.log("docs/: configuration.md, from src/config.ts");
-run(process.execPath, [join(root, "scripts/lint.ts")]);
+run(process.execPath, [join(root, "scripts/lint.ts"), "--documents"]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 console.log("build: ok");

@@ -60,7 +60,11 @@ const CSP = [
   "form-action 'none'",
 ].join("; ");
 
-type Doc = Record<string, any>;
+/** The parts of the contract the page reads or rewrites; the rest passes through untouched. */
+type Doc = {
+  info?: { title?: string; version?: string };
+  paths?: Record<string, Record<string, { operationId?: string; description?: string } | undefined>>;
+};
 
 /** Redoc's standalone bundle, made safe to inline and free of remote loads. */
 function redocBundle(): string {
@@ -87,9 +91,9 @@ function redocBundle(): string {
  */
 function docsView(contract: Doc): Doc {
   const view = structuredClone(contract);
-  for (const pathItem of Object.values<Doc>(view.paths ?? {})) {
+  for (const pathItem of Object.values(view.paths ?? {})) {
     for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method];
+      const operation = pathItem[method];
       if (!operation?.operationId) continue;
       const line = `Operation ID: \`${operation.operationId}\``;
       operation.description = operation.description ? `${line}\n\n${operation.description}` : line;
@@ -131,7 +135,7 @@ function page(contract: Doc, downloadUrls: Array<{ title: string; url: string }>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="generator" content="scripts/docs.ts (Redoc ${require("redoc/package.json").version})">
+<meta name="generator" content="scripts/docs.ts (Redoc ${(require("redoc/package.json") as { version: string }).version})">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
 <style>body { margin: 0; }</style>

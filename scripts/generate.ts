@@ -27,8 +27,8 @@ function quietly(command: string, args: string[]): void {
     execFileSync(command, args, { cwd: root, stdio: "pipe" });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    process.stderr.write(`${stdout ?? ""}${stderr ?? ""}`);
-    throw new Error(`${command.split("/").pop()} failed`);
+    process.stderr.write(`${stdout?.toString() ?? ""}${stderr?.toString() ?? ""}`);
+    throw new Error(`${command.split("/").pop()} failed`, { cause: error });
   }
 }
 

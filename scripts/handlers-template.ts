@@ -68,7 +68,7 @@ interface Operation {
   "x-served-by"?: string;
 }
 
-const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 const quote = (s: string) => JSON.stringify(s);
 
 function bodyType(op: string, access: string, content: MediaTypes | undefined): string | undefined {

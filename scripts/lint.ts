@@ -1,12 +1,17 @@
-// npm run lint: Spectral (.spectral.yaml) on both generated documents.
-// Any finding fails, whatever its severity (--fail-severity=hint): the bar is
-// zero errors and zero warnings.
+// npm run lint: ESLint (eslint.config.js) on the code, then Spectral (.spectral.yaml) on both
+// generated documents; `--documents` runs Spectral alone (npm run build). Any finding fails,
+// whatever its severity: the bar is zero errors and zero warnings. Other arguments go to ESLint
+// (`npm run lint -- --fix`).
+//
+// ESLint keeps a cache in node_modules/.cache/eslint, by content: a second run lints only the
+// files that changed. Type-aware rules can then miss a finding in an unchanged file that a change
+// elsewhere caused; CI lints from a fresh clone, without a cache, and catches it.
 //
 // Also exports runSpectral() so test/spectral.test.ts lints its fixtures with
 // exactly the same CLI and ruleset.
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,12 +30,35 @@ export interface Finding {
   range: { start: { line: number; character: number } };
 }
 
-// The CLI's entry point, run with this same Node (no reliance on PATH).
-const spectralCli = join(
-  dirname(createRequire(import.meta.url).resolve("@stoplight/spectral-cli/package.json")),
-  "dist",
-  "index.js",
-);
+// The CLIs' entry points, run with this same Node (no reliance on PATH).
+const require = createRequire(import.meta.url);
+const spectralCli = join(dirname(require.resolve("@stoplight/spectral-cli/package.json")), "dist", "index.js");
+const eslintCli = join(dirname(require.resolve("eslint/package.json")), "bin", "eslint.js");
+
+/** What ESLint lints: the code, not what tools write (eslint.config.js ignores those within). */
+const codeDirectories = [
+  "src",
+  "test",
+  "scripts",
+  "bench",
+  "examples",
+  ...readdirSync(join(root, "packages"))
+    .map((name) => join("packages", name, "src"))
+    .filter((dir) => existsSync(join(root, dir))),
+];
+
+/** Runs ESLint over the code; resolves with its exit code. */
+function eslint(args: string[]): Promise<number> {
+  const cache = ["--cache", "--cache-strategy", "content", "--cache-location", "node_modules/.cache/eslint/"];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [eslintCli, "--max-warnings", "0", ...cache, ...args, ...codeDirectories], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise(code ?? 1));
+  });
+}
 
 /** Runs the Spectral CLI with our ruleset; resolves with its exit code and output. */
 function spectral(
@@ -44,8 +72,8 @@ function spectral(
     });
     let stdout = "";
     let stderr = "";
-    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
   });
@@ -65,6 +93,15 @@ export async function runSpectral(files: string[]): Promise<Finding[]> {
 }
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (!args.includes("--documents")) {
+    const started = Date.now();
+    if ((await eslint(args)) !== 0) {
+      console.error("lint: ESLint failed (see eslint.config.js).");
+      process.exit(1);
+    }
+    console.log(`lint: ${codeDirectories.join(", ")}: no findings (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  }
   const missing = documents.filter((file) => !existsSync(file));
   if (missing.length > 0) {
     console.error(`lint: missing ${missing.map((f) => relative(root, f)).join(", ")}. Run \`npm run build\` first.`);

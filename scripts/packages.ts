@@ -108,8 +108,8 @@ function compile(name: PackageName): void {
       });
     } catch (error) {
       const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-      process.stderr.write(`${stdout ?? ""}${stderr ?? ""}`);
-      throw new Error(`packages/${name}: tsc failed`);
+      process.stderr.write(`${stdout?.toString() ?? ""}${stderr?.toString() ?? ""}`);
+      throw new Error(`packages/${name}: tsc failed`, { cause: error });
     }
     const built = readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
     const dist = join(dir, "dist");

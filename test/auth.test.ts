@@ -6,14 +6,21 @@ import { describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { apiKeys } from "../src/storage/schema.ts";
-import { expectApiError, type ApiResponse } from "./support/api-client.ts";
+import {
+  expectApiError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type ApiResponse,
+  type Schemas,
+} from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
 type AuthCode = "missing_api_key" | "invalid_api_key" | "expired_api_key";
 
 /** A 401 in the contract's error shape, naming Authorization, with the response's request id, and no rate-limit figures. */
-function expectRefused(response: ApiResponse, code: AuthCode): void {
+function expectRefused(response: ApiResponse, code: AuthCode): asserts response is ApiResponse<401, Schemas["Error"]> {
   expectApiError(response, 401, code, "Authorization");
   // No key was identified, so no quota was charged and none is reported.
   for (const header of [
@@ -53,7 +60,7 @@ forEachDriver("authentication", (driver) => {
 
     it("comes before body checks: a bad body or content type without a key is still 401", async () => {
       const anonymous = server.as(null);
-      expectRefused(await anonymous.post("/v1/projects", { name: "no prompt" }), "missing_api_key");
+      expectRefused(await anonymous.post("/v1/projects", invalidBody({ name: "no prompt" })), "missing_api_key");
       const textBody = await anonymous.request("POST", "/v1/projects", {
         raw: "hello",
         headers: { "Content-Type": "text/plain" },
@@ -98,7 +105,7 @@ forEachDriver("authentication", (driver) => {
       const revoked = await client.get("/v1/key");
       expectRefused(revoked, "invalid_api_key");
       const unknown = await server.as(`svc_live_${"Z".repeat(40)}`).get("/v1/key");
-      expect(revoked.body.error.message).toBe(unknown.body.error.message); // no hint that the key existed
+      expect(revoked.body.error.message).toBe(expectBody(unknown, 401).error.message); // no hint that the key existed
       expectRefused(await client.post("/v1/projects", { name: "after revoke", prompt: "p" }), "invalid_api_key");
     });
   });
@@ -114,8 +121,8 @@ forEachDriver("authentication", (driver) => {
     it("answers a working key as soon as its expiry passes", async () => {
       const { id, secret } = await newKey({ expiresAt: new Date(Date.now() + 30 * 24 * 3600 * 1000) });
       const ok = await server.as(secret).get("/v1/key");
-      expect(ok.status).toBe(200);
-      expect(Date.parse(ok.body.expires_at)).toBeGreaterThan(Date.now());
+      expectStatus(ok, 200);
+      expect(Date.parse(ok.body.expires_at!)).toBeGreaterThan(Date.now());
       await server.storage.db
         .update(apiKeys)
         .set({ expiresAt: new Date(Date.now() - 1) })

@@ -7,7 +7,7 @@ import type { Partition } from "../src/domain/partition.ts";
 import { PLAN_LIMITS, type Plan } from "../src/http/rate-limit/index.ts";
 import { newId } from "../src/storage/ids.ts";
 import { agentRuns, invoices } from "../src/storage/schema.ts";
-import type { ApiClient } from "./support/api-client.ts";
+import { expectBody, expectStatus, type ApiClient, type Schemas } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
@@ -19,14 +19,14 @@ forEachDriver("billing", (driver) => {
   async function freshWorkspace(plan: Plan = "pro", environment: "live" | "test" = "live") {
     const slug = `billing-${++workspaces}-${plan}`;
     const client = server.as(await server.createKey({ workspace: slug, plan, environment }));
-    const key = (await client.get("/v1/key")).body;
+    const key = expectBody(await client.get("/v1/key"), 200);
     const partition: Partition = { workspaceId: key.workspace.id, environment };
     return { client, partition, slug };
   }
 
   /** A run of `agent` in the client's partition, finished at `at` (default now), that used `credits`. */
-  async function insertRun(client: ApiClient, agent: string, credits: number, at?: Date) {
-    const { body: project } = await client.post("/v1/projects", { name: "Usage", prompt: "x", agent });
+  async function insertRun(client: ApiClient, agent: Schemas["Agent"], credits: number, at?: Date) {
+    const project = expectBody(await client.post("/v1/projects", { name: "Usage", prompt: "x", agent }), 201);
     // The project's initial run is the one that used the credits.
     await server.storage.db
       .update(agentRuns)
@@ -36,7 +36,7 @@ forEachDriver("billing", (driver) => {
         finishedAt: at ?? new Date(),
         ...(at ? { createdAt: at, startedAt: at } : {}),
       })
-      .where(eq(agentRuns.id, project.latest_run_id));
+      .where(eq(agentRuns.id, project.latest_run_id!));
   }
 
   it("reports the plan, the current month and no usage for a new workspace", async () => {
@@ -64,7 +64,7 @@ forEachDriver("billing", (driver) => {
     expect(PLAN_CREDITS).toEqual({ free: 100, pro: 5000, team: 25000, enterprise: 100000 });
     for (const plan of ["free", "pro", "team", "enterprise"] as const) {
       const { client } = await freshWorkspace(plan);
-      const usage = (await client.get("/v1/billing/usage")).body;
+      const usage = expectBody(await client.get("/v1/billing/usage"), 200);
       expect(usage.plan).toBe(plan);
       expect(usage.credits).toEqual({ included: PLAN_CREDITS[plan], used: 0, remaining: PLAN_CREDITS[plan] });
       expect(usage.rate_limit).toEqual({
@@ -76,7 +76,7 @@ forEachDriver("billing", (driver) => {
 
   it("sums the credits of this month's runs in the caller's partition, per agent in contract order", async () => {
     const { client, slug } = await freshWorkspace("pro");
-    const { period_start, period_end } = (await client.get("/v1/billing/usage")).body;
+    const { period_start, period_end } = expectBody(await client.get("/v1/billing/usage"), 200);
     const start = new Date(period_start);
     await insertRun(client, "coding-agent-3", 40);
     await insertRun(client, "coding-agent-1", 10);
@@ -91,7 +91,7 @@ forEachDriver("billing", (driver) => {
     const other = await freshWorkspace("pro");
     await insertRun(other.client, "coding-agent-1", 700);
 
-    const usage = (await client.get("/v1/billing/usage")).body;
+    const usage = expectBody(await client.get("/v1/billing/usage"), 200);
     expect(usage.credits).toEqual({ included: 5000, used: 65, remaining: 4935 });
     expect(usage.by_agent).toEqual([
       { agent: "coding-agent-1", runs: 2, credits_used: 25 },
@@ -100,18 +100,18 @@ forEachDriver("billing", (driver) => {
     ]);
 
     // A test key sees its own partition's usage, against the same plan.
-    const testUsage = (await sandbox.get("/v1/billing/usage")).body;
+    const testUsage = expectBody(await sandbox.get("/v1/billing/usage"), 200);
     expect(testUsage.plan).toBe("pro");
     expect(testUsage.credits).toEqual({ included: 5000, used: 500, remaining: 4500 });
     expect(testUsage.by_agent[0]).toEqual({ agent: "coding-agent-1", runs: 1, credits_used: 500 });
-    expect((await other.client.get("/v1/billing/usage")).body.credits.used).toBe(700);
+    expect(expectBody(await other.client.get("/v1/billing/usage"), 200).credits.used).toBe(700);
   });
 
   it("never reports fewer than zero credits remaining", async () => {
     const { client } = await freshWorkspace("free");
     await insertRun(client, "coding-agent-2", 80);
     await insertRun(client, "coding-agent-2", 70);
-    const usage = (await client.get("/v1/billing/usage")).body;
+    const usage = expectBody(await client.get("/v1/billing/usage"), 200);
     expect(usage.credits).toEqual({ included: 100, used: 150, remaining: 0 });
     expect(usage.by_agent[1]).toEqual({ agent: "coding-agent-2", runs: 2, credits_used: 150 });
   });
@@ -134,7 +134,7 @@ forEachDriver("billing", (driver) => {
     await server.storage.db.insert(invoices).values(rows);
 
     const first = await client.get("/v1/billing/invoices");
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     expect(first.body.data).toHaveLength(20);
     expect(first.body.data[0]).toEqual({
       id: rows[24]!.id,
@@ -148,17 +148,19 @@ forEachDriver("billing", (driver) => {
       created_at: rows[24]!.createdAt.toISOString(),
     });
     expect(first.body.next_cursor).toEqual(expect.any(String));
-    const second = await client.get(`/v1/billing/invoices?cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    const second = await client.get(`/v1/billing/invoices?cursor=${encodeURIComponent(first.body.next_cursor!)}`);
+    expectStatus(second, 200);
     expect(second.body.data).toHaveLength(5);
     expect(second.body.next_cursor).toBeNull();
     const numbers = [...first.body.data, ...second.body.data].map((invoice: { number: string }) => invoice.number);
     expect(numbers).toEqual(rows.map((row) => row.number).reverse());
 
     const small = await client.get("/v1/billing/invoices?limit=10");
+    expectStatus(small, 200);
     expect(small.body.data).toHaveLength(10);
 
     // The cursor is bound to this list: another list refuses it.
-    const foreign = await client.get(`/v1/webhooks?cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    const foreign = await client.get(`/v1/webhooks?cursor=${encodeURIComponent(first.body.next_cursor!)}`);
     expect(foreign.status).toBe(400);
 
     // Test keys see none; nor does another workspace.
@@ -180,7 +182,7 @@ forEachDriver("billing", (driver) => {
     expect(await closeBillingPeriod(server.storage.db, nextMonth)).toBeGreaterThanOrEqual(2);
     expect(await closeBillingPeriod(server.storage.db, nextMonth)).toBe(0);
 
-    const [invoice] = (await team.client.get("/v1/billing/invoices")).body.data;
+    const [invoice] = expectBody(await team.client.get("/v1/billing/invoices"), 200).data;
     expect(invoice).toMatchObject({
       number,
       status: "open",
@@ -190,12 +192,12 @@ forEachDriver("billing", (driver) => {
       period_start: period.start.toISOString(),
       period_end: period.end.toISOString(),
     });
-    expect((await free.client.get("/v1/billing/invoices")).body.data[0]).toMatchObject({
+    expect(expectBody(await free.client.get("/v1/billing/invoices"), 200).data[0]).toMatchObject({
       number,
       status: "paid",
       amount_due: 0,
     });
-    expect((await sandbox.client.get("/v1/billing/invoices")).body.data).toEqual([]);
+    expect(expectBody(await sandbox.client.get("/v1/billing/invoices"), 200).data).toEqual([]);
     // A period that has not ended is not invoiced.
     expect(await closeBillingPeriod(server.storage.db, now)).toBe(0);
   });
@@ -206,7 +208,7 @@ forEachDriver("billing", (driver) => {
     expect((await reader.get("/v1/billing/invoices")).status).toBe(200);
     const other = server.as(await server.createKey({ scopes: ["projects:read", "webhooks:read"] }));
     for (const refused of [await other.get("/v1/billing/usage"), await other.get("/v1/billing/invoices")]) {
-      expect(refused.status).toBe(401);
+      expectStatus(refused, 401);
       expect(refused.body.error.code).toBe("insufficient_scope");
     }
   });

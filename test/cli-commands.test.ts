@@ -1,14 +1,7 @@
 // The `pbs` commands in process: parsing and execution, on both drivers. (The executable, its exit
 // codes and the admin socket are exercised end to end in cli.test.ts.)
 import { describe, expect, it } from "vitest";
-import {
-  CommandError,
-  executeCommand,
-  parseCommand,
-  UsageError,
-  type Command,
-  type CommandOutput,
-} from "../src/cli/commands.ts";
+import { CommandError, executeCommand, parseCommand, UsageError, type CommandOutput } from "../src/cli/commands.ts";
 import { authenticate } from "../src/domain/keys.ts";
 import { signIn } from "../src/domain/sessions.ts";
 import { apiKeys, auditLog, oauthClients, users } from "../src/storage/schema.ts";
@@ -150,8 +143,7 @@ describe("parseCommand", () => {
 forEachDriver("pbs commands", (driver) => {
   const storage = useStorage(driver);
 
-  const run = (...argv: string[]): Promise<CommandOutput> =>
-    executeCommand(storage().db, parseCommand(argv) as Command);
+  const run = (...argv: string[]): Promise<CommandOutput> => executeCommand(storage().db, parseCommand(argv));
   const refusal = async (...argv: string[]): Promise<CommandError> => {
     try {
       await run(...argv);

@@ -43,7 +43,7 @@ const verifyAll = (secret: string) =>
   Promise.all(
     deliveries.map((delivery) =>
       verifyWebhook(secret, delivery.headers, delivery.body).catch(
-        (error: { reason?: string }) => error.reason ?? String(error),
+        (error: Error & { reason?: string }) => error.reason ?? String(error),
       ),
     ),
   );
@@ -62,7 +62,8 @@ beforeAll(async () => {
     res.on("close", () => open.delete(res));
     answerStream(res, streamRequests.length - 1);
   });
-  receiver = createServer(async (req, res) => {
+  // A failure here fails the run as an unhandled rejection.
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
@@ -71,7 +72,8 @@ beforeAll(async () => {
     const status = answerDelivery(delivery, deliveries.length - 1);
     if (status === "drop") req.socket.destroy();
     else res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "receiver error");
-  });
+  };
+  receiver = createServer((req, res) => void receive(req, res));
   await Promise.all(
     [stream, receiver].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
   );

@@ -142,7 +142,7 @@ forEachDriver("pbs migrate", (driver) => {
     expect(migrated.code).toBe(0);
     if (driver.name === "postgres") {
       expect(migrated.stdout.trimEnd().split("\n")).toEqual([
-        ...tags.map((tag) => expect.stringMatching(new RegExp(`^Applied ${tag} in \\d+ ms\\.$`))),
+        ...tags.map((tag): unknown => expect.stringMatching(new RegExp(`^Applied ${tag} in \\d+ ms\\.$`))),
         upToDate,
       ]);
       expect(migrated.stderr).toBe(tags.map((tag) => `pbs: applying ${tag}\n`).join(""));

@@ -19,6 +19,7 @@ import {
   webhookDeliveryAttempts,
   type Workspace,
 } from "../src/storage/schema.ts";
+import { expectBody } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -790,7 +791,7 @@ forEachDriver("settings console", (driver) => {
         ["credential=' or 1=1 --", "Choose a key or application from the list."],
       ] as const) {
         const page = await seeded.visitor.get(
-          `/settings/w/audited/audit?${new URLSearchParams(query.includes("'") ? { credential: "' or 1=1 --" } : Object.fromEntries(new URLSearchParams(query)))}`,
+          `/settings/w/audited/audit?${new URLSearchParams(query.includes("'") ? { credential: "' or 1=1 --" } : Object.fromEntries(new URLSearchParams(query))).toString()}`,
         );
         expect(page.status, query).toBe(400);
         expect(page.text, query).toContain(text);
@@ -838,11 +839,11 @@ forEachDriver("settings console", (driver) => {
   describe("webhook delivery log", () => {
     it("shows a page of deliveries with their attempts in as many statements for six rows as for one (no query per row)", async () => {
       const owner = await signedIn("owner");
-      const { body: endpoint } = await server.client.post<{ id: string }>("/v1/webhooks", {
-        url: "https://example.com/log",
-        enabled_events: ["*"],
-      });
-      const { body: first } = await server.client.post<{ id: string }>(`/v1/webhooks/${endpoint.id}/test`);
+      const endpoint = expectBody(
+        await server.client.post("/v1/webhooks", { url: "https://example.com/log", enabled_events: ["*"] }),
+        201,
+      );
+      const first = expectBody(await server.client.post(`/v1/webhooks/${endpoint.id}/test`), 202);
       await server.storage.db.insert(webhookDeliveryAttempts).values({
         deliveryId: first.id,
         attemptedAt: new Date(),

@@ -5,9 +5,27 @@ import type { Operation } from "openapi-backend";
 import { operationMeta } from "../generated/handlers.ts";
 import { document, operations, responseErrors } from "./support/contract.ts";
 
-type Schema = { $ref?: string; properties?: Record<string, Schema>; type?: string; nullable?: boolean };
+// The parts of the document read here, as the document writes them.
+type Schema = {
+  $ref?: string;
+  type?: string;
+  nullable?: boolean;
+  required?: string[];
+  enum?: string[];
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, Schema>;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
 type Content = Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }>;
 type Response = { content?: Content; headers?: Record<string, { required?: boolean }> };
+type Parameter = { name: string; in: string; schema?: Schema; explode?: boolean };
+type SecurityScheme = {
+  type: string;
+  flows?: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } };
+};
 
 const allOps = await operations();
 // The OAuth 2.0 authorization server's operations (spec/oauth.tsp), marked `x-served-by: oauth`: on
@@ -20,10 +38,12 @@ const oauthOps = allOps.filter((op) => oauthOperationIds.includes(op.operationId
 /** The /v1 API's operations: everything but the named OAuth ones. */
 const ops = allOps.filter((op) => !oauthOperationIds.includes(op.operationId!));
 const rawResponses = (op: Operation) =>
-  (document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>)[op.path][op.method]
+  (document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>)[op.path]![op.method]!
     .responses;
-const securitySchemes = document.components?.securitySchemes as Record<string, { type: string; flows?: any }>;
-const oauthScopes = Object.keys(securitySchemes.OAuth2.flows.authorizationCode.scopes);
+const securitySchemes = document.components?.securitySchemes as Record<string, SecurityScheme>;
+const oauthScopes = Object.keys(securitySchemes.OAuth2!.flows!.authorizationCode.scopes);
+const schemas = document.components?.schemas as Record<string, Schema>;
+const jsonBody = (op: Operation) => (op.requestBody as { content: Content }).content["application/json"]?.schema;
 
 describe("the contract", () => {
   it("has the operation groups the description names, each /v1 operation once in the server stubs", () => {
@@ -92,10 +112,10 @@ describe("the contract", () => {
       },
     );
     // No API key: public (metadata), the browser's session (authorize), or client credentials.
-    expect(byId.getAuthorizationServerMetadata.security).toEqual([{}]);
-    expect(byId.authorize.security).toEqual([{}]);
-    expect(byId.requestToken.security).toEqual([{}, { BasicAuth: [] }]);
-    expect(byId.revokeToken.security).toEqual([{}, { BasicAuth: [] }]);
+    expect(byId.getAuthorizationServerMetadata?.security).toEqual([{}]);
+    expect(byId.authorize?.security).toEqual([{}]);
+    expect(byId.requestToken?.security).toEqual([{}, { BasicAuth: [] }]);
+    expect(byId.revokeToken?.security).toEqual([{}, { BasicAuth: [] }]);
     expect(securitySchemes.BasicAuth).toMatchObject({ type: "http", scheme: "Basic" });
     for (const op of oauthOps) {
       expect(op.tags).toEqual(["OAuth"]);
@@ -105,8 +125,8 @@ describe("the contract", () => {
     expect((document.tags ?? []).map((tag) => tag.name)).toContain("OAuth");
 
     // The OAuth2 scheme's flow points at them, on the production server's origin.
-    const production = document.servers![0].url;
-    expect(securitySchemes.OAuth2.flows.authorizationCode).toMatchObject({
+    const production = document.servers![0]!.url;
+    expect(securitySchemes.OAuth2!.flows!.authorizationCode).toMatchObject({
       authorizationUrl: `${production}/oauth/authorize`,
       tokenUrl: `${production}/oauth/token`,
       refreshUrl: `${production}/oauth/token`,
@@ -114,9 +134,8 @@ describe("the contract", () => {
   });
 
   it("answers OAuth errors as RFC 6749 says: OAuthError from the token and revocation endpoints, HTML pages from authorize", () => {
-    const schemas = document.components?.schemas as any;
-    expect(schemas.OAuthError.required).toEqual(["error"]);
-    expect(schemas.OAuthErrorCode.enum.sort()).toEqual(
+    expect(schemas.OAuthError?.required).toEqual(["error"]);
+    expect(schemas.OAuthErrorCode?.enum?.sort()).toEqual(
       [
         "invalid_request",
         "invalid_client",
@@ -131,27 +150,27 @@ describe("the contract", () => {
       const responses = rawResponses(op);
       expect(Object.keys(responses).sort(), id).toEqual(["200", "400", "401", "500"]);
       for (const status of ["400", "401"]) {
-        expect(responses[status].content, `${id} ${status}`).toEqual({
+        expect(responses[status]?.content, `${id} ${status}`).toEqual({
           "application/json": expect.objectContaining({ schema: { $ref: "#/components/schemas/OAuthError" } }),
         });
       }
-      expect(responses["401"].headers?.["WWW-Authenticate"]?.required).toBe(true);
+      expect(responses["401"]?.headers?.["WWW-Authenticate"]?.required).toBe(true);
       // Both encodings of the body, one model.
-      const body = (op.requestBody as any).content;
+      const body = (op.requestBody as { content: Content }).content;
       expect(Object.keys(body).sort()).toEqual(["application/json", "application/x-www-form-urlencoded"]);
-      expect(body["application/x-www-form-urlencoded"].schema).toEqual(body["application/json"].schema);
+      expect(body["application/x-www-form-urlencoded"]?.schema).toEqual(body["application/json"]?.schema);
     }
-    const token = rawResponses(oauthOps.find((o) => o.operationId === "requestToken")!)["200"];
+    const token = rawResponses(oauthOps.find((o) => o.operationId === "requestToken")!)["200"]!;
     expect(token.headers?.["Cache-Control"]?.required).toBe(true);
     expect(token.headers?.["Pragma"]?.required).toBe(true);
     expect(token.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/OAuthTokenResponse" });
-    expect(rawResponses(oauthOps.find((o) => o.operationId === "revokeToken")!)["200"].content).toBeUndefined();
+    expect(rawResponses(oauthOps.find((o) => o.operationId === "revokeToken")!)["200"]!.content).toBeUndefined();
 
     const authorize = rawResponses(oauthOps.find((o) => o.operationId === "authorize")!);
     expect(Object.keys(authorize).sort()).toEqual(["200", "302", "400", "500"]);
-    expect(authorize["302"].headers?.Location?.required).toBe(true);
-    expect(Object.keys(authorize["200"].content ?? {})).toEqual(["text/html"]);
-    expect(Object.keys(authorize["400"].content ?? {})).toEqual(["text/html"]);
+    expect(authorize["302"]?.headers?.Location?.required).toBe(true);
+    expect(Object.keys(authorize["200"]?.content ?? {})).toEqual(["text/html"]);
+    expect(Object.keys(authorize["400"]?.content ?? {})).toEqual(["text/html"]);
 
     // A fault is plain text (the server's page-failure answer), at every OAuth endpoint.
     for (const op of oauthOps)
@@ -178,7 +197,7 @@ describe("the contract", () => {
       expect(response.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Error" });
       expect(response.headers?.["X-Request-Id"]?.required).toBe(true);
     }
-    expect(responses["429"].headers?.["Retry-After"]?.required).toBe(true);
+    expect(responses["429"]?.headers?.["Retry-After"]?.required).toBe(true);
   });
 
   it.each(ops.map((op) => [op.operationId!, op] as const))(
@@ -203,15 +222,17 @@ describe("the contract", () => {
 
   const lists = ops.filter((op) => op.operationId!.startsWith("list"));
   it.each(lists.map((op) => [op.operationId!, op] as const))("%s pages like every list", (_, op) => {
-    const query = Object.fromEntries((op.parameters as any[]).filter((p) => p.in === "query").map((p) => [p.name, p]));
-    expect(query.cursor.schema).toMatchObject({ type: "string", maxLength: 512 });
-    expect(query.limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
-    expect(query.limit.explode ?? true).toBe(true);
-    const schema = (op.responses as any)["200"].content["application/json"].schema;
-    expect(Object.keys(schema.properties).sort()).toEqual(["data", "next_cursor"]);
-    expect(schema.required.sort()).toEqual(["data", "next_cursor"]);
-    expect(schema.properties.data).toMatchObject({ type: "array", maxItems: 100 });
-    expect(schema.properties.next_cursor).toMatchObject({ type: "string", nullable: true });
+    const query = Object.fromEntries(
+      (op.parameters as Parameter[]).filter((p) => p.in === "query").map((p) => [p.name, p]),
+    );
+    expect(query.cursor?.schema).toMatchObject({ type: "string", maxLength: 512 });
+    expect(query.limit?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(query.limit?.explode ?? true).toBe(true);
+    const schema = rawResponses(op)["200"]?.content?.["application/json"]?.schema;
+    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(["data", "next_cursor"]);
+    expect(schema?.required?.sort()).toEqual(["data", "next_cursor"]);
+    expect(schema?.properties?.data).toMatchObject({ type: "array", maxItems: 100 });
+    expect(schema?.properties?.next_cursor).toMatchObject({ type: "string", nullable: true });
   });
 
   it("accepts Idempotency-Key on every creating POST, on rotating a secret, and only there", () => {
@@ -220,7 +241,7 @@ describe("the contract", () => {
     );
     // Not creating, but a retry must not rotate twice (the first new secret would be lost).
     const rotating = ops.filter((op) => op.operationId === "rotateWebhookSecret");
-    const withKey = allOps.filter((op) => (op.parameters as any[]).some((p) => p.name === "Idempotency-Key"));
+    const withKey = allOps.filter((op) => (op.parameters as Parameter[]).some((p) => p.name === "Idempotency-Key"));
     expect(withKey.map((op) => op.operationId).sort()).toEqual(
       [...creating, ...rotating].map((op) => op.operationId).sort(),
     );
@@ -238,19 +259,19 @@ describe("the contract", () => {
     expect(op.method).toBe("post");
     expect(op.path).toBe("/v1/projects");
     expect((op as Record<string, unknown>)["x-required-scopes"]).toEqual(["projects:write"]);
-    const body = (op.requestBody as any).content["application/json"].schema;
-    expect(body.required.sort()).toEqual(["name", "prompt"]);
-    expect(body.properties.agent.default).toBe("coding-agent-1");
-    expect(body.properties.agent.allOf[0].enum).toEqual(["coding-agent-1", "coding-agent-2", "coding-agent-3"]);
-    expect(body.properties.template.nullable).toBe(true);
+    const body = jsonBody(op);
+    expect(body?.required?.sort()).toEqual(["name", "prompt"]);
+    expect(body?.properties?.agent?.default).toBe("coding-agent-1");
+    expect(body?.properties?.agent?.allOf?.[0]?.enum).toEqual(["coding-agent-1", "coding-agent-2", "coding-agent-3"]);
+    expect(body?.properties?.template?.nullable).toBe(true);
     expect(Object.keys(op.responses ?? {})).toEqual(expect.arrayContaining(["201", "400", "401"]));
-    const project = (op.responses as any)["201"].content["application/json"].schema;
-    expect(project.required).toEqual(expect.arrayContaining(["id", "name", "agent", "visibility", "created_at"]));
-    expect(project.properties.visibility.enum).toEqual(["private", "unlisted", "public"]);
+    const project = rawResponses(op)["201"]?.content?.["application/json"]?.schema;
+    expect(project?.required).toEqual(expect.arrayContaining(["id", "name", "agent", "visibility", "created_at"]));
+    expect(project?.properties?.visibility?.enum).toEqual(["private", "unlisted", "public"]);
   });
 
   it("lists every error code of the description", () => {
-    const codes = (document.components?.schemas as any).ErrorCode.enum;
+    const codes = schemas.ErrorCode?.enum;
     for (const code of [
       "invalid_request",
       "missing_api_key",
@@ -270,8 +291,7 @@ describe("the contract", () => {
     ]) {
       expect(codes).toContain(code);
     }
-    const detail = (document.components?.schemas as any).ErrorDetail;
-    expect(detail.required.sort()).toEqual(["code", "message", "param", "request_id"]);
+    expect(schemas.ErrorDetail?.required?.sort()).toEqual(["code", "message", "param", "request_id"]);
   });
 
   it("validates bodies for real: a project without its id breaks the contract", async () => {
@@ -304,12 +324,11 @@ describe("the contract", () => {
   });
 
   it("describes webhook events: the envelope, every event type and the signature scheme", () => {
-    const schemas = document.components?.schemas as any;
-    const types = schemas.EventType.enum as string[];
+    const types = schemas.EventType?.enum ?? [];
     for (const prefix of ["project.", "agent_run.", "deployment.", "file.", "webhook.test"]) {
       expect(types.some((t) => t.startsWith(prefix))).toBe(true);
     }
-    expect(schemas.Event.anyOf ?? schemas.Event.oneOf).toHaveLength(6);
+    expect(schemas.Event?.anyOf ?? schemas.Event?.oneOf).toHaveLength(6);
     for (const name of [
       "ProjectEvent",
       "AgentRunEvent",
@@ -318,11 +337,11 @@ describe("the contract", () => {
       "FileEvent",
       "WebhookTestEvent",
     ]) {
-      expect(schemas[name].required).toEqual(
+      expect(schemas[name]?.required).toEqual(
         expect.arrayContaining(["id", "type", "created_at", "workspace_id", "livemode", "data"]),
       );
     }
-    const signature = String(schemas.ProjectEvent.description ?? "") + JSON.stringify(schemas);
+    const signature = (schemas.ProjectEvent?.description ?? "") + JSON.stringify(schemas);
     for (const term of [
       "webhook-id",
       "webhook-timestamp",

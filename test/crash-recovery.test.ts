@@ -3,6 +3,7 @@
 // PostgreSQL another replica, already running, retries it once its heartbeat lapses. Either way the
 // run finishes once, with one final status and one final event.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApiClient, expectBody } from "./support/api-client.ts";
 import { forEachDriver, useProcessDatabase } from "./support/database.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { pbs, startServer } from "./support/process.ts";
@@ -48,19 +49,16 @@ forEachDriver("a run whose server was killed mid-run", (driver) => {
         .trimEnd()
         .split("\n")
         .at(-1)!;
-      const api = (path: string, init: RequestInit = {}) =>
-        fetch(`${server.url}${path}`, {
-          ...init,
-          headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
-        }).then((response) => response.json() as Promise<any>);
+      // A client of whichever server is up now.
+      const api = () => createApiClient(server.url, secret);
 
-      const project = await api("/v1/projects", {
-        method: "POST",
-        body: JSON.stringify({ name: "Survivor", prompt: "Outlive a crash" }),
-      });
-      const runPath = `/v1/projects/${project.id}/runs/${project.latest_run_id}`;
+      const project = expectBody(
+        await api().post("/v1/projects", { name: "Survivor", prompt: "Outlive a crash" }),
+        201,
+      );
+      const runPath = `/v1/projects/${project.id}/runs/${project.latest_run_id}` as const;
       const deadline = Date.now() + 20_000;
-      while ((await api(runPath)).status !== "running" || model.requests.length === 0) {
+      while (expectBody(await api().get(runPath), 200).status !== "running" || model.requests.length === 0) {
         if (Date.now() > deadline) throw new Error("the run never started");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -73,23 +71,23 @@ forEachDriver("a run whose server was killed mid-run", (driver) => {
       const killedAt = Date.now();
       server = survivor ?? (await start());
 
-      let run = await api(runPath);
+      let run = expectBody(await api().get(runPath), 200);
       while (run.status === "running" || run.status === "queued") {
         if (Date.now() - killedAt > 60_000)
           throw new Error(`the run did not finish within 60 s: ${JSON.stringify(run)}`);
         await new Promise((resolve) => setTimeout(resolve, 250));
-        run = await api(runPath);
+        run = expectBody(await api().get(runPath), 200);
       }
       expect(run).toMatchObject({ status: "succeeded", error: null });
-      const events = (await api("/v1/events?limit=100")).data.filter(
-        (event: { type: string; data: { object: { id: string } } }) => event.data.object.id === project.latest_run_id,
+      const events = expectBody(await api().get("/v1/events?limit=100"), 200).data.filter(
+        (event) => "id" in event.data.object && event.data.object.id === project.latest_run_id,
       );
-      expect(events.map((event: { type: string }) => event.type).sort()).toEqual([
+      expect(events.map((event) => event.type).sort()).toEqual([
         "agent_run.queued",
         "agent_run.started",
         "agent_run.succeeded",
       ]);
-      const files = (await api(`/v1/projects/${project.id}/files`)).data.map((file: { path: string }) => file.path);
+      const files = expectBody(await api().get(`/v1/projects/${project.id}/files`), 200).data.map((file) => file.path);
       expect(files.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
     },
     120_000,

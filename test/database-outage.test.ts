@@ -16,7 +16,7 @@ import { sharedSecret } from "../src/storage/secrets.ts";
 import { isStorageUnavailable } from "../src/storage/unavailable.ts";
 import type { PostgresStorage } from "../src/storage/index.ts";
 import { openPostgresStorage } from "../src/storage/postgres.ts";
-import { expectApiError, type ApiResponse } from "./support/api-client.ts";
+import { expectApiError, expectBody, expectStatus, type ApiResponse } from "./support/api-client.ts";
 import { postgresDriver, type ProcessDatabase, type TestDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
@@ -70,7 +70,7 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
       { name: "Before", prompt: "p" },
       { headers: { "Idempotency-Key": "before-1" } },
     );
-    expect(before.status).toBe(201);
+    expectStatus(before, 201);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
 
     // Creates keep arriving, four at a time, before, during and after the outage.
@@ -85,7 +85,7 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
             { name, prompt: "p" },
             { headers: { "Idempotency-Key": name } },
           );
-          sent.push({ name, status: response.status, id: response.body?.id });
+          sent.push({ name, status: response.status, id: response.status === 201 ? response.body.id : undefined });
           if (response.status !== 201) await sleep(50);
         }
       }),
@@ -143,12 +143,13 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
       { name: "During", prompt: "p" },
       { headers: { "Idempotency-Key": "outage-1" } },
     );
-    expect(retried.status).toBe(201);
+    expectStatus(retried, 201);
     const replayed = await client.post(
       "/v1/projects",
       { name: "During", prompt: "p" },
       { headers: { "Idempotency-Key": "outage-1" } },
     );
+    expectStatus(replayed, 201);
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(replayed.body.id).toBe(retried.body.id);
     const { rows } = await direct.query<{ n: string }>("select count(*) as n from projects where name = 'During'");
@@ -166,7 +167,7 @@ describe.skipIf(skip !== undefined)(`a database outage [postgres]${skip ? ` (ski
 
     // The principal cache listens again: a revocation made by another process is refused at once.
     await eventually("the change feed is connected", async () => server.storage.changes.connected);
-    const keyId = (await client.get("/v1/key")).body.id as string;
+    const keyId = expectBody(await client.get("/v1/key"), 200).id;
     expect((await client.get("/v1/key")).status).toBe(200); // served from the cache
     const elsewhere = await openPostgresStorage({ url: database.databaseUrl!, poolSize: 1 });
     try {

@@ -11,11 +11,22 @@ import { createDeploymentWorker } from "../src/jobs/deployment-worker.ts";
 import { createLogger } from "../src/logger.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import type { ApiResponse } from "./support/api-client.ts";
+import {
+  expectApiError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type ApiResponse,
+  type ResponseTo,
+  type Schemas,
+} from "./support/api-client.ts";
 
-/** A 202 for a new deployment of the project: Location names it, and it is queued, not yet served, with `fields`. */
-function expectQueued(response: ApiResponse, projectId: string, fields: Record<string, unknown>): void {
-  expect(response.status).toBe(202);
+/** A new deployment of the project: Location names it, and it is queued, not yet served, with `fields`. */
+function expectQueued(
+  response: ApiResponse<202, Schemas["Deployment"]>,
+  projectId: string,
+  fields: Record<string, unknown>,
+): void {
   expect(response.headers.get("location")).toBe(`/v1/projects/${projectId}/deployments/${response.body.id}`);
   expect(response.body).toMatchObject({ project_id: projectId, status: "queued", url: null, ...fields });
 }
@@ -55,33 +66,34 @@ forEachDriver("deployments", (driver) => {
       logger: createLogger({ level: "silent" }),
     })(runId);
   };
-  const origin = (url: string) => new URL(url).origin;
+  const origin = (url?: string | null) => new URL(url!).origin;
 
   /** A project whose initial run succeeded. */
   async function deployableProject(): Promise<{ id: string; runId: string }> {
-    const { body: project } = await server.client.post("/v1/projects", { name: "Shop", prompt: "A small shop" });
-    await finishRun(project.latest_run_id);
-    return { id: project.id, runId: project.latest_run_id };
+    const project = expectBody(await server.client.post("/v1/projects", { name: "Shop", prompt: "A small shop" }), 201);
+    await finishRun(project.latest_run_id!);
+    return { id: project.id, runId: project.latest_run_id! };
   }
 
   describe("create", () => {
     it("is a conflict while the project has no succeeded run", async () => {
-      const { body: project } = await server.client.post("/v1/projects", { name: "Fresh", prompt: "fresh" });
+      const project = expectBody(await server.client.post("/v1/projects", { name: "Fresh", prompt: "fresh" }), 201);
       const refused = await server.client.post(`/v1/projects/${project.id}/deployments`);
-      expect(refused.status).toBe(409);
+      expectStatus(refused, 409);
       expect(refused.body.error.code).toBe("conflict");
-      await finishRun(project.latest_run_id, "failed");
+      await finishRun(project.latest_run_id!, "failed");
       expect((await server.client.post(`/v1/projects/${project.id}/deployments`, {})).status).toBe(409);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments`)).body.data).toEqual([]);
+      expect(expectBody(await server.client.get(`/v1/projects/${project.id}/deployments`), 200).data).toEqual([]);
     });
 
     it("queues the latest succeeded run to production by default and answers 202 at once", async () => {
       const project = await deployableProject();
       // A newer run that has not finished is not the default.
       const newer = await server.client.post(`/v1/projects/${project.id}/runs`, { prompt: "add a cart" });
-      expect(newer.status).toBe(202);
+      expectStatus(newer, 202);
 
       const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
+      expectStatus(created, 202);
       expectQueued(created, project.id, {
         run_id: project.runId,
         target: "production",
@@ -98,9 +110,9 @@ forEachDriver("deployments", (driver) => {
 
     it("is a conflict while another deployment of the same target is queued or building", async () => {
       const project = await deployableProject();
-      const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const first = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       const refused = await server.client.post(`/v1/projects/${project.id}/deployments`);
-      expect(refused.status).toBe(409);
+      expectStatus(refused, 409);
       expect(refused.body.error.message).toContain(first.id);
       // Another target is not held up.
       expect((await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).status).toBe(
@@ -113,8 +125,9 @@ forEachDriver("deployments", (driver) => {
     it("deploys the run named by run_id only when it succeeded", async () => {
       const project = await deployableProject();
       const pending = await server.client.post(`/v1/projects/${project.id}/runs`, { prompt: "dark mode" });
+      expectStatus(pending, 202);
       const refused = await server.client.post(`/v1/projects/${project.id}/deployments`, { run_id: pending.body.id });
-      expect(refused.status).toBe(409);
+      expectStatus(refused, 409);
       expect(refused.body.error).toMatchObject({ code: "conflict", param: "run_id" });
 
       const named = await server.client.post(`/v1/projects/${project.id}/deployments`, {
@@ -129,7 +142,7 @@ forEachDriver("deployments", (driver) => {
       const project = await deployableProject();
       const other = await deployableProject();
       const noProject = await server.client.post("/v1/projects/prj_0000000000000000/deployments");
-      expect(noProject.status).toBe(404);
+      expectStatus(noProject, 404);
       expect(noProject.body.error).toMatchObject({ code: "not_found", param: "project_id" });
       const noRun = await server.client.post(`/v1/projects/${project.id}/deployments`, {
         run_id: "run_0000000000000000",
@@ -142,7 +155,10 @@ forEachDriver("deployments", (driver) => {
 
     it("refuses a target the contract does not know", async () => {
       const project = await deployableProject();
-      const bad = await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "staging" });
+      const bad = await server.client.post(
+        `/v1/projects/${project.id}/deployments`,
+        invalidBody({ target: "staging" }),
+      );
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatchObject({ code: "invalid_request", param: "target" });
     });
@@ -155,98 +171,115 @@ forEachDriver("deployments", (driver) => {
         { target: "preview" },
         { headers },
       );
+      expectStatus(first, 202);
       const again = await server.client.post(
         `/v1/projects/${project.id}/deployments`,
         { target: "preview" },
         { headers },
       );
-      expect(again.status).toBe(202);
+      expectStatus(again, 202);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(again.body.id).toBe(first.body.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments`)).body.data).toHaveLength(1);
+      expect(expectBody(await server.client.get(`/v1/projects/${project.id}/deployments`), 200).data).toHaveLength(1);
     });
 
     it("records a deployment.queued event", async () => {
       const project = await deployableProject();
       const created = await server.client.post(`/v1/projects/${project.id}/deployments`);
+      expectStatus(created, 202);
       const events = await server.client.get("/v1/events?type=deployment.queued&limit=100");
+      expectStatus(events, 200);
       const event = events.body.data.find(
-        (e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id,
+        (e) => e.type === "deployment.queued" && e.data.object.id === created.body.id,
       );
       expect(event).toBeDefined();
-      expect(event.data.object).toEqual(created.body);
+      expect(event!.data.object).toEqual(created.body);
     });
   });
 
   describe("progress (worker functions) and rollback", () => {
     it("serves a ready production deployment at the project's url and supersedes the one before", async () => {
       const project = await deployableProject();
-      const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const first = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       await startDeploymentBuild(server.storage.db, first.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe(
-        "building",
-      );
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`), 200).status,
+      ).toBe("building");
       await build(first.id);
 
-      const ready = (await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body;
+      const ready = expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`), 200);
       expect(ready).toMatchObject({ status: "ready", error: null });
       expect(origin(ready.url)).toMatch(/^http:\/\/shop-[0-9a-z]{10}\.localhost:\d+$/);
       expect(ready.ready_at).not.toBeNull();
-      const projectUrl = (await server.client.get(`/v1/projects/${project.id}`)).body.url;
+      const projectUrl = expectBody(await server.client.get(`/v1/projects/${project.id}`), 200).url;
       expect(origin(projectUrl)).toBe(origin(ready.url));
 
       // A preview becoming ready supersedes nothing in production and leaves the project's url.
-      const preview = (await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" })).body;
+      const preview = expectBody(
+        await server.client.post(`/v1/projects/${project.id}/deployments`, { target: "preview" }),
+        202,
+      );
       await build(preview.id);
-      const previewReady = (await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body;
+      const previewReady = expectBody(
+        await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`),
+        200,
+      );
       expect(origin(previewReady.url)).not.toBe(origin(ready.url));
-      expect(origin((await server.client.get(`/v1/projects/${project.id}`)).body.url)).toBe(origin(ready.url));
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe("ready");
+      expect(origin(expectBody(await server.client.get(`/v1/projects/${project.id}`), 200).url)).toBe(
+        origin(ready.url),
+      );
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`), 200).status,
+      ).toBe("ready");
 
-      const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const second = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       await build(second.id);
-      expect(origin((await server.client.get(`/v1/projects/${project.id}`)).body.url)).not.toBe(origin(ready.url));
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe(
-        "superseded",
+      expect(origin(expectBody(await server.client.get(`/v1/projects/${project.id}`), 200).url)).not.toBe(
+        origin(ready.url),
       );
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`)).body.status).toBe(
-        "ready",
-      );
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`), 200).status,
+      ).toBe("superseded");
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${preview.id}`), 200).status,
+      ).toBe("ready");
 
       const events = await server.client.get("/v1/events?type=deployment.ready&limit=100");
-      const ids = events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
+      expectStatus(events, 200);
+      const ids = events.body.data.map((e) => e.type === "deployment.ready" && e.data.object.id);
       expect(ids).toEqual(expect.arrayContaining([first.id, second.id, preview.id]));
     });
 
     it("rolls back to a ready or superseded deployment with a new queued deployment of the same build", async () => {
       const project = await deployableProject();
-      const first = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const first = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       await build(first.id);
-      const second = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const second = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       await build(second.id);
 
       const rollback = await server.client.post(`/v1/projects/${project.id}/deployments/${first.id}/rollback`);
+      expectStatus(rollback, 202);
       expectQueued(rollback, project.id, { run_id: first.run_id, target: first.target, rollback_of: first.id });
       expect(rollback.body.id).not.toBe(first.id);
       // History is not rewritten: the earlier record is untouched.
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`)).body.status).toBe(
-        "superseded",
-      );
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${first.id}`), 200).status,
+      ).toBe("superseded");
 
       await build(rollback.body.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${second.id}`)).body.status).toBe(
-        "superseded",
-      );
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${second.id}`), 200).status,
+      ).toBe("superseded");
       const toSecond = await server.client.post(`/v1/projects/${project.id}/deployments/${second.id}/rollback`);
-      expect(toSecond.status).toBe(202);
+      expectStatus(toSecond, 202);
       expect(toSecond.body.rollback_of).toBe(second.id);
     });
 
     it("refuses to roll back to a deployment that was never ready", async () => {
       const project = await deployableProject();
-      const queued = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const queued = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       const refused = await server.client.post(`/v1/projects/${project.id}/deployments/${queued.id}/rollback`);
-      expect(refused.status).toBe(409);
+      expectStatus(refused, 409);
       expect(refused.body.error.code).toBe("conflict");
 
       await failDeployment(server.storage.db, queued.id, {
@@ -265,9 +298,9 @@ forEachDriver("deployments", (driver) => {
       );
       // A final deployment is not moved again.
       await build(queued.id);
-      expect((await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`)).body.status).toBe(
-        "failed",
-      );
+      expect(
+        expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${queued.id}`), 200).status,
+      ).toBe("failed");
 
       const missing = await server.client.post(`/v1/projects/${project.id}/deployments/dpl_0000000000000000/rollback`);
       expect(missing.status).toBe(404);
@@ -279,22 +312,23 @@ forEachDriver("deployments", (driver) => {
     it("lists newest first, filters by target and status, and pages with cursors bound to the filters", async () => {
       const project = await deployableProject();
       const created: { id: string; target: string }[] = [];
-      for (const target of ["production", "preview", "production", "preview", "production"]) {
-        created.push((await server.client.post(`/v1/projects/${project.id}/deployments`, { target })).body);
+      for (const target of ["production", "preview", "production", "preview", "production"] as const) {
+        created.push(expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`, { target }), 202));
         await build(created.at(-1)!.id);
       }
 
       const all = await server.client.get(`/v1/projects/${project.id}/deployments`);
+      expectStatus(all, 200);
       expect(all.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d) => d.id).reverse());
       expect(all.body.next_cursor).toBeNull();
 
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { body: { data: { id: string; target: string }[]; next_cursor: string | null } } =
-          await server.client.get(
-            `/v1/projects/${project.id}/deployments?target=production&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-          );
+        const page: ResponseTo<"GET", "/v1/projects/{project_id}/deployments"> = await server.client.get(
+          `/v1/projects/${project.id}/deployments?target=production&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+        );
+        expectStatus(page, 200);
         for (const d of page.body.data) expect(d.target).toBe("production");
         ids.push(...page.body.data.map((d) => d.id));
         cursor = page.body.next_cursor;
@@ -307,16 +341,18 @@ forEachDriver("deployments", (driver) => {
       );
 
       const firstPage = await server.client.get(`/v1/projects/${project.id}/deployments?target=production&limit=1`);
+      expectStatus(firstPage, 200);
       const otherFilter = await server.client.get(
-        `/v1/projects/${project.id}/deployments?target=preview&limit=1&cursor=${encodeURIComponent(firstPage.body.next_cursor)}`,
+        `/v1/projects/${project.id}/deployments?target=preview&limit=1&cursor=${encodeURIComponent(firstPage.body.next_cursor!)}`,
       );
-      expect(otherFilter.status).toBe(400);
+      expectStatus(otherFilter, 400);
       expect(otherFilter.body.error.param).toBe("cursor");
 
       const ready = await server.client.get(`/v1/projects/${project.id}/deployments?status=ready`);
-      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[4].id, created[3].id]);
+      expectStatus(ready, 200);
+      expect(ready.body.data.map((d: { id: string }) => d.id)).toEqual([created[4]!.id, created[3]!.id]);
       const badStatus = await server.client.get(`/v1/projects/${project.id}/deployments?status=done`);
-      expect(badStatus.status).toBe(400);
+      expectStatus(badStatus, 400);
       expect(badStatus.body.error.param).toBe("status");
     });
 
@@ -326,13 +362,13 @@ forEachDriver("deployments", (driver) => {
       expect(missing.status).toBe(404);
       expect(missing.body.error).toMatchObject({ code: "not_found", param: "deployment_id" });
       const noProject = await server.client.get("/v1/projects/prj_0000000000000000/deployments");
-      expect(noProject.status).toBe(404);
+      expectStatus(noProject, 404);
       expect(noProject.body.error.param).toBe("project_id");
     });
 
     it("hides deployments from another workspace and from the other environment", async () => {
       const project = await deployableProject();
-      const deployment = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const deployment = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       await build(deployment.id);
       const strangers = [
         server.as(await server.createKey({ workspace: "rival" })),
@@ -353,17 +389,17 @@ forEachDriver("deployments", (driver) => {
       const reader = server.as(await server.createKey({ scopes: ["deployments:read"] }));
       const writer = server.as(await server.createKey({ scopes: ["deployments:write"] }));
       const denied = await reader.post(`/v1/projects/${project.id}/deployments`);
-      expect(denied.status).toBe(401);
+      expectStatus(denied, 401);
       expect(denied.body.error.code).toBe("insufficient_scope");
       const created = await writer.post(`/v1/projects/${project.id}/deployments`);
-      expect(created.status).toBe(202);
-      expect((await writer.get(`/v1/projects/${project.id}/deployments`)).body.error.code).toBe("insufficient_scope");
+      expectStatus(created, 202);
+      expectApiError(await writer.get(`/v1/projects/${project.id}/deployments`), 401, "insufficient_scope");
       expect((await reader.get(`/v1/projects/${project.id}/deployments/${created.body.id}`)).status).toBe(200);
     });
 
     it("goes with its project", async () => {
       const project = await deployableProject();
-      const deployment = (await server.client.post(`/v1/projects/${project.id}/deployments`)).body;
+      const deployment = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`), 202);
       expect((await server.client.delete(`/v1/projects/${project.id}`)).status).toBe(204);
       expect((await server.client.get(`/v1/projects/${project.id}/deployments/${deployment.id}`)).status).toBe(404);
     });

@@ -12,8 +12,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { eventsAfter, type Position } from "../src/domain/event-positions.ts";
 import { recordEvent } from "../src/domain/events.ts";
 import { ensureWorkspace, findWorkspaceBySlug } from "../src/domain/workspaces.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { forEachDriver, pgliteDriver, postgresDriver } from "./support/database.ts";
-import { openOlderTransaction, openStream, type OpenedStream } from "./support/event-stream.ts";
+import {
+  objectOf,
+  openOlderTransaction,
+  openStream,
+  type OpenedStream,
+  type StreamMessage,
+} from "./support/event-stream.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { suiteServer } from "./support/server.ts";
 
@@ -39,8 +46,8 @@ forEachDriver("event stream under concurrent creates", (driver) => {
       const answer = await server
         .as(keys[i % keys.length]!)
         .post("/v1/projects", { name: `Concurrent ${i}`, prompt: "x" });
-      expect(answer.status).toBe(201);
-      return answer.body.id as string;
+      expectStatus(answer, 201);
+      return answer.body.id;
     };
     // The next create's events get seq 10^k - 1 and 10^k: `project.created` first, by a digit shorter.
     const { rows: sequence } = await server.storage.db.execute<{ last: string }>(
@@ -57,7 +64,7 @@ forEachDriver("event stream under concurrent creates", (driver) => {
       );
     }
 
-    const projectOf = (message: { data: any }) => message.data.data.object.id as string;
+    const projectOf = (message: StreamMessage) => objectOf(message).id;
     const missing = (stream: OpenedStream) => {
       const seen = new Set(stream.messages.map(projectOf));
       return created.filter((id) => !seen.has(id));
@@ -90,13 +97,13 @@ forEachDriver("event stream opened after a run's end", (driver) => {
   it("receives the next project's events within a few seconds", async () => {
     const key = await server.createKey({ workspace: "after-a-run" });
     const first = await server.as(key).post("/v1/projects", { name: "First", prompt: "A page" });
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     await pollUntil(server.as(key), `/v1/projects/${first.body.id}/runs/${first.body.latest_run_id}`, final, 30_000);
     const stream = await openStream(server.url, key);
     const second = await server.as(key).post("/v1/projects", { name: "Second", prompt: "Another page" });
-    expect(second.status).toBe(201);
+    expectStatus(second, 201);
     const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.succeeded"), 30_000);
-    const projectEvents = messages.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id]);
+    const projectEvents = messages.map((m) => [m.event, objectOf(m).project_id ?? objectOf(m).id]);
     expect(projectEvents.slice(0, 3)).toEqual([
       ["project.created", second.body.id],
       ["agent_run.queued", second.body.id],
@@ -124,16 +131,13 @@ describe.skipIf(postgresDriver.skipReason !== undefined)(
         expect(before.status).toBe(201);
         stream = await openStream(server.url, key);
         const after = await server.as(key).post("/v1/projects", { name: "After", prompt: "y" });
-        expect(after.status).toBe(201);
+        expectStatus(after, 201);
         await sleep(200);
         await older.query("commit");
         const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.queued"), 5000);
         await sleep(300);
         expect(
-          messages.map((m) => [
-            m.event,
-            m.data.data.object.id ?? m.data.data.object.project_id ?? m.data.data.object.webhook_endpoint_id,
-          ]),
+          messages.map((m) => [m.event, objectOf(m).id ?? objectOf(m).project_id ?? objectOf(m).webhook_endpoint_id]),
         ).toEqual([
           ["webhook.test", "we_older0002"],
           ["project.created", after.body.id],

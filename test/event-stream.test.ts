@@ -13,10 +13,10 @@ import { recordEvents } from "../src/domain/events.ts";
 import { createLogger } from "../src/logger.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { forEachDriver, postgresDriver, type TestDriver } from "./support/database.ts";
-import { ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
-import type { ApiClient } from "./support/api-client.ts";
+import { objectOf, ofType, openOlderTransaction, openStream, type StreamMessage } from "./support/event-stream.ts";
+import { expectBody, expectStatus, type ApiClient } from "./support/api-client.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
+import { startTestServer, suiteServer } from "./support/server.ts";
 
 /** A driver whose every `open` is the same database, for a server started again on it, or a second replica. */
 async function sharedDatabase(driver: TestDriver) {
@@ -30,7 +30,7 @@ const ids = (messages: StreamMessage[]) => messages.map((message) => message.id)
 /** The workspace's events, as GET /v1/events lists them (events of one change share their time, so their order is the stream's alone). */
 async function listedEvents(client: ApiClient): Promise<{ id: string; type: string; created_at: string }[]> {
   const listed = await client.get("/v1/events?limit=100");
-  expect(listed.status).toBe(200);
+  expectStatus(listed, 200);
   return listed.body.data;
 }
 
@@ -38,7 +38,7 @@ async function listedEvents(client: ApiClient): Promise<{ id: string; type: stri
 function expectEverythingAfter(received: StreamMessage[], listed: { id: string }[], before: string[]) {
   const expected = listed.map((event) => event.id).filter((id) => !before.includes(id));
   expect(ids(received).toSorted()).toEqual(expected.toSorted());
-  const times = received.map((message) => message.data.created_at as string);
+  const times = received.map((message) => message.data.created_at);
   expect(times).toEqual(times.toSorted());
 }
 
@@ -54,7 +54,7 @@ forEachDriver("event stream", (driver) => {
       const created = await server
         .as(key)
         .post("/v1/projects", { name: "Live", prompt: "A landing page for a bakery" });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       const messages = await stream.until((all) => all.some((m) => m.event === "agent_run.succeeded"), 30_000);
       const types = messages.map((m) => m.event);
       expect(types.slice(0, 3)).toEqual(["project.created", "agent_run.queued", "agent_run.started"]);
@@ -76,6 +76,7 @@ forEachDriver("event stream", (driver) => {
         expect(fetched.body).toEqual(message.data);
       }
       const listed = await server.as(key).get("/v1/events?type=agent_run.progress");
+      expectStatus(listed, 200);
       expect(listed.body.data.map((event: { id: string }) => event.id).sort()).toEqual(ids(progress).sort());
       // One audit row, for the stream's start.
       const row = await server.auditRow(stream.headers["x-request-id"] as string);
@@ -87,19 +88,23 @@ forEachDriver("event stream", (driver) => {
     it("delivers agent_run.progress by webhook only to endpoints that name it, not to `*`", async () => {
       const key = server.as(await server.createKey({ workspace: "progress-hooks" }));
       const everything = await key.post("/v1/webhooks", { url: "https://example.com/all", enabled_events: ["*"] });
+      expectStatus(everything, 201);
       const progress = await key.post("/v1/webhooks", {
         url: "https://example.com/progress",
         enabled_events: ["agent_run.progress"],
       });
+      expectStatus(progress, 201);
       expect([everything.status, progress.status]).toEqual([201, 201]);
       const created = await key.post("/v1/projects", { name: "Hooked", prompt: "A page" });
+      expectStatus(created, 201);
       await pollUntil(key, `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`, final, 30_000);
       const typesDelivered = async (endpoint: string) => {
         const deliveries = await key.get(`/v1/webhooks/${endpoint}/deliveries?limit=100`);
-        expect(deliveries.status).toBe(200);
+        expectStatus(deliveries, 200);
         const types = await Promise.all(
           deliveries.body.data.map(
-            async (delivery: { event_id: string }) => (await key.get(`/v1/events/${delivery.event_id}`)).body.type,
+            async (delivery: { event_id: string }) =>
+              expectBody(await key.get(`/v1/events/${delivery.event_id}`), 200).type,
           ),
         );
         return [...new Set(types)].sort();
@@ -114,6 +119,7 @@ forEachDriver("event stream", (driver) => {
       const owner = await server.createKey({ workspace: "filters" });
       const filesOnly = await server.createKey({ workspace: "filters", scopes: ["files:read"] });
       const first = await server.as(owner).post("/v1/projects", { name: "First", prompt: "x" });
+      expectStatus(first, 201);
       const byProject = await openStream(
         server.url,
         owner,
@@ -122,6 +128,7 @@ forEachDriver("event stream", (driver) => {
       const byScope = await openStream(server.url, filesOnly);
       const everything = await openStream(server.url, owner);
       const second = await server.as(owner).post("/v1/projects", { name: "Second", prompt: "y" });
+      expectStatus(second, 201);
       for (const project of [second.body.id, first.body.id]) {
         const form = new FormData();
         form.append("file", new Blob(["hello"], { type: "text/plain" }), "notes.txt");
@@ -132,14 +139,14 @@ forEachDriver("event stream", (driver) => {
       await server.as(owner).patch(`/v1/projects/${first.body.id}`, { name: "First, renamed" });
       await everything.until((all) => all.some((m) => m.event === "project.updated"));
       const onlyFirst = await byProject.until((all) => all.some((m) => m.event === "project.updated"));
-      expect(onlyFirst.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id])).toEqual([
+      expect(onlyFirst.map((m) => [m.event, objectOf(m).project_id ?? objectOf(m).id])).toEqual([
         ["file.uploaded", first.body.id],
         ["project.updated", first.body.id],
       ]);
       const files = await byScope.until((all) => all.length >= 2);
       await sleep(200);
       expect(byScope.messages.map((m) => m.event)).toEqual(["file.uploaded", "file.uploaded"]);
-      expect(files.map((m) => m.data.data.object.project_id)).toEqual([second.body.id, first.body.id]);
+      expect(files.map((m) => objectOf(m).project_id)).toEqual([second.body.id, first.body.id]);
       for (const stream of [byProject, byScope, everything]) stream.close();
     });
 
@@ -149,13 +156,13 @@ forEachDriver("event stream", (driver) => {
       const full = server.as(await server.createKey({ workspace: "refusals" }));
       const other = server.as(await server.createKey({ workspace: "refusals-other" }));
       const expectError = async (
-        response: { status: number; body: any },
+        response: { status: number; body: unknown },
         status: number,
         code: string,
         param: string | null,
       ) => {
         expect(response.status).toBe(status);
-        expect(response.body.error).toMatchObject({ code, param });
+        expect(response.body).toMatchObject({ error: { code, param } });
       };
       await expectError(
         await filesOnly.get("/v1/events/stream?types=project.created"),
@@ -178,13 +185,13 @@ forEachDriver("event stream", (driver) => {
         "last_event_id",
       );
       const malformed = await full.get("/v1/events/stream", { headers: { "Last-Event-ID": "not-an-event" } });
-      expect(malformed.status).toBe(400);
+      expectStatus(malformed, 400);
       expect(malformed.body.error.param).toMatch(/^last-event-id$/i);
       // Another workspace's event is no event of this one.
       await other.post("/v1/projects", { name: "Theirs", prompt: "z" });
-      const [theirs] = (await other.get("/v1/events?limit=1")).body.data;
+      const [theirs] = expectBody(await other.get("/v1/events?limit=1"), 200).data;
       await expectError(
-        await full.get("/v1/events/stream", { headers: { "Last-Event-ID": theirs.id } }),
+        await full.get("/v1/events/stream", { headers: { "Last-Event-ID": theirs!.id } }),
         400,
         "invalid_request",
         "Last-Event-ID",
@@ -208,7 +215,7 @@ forEachDriver("event stream", (driver) => {
       const open = await Promise.all(Array.from({ length: 5 }, () => openStream(server.url, key)));
       expect(open.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200]);
       const refused = await server.as(key).get("/v1/events/stream");
-      expect(refused.status).toBe(429);
+      expectStatus(refused, 429);
       expect(refused.body.error).toMatchObject({ code: "too_many_streams", param: null });
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       // Another key of the same workspace has its own count.
@@ -375,7 +382,7 @@ describe.skipIf(postgresDriver.skipReason !== undefined)(
       try {
         // …while a later one (this request's) commits its events first.
         const created = await server.as(key).post("/v1/projects", { name: "Later", prompt: "x" });
-        expect(created.status).toBe(201);
+        expectStatus(created, 201);
         await sleep(300);
         // Had the stream sent them, a reader resuming from them would never see the older event.
         expect(stream.messages).toEqual([]);
@@ -399,14 +406,15 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("event stream across tw
       startTestServer(database.driver, { eventStreams: { pollMs: 600_000 } }),
     ]);
     try {
-      const [a, b] = replicas as [TestServer, TestServer];
+      const [a, b] = replicas;
       const key = await a.createKey({ workspace: "replicas" });
       const atA = await openStream(a.url, key);
       const started = Date.now();
       const created = await b.as(key).post("/v1/projects", { name: "From B", prompt: "x" });
+      expectStatus(created, 201);
       const messages = await atA.until((all) => all.length >= 2, 5000);
       const latencyMs = Date.now() - started;
-      expect(messages.map((m) => [m.event, m.data.data.object.project_id ?? m.data.data.object.id])).toEqual([
+      expect(messages.map((m) => [m.event, objectOf(m).project_id ?? objectOf(m).id])).toEqual([
         ["project.created", created.body.id],
         ["agent_run.queued", created.body.id],
       ]);

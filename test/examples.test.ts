@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../packages/client/src/index.ts";
 import { newWebhookSecret, signWebhook } from "../src/domain/webhook-signature.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
 import { repoRoot, run } from "./support/process.ts";
@@ -36,6 +37,7 @@ describe("examples/create-project.ts", () => {
 
     // It made exactly that project, which the server lists.
     const projects = await server.as(key).get("/v1/projects");
+    expectStatus(projects, 200);
     expect(projects.body.data.map((project: { id: string }) => project.id)).toEqual([id]);
 
     const second = await run(process.execPath, [example("create-project.ts")], {
@@ -117,7 +119,7 @@ async function startReceiver(command: string[], port: number, secret: string): P
     env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: secret },
   });
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       output.push(...chunk.toString().split("\n").filter(Boolean));
       if (output.includes(`listening on ${port}`)) resolve();
     });

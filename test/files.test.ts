@@ -6,6 +6,14 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { beginUpload, CHUNK_BYTES, MAX_FILE_BYTES, purgeAbandonedUploads } from "../src/domain/files.ts";
 import { fileChunks, files } from "../src/storage/schema.ts";
+import {
+  expectApiError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type ResponseTo,
+  type StatusAndBodyTo,
+} from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { suiteServer, type TestServer } from "./support/server.ts";
 
@@ -23,12 +31,8 @@ function form(parts: FormPart[]): FormData {
   const data = new FormData();
   for (const part of parts) {
     if (part.filename !== undefined)
-      data.append(
-        part.name,
-        new Blob([part.value as Uint8Array<ArrayBuffer>], { type: part.type ?? "" }),
-        part.filename,
-      );
-    else data.append(part.name, part.value as string);
+      data.append(part.name, new Blob([part.value], { type: part.type ?? "" }), part.filename);
+    else data.append(part.name, part.value);
   }
   return data;
 }
@@ -37,7 +41,7 @@ forEachDriver("files", (driver) => {
   const server = suiteServer(driver);
 
   const newProject = async () =>
-    (await server.client.post("/v1/projects", { name: "Assets", prompt: "site" })).body.id as string;
+    expectBody(await server.client.post("/v1/projects", { name: "Assets", prompt: "site" }), 201).id;
   const upload = (projectId: string, parts: FormPart[], client = server.client) =>
     client.request("POST", `/v1/projects/${projectId}/files`, { raw: form(parts) });
 
@@ -50,11 +54,8 @@ forEachDriver("files", (driver) => {
   }
 
   async function chunkCount(fileId: string): Promise<number> {
-    const [{ n }] = await server.storage.db
-      .select({ n: count() })
-      .from(fileChunks)
-      .where(eq(fileChunks.fileId, fileId));
-    return n;
+    const [row] = await server.storage.db.select({ n: count() }).from(fileChunks).where(eq(fileChunks.fileId, fileId));
+    return row!.n;
   }
 
   describe("upload and download", () => {
@@ -65,7 +66,7 @@ forEachDriver("files", (driver) => {
         { name: "path", value: "docs/README.md" },
         { name: "file", value: content, filename: "readme.md", type: "text/markdown" },
       ]);
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expect(created.headers.get("location")).toBe(`/v1/projects/${projectId}/files/${created.body.id}`);
       expect(created.body).toMatchObject({
         project_id: projectId,
@@ -92,7 +93,7 @@ forEachDriver("files", (driver) => {
         { name: "file", value: content, filename: "bundle.bin" },
         { name: "path", value: "build/bundle.bin" },
       ]);
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expect(created.body).toMatchObject({
         path: "build/bundle.bin",
         content_type: "application/octet-stream",
@@ -111,7 +112,7 @@ forEachDriver("files", (driver) => {
       const created = await upload(projectId, [
         { name: "file", value: new Uint8Array(0), filename: "empty.txt", type: "text/plain" },
       ]);
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expect(created.body).toMatchObject({ path: "empty.txt", size_bytes: 0, sha256: sha256(new Uint8Array(0)) });
       const download = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`);
       expect(download.bytes.length).toBe(0);
@@ -122,19 +123,19 @@ forEachDriver("files", (driver) => {
       const created = await upload(projectId, [
         { name: "file", value: new Uint8Array([1, 2, 3]), filename: "Résumé (final).png", type: "image/png" },
       ]);
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expect(created.body).toMatchObject({ path: "Resume_final_.png", content_type: "image/png" });
     });
 
     it("records file.uploaded and file.deleted events", async () => {
       const projectId = await newProject();
       const created = await upload(projectId, [{ name: "file", value: new Uint8Array([7]), filename: "e.bin" }]);
+      expectStatus(created, 201);
       expect((await server.client.delete(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(204);
-      for (const type of ["file.uploaded", "file.deleted"]) {
+      for (const type of ["file.uploaded", "file.deleted"] as const) {
         const events = await server.client.get(`/v1/events?type=${type}&limit=100`);
-        const event = events.body.data.find(
-          (e: { data: { object: { id: string } } }) => e.data.object.id === created.body.id,
-        );
+        expectStatus(events, 200);
+        const event = events.body.data.find((e) => e.type === type && e.data.object.id === created.body.id);
         expect(event?.data.object).toEqual(created.body);
       }
     });
@@ -147,14 +148,14 @@ forEachDriver("files", (driver) => {
     const etag = `"${sha256(content)}"`;
     let projectId: string;
     let fileId: string;
-    let contentPath: string;
+    let contentPath: `/v1/projects/${string}/files/${string}/content`;
     beforeAll(async () => {
       projectId = await newProject();
       const created = await upload(projectId, [
         { name: "file", value: content, filename: "bundle.bin" },
         { name: "path", value: "dist/bundle.bin" },
       ]);
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       fileId = created.body.id;
       contentPath = `/v1/projects/${projectId}/files/${fileId}/content`;
     });
@@ -168,7 +169,7 @@ forEachDriver("files", (driver) => {
       headers: Record<string, string> = {},
     ) {
       const response = await get({ Range: rangeHeader, ...headers });
-      expect(response.status, rangeHeader).toBe(206);
+      expectStatus(response, 206, rangeHeader);
       expect(response.headers.get("content-range")).toBe(`bytes ${first}-${last}/${size}`);
       expect(response.headers.get("content-length")).toBe(String(last - first + 1));
       expect(response.headers.get("content-type")).toBe("application/octet-stream");
@@ -181,7 +182,7 @@ forEachDriver("files", (driver) => {
 
     async function expectWhole(headers: Record<string, string>) {
       const response = await get(headers);
-      expect(response.status, JSON.stringify(headers)).toBe(200);
+      expectStatus(response, 200, JSON.stringify(headers));
       expect(response.headers.get("content-range")).toBeNull();
       expect(response.headers.get("content-length")).toBe(String(size));
       expect(response.headers.get("accept-ranges")).toBe("bytes");
@@ -211,6 +212,7 @@ forEachDriver("files", (driver) => {
       const projectId = await newProject();
       const own = randomBytes(3 * CHUNK_BYTES + 5);
       const created = await upload(projectId, [{ name: "file", value: own, filename: "chunks.bin" }]);
+      expectStatus(created, 201);
       // Without its first and last chunks, the file's middle can still be read, and only it.
       await server.storage.db
         .delete(fileChunks)
@@ -220,14 +222,14 @@ forEachDriver("files", (driver) => {
       const response = await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}/content`, {
         headers: { Range: `bytes=${first}-${last}` },
       });
-      expect(response.status).toBe(206);
+      expectStatus(response, 206);
       expect(Buffer.from(response.bytes).equals(own.subarray(first, last + 1))).toBe(true);
     });
 
     it("answers 416 with the file's size when the range starts past the end", async () => {
       for (const range of [`bytes=${size}-`, `bytes=${size + 1000}-${size + 2000}`, "bytes=-0"]) {
         const response = await get({ Range: range });
-        expect(response.status, range).toBe(416);
+        expectStatus(response, 416, range);
         expect(response.headers.get("content-range")).toBe(`bytes */${size}`);
         expect(response.body.error).toMatchObject({ code: "range_not_satisfiable", param: "Range" });
       }
@@ -247,7 +249,7 @@ forEachDriver("files", (driver) => {
         ];
         for (const headers of cases) {
           const response = await get(headers);
-          expect(response.status, JSON.stringify(headers)).toBe(304);
+          expectStatus(response, 304, JSON.stringify(headers));
           expect(response.headers.get("etag")).toBe(etag);
           expect(response.headers.get("content-type")).toBeNull();
           expect(response.bytes.length).toBe(0);
@@ -273,6 +275,7 @@ forEachDriver("files", (driver) => {
     it("answers ranges of an empty file as far as they can be written", async () => {
       const projectId = await newProject();
       const created = await upload(projectId, [{ name: "file", value: new Uint8Array(0), filename: "empty.bin" }]);
+      expectStatus(created, 201);
       const path = `/v1/projects/${projectId}/files/${created.body.id}/content`;
       const from = await server.client.get(path, { headers: { Range: "bytes=0-" } });
       expect(from.status).toBe(416);
@@ -288,16 +291,16 @@ forEachDriver("files", (driver) => {
     it("answers 413 past 25 MiB, streamed without a length, and keeps no chunk", async () => {
       const projectId = await newProject();
       const response = await streamUpload(server, projectId, MAX_FILE_BYTES + 1, { declareLength: false });
-      expect(response.status).toBe(413);
+      expectStatus(response, 413);
       expect(response.body.error).toMatchObject({ code: "payload_too_large" });
       await expectNothingPending();
-      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toEqual([]);
+      expect(expectBody(await server.client.get(`/v1/projects/${projectId}/files`), 200).data).toEqual([]);
     });
 
     it("answers 413 at once when the declared length is past the limit", async () => {
       const projectId = await newProject();
       const response = await streamUpload(server, projectId, MAX_FILE_BYTES + 1024 * 1024, { declareLength: true });
-      expect(response.status).toBe(413);
+      expectStatus(response, 413);
       expect(response.body.error.code).toBe("payload_too_large");
       await expectNothingPending();
     });
@@ -305,7 +308,7 @@ forEachDriver("files", (driver) => {
     it("accepts a file of exactly 25 MiB", async () => {
       const projectId = await newProject();
       const response = await streamUpload(server, projectId, MAX_FILE_BYTES, { declareLength: false });
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.size_bytes).toBe(MAX_FILE_BYTES);
       expect(await chunkCount(response.body.id)).toBe(MAX_FILE_BYTES / CHUNK_BYTES);
     }, 180_000);
@@ -316,23 +319,24 @@ forEachDriver("files", (driver) => {
         { name: "path", value: "logo.svg" },
         { name: "file", value: new Uint8Array([1]), filename: "a" },
       ]);
-      expect(first.status).toBe(201);
+      expectStatus(first, 201);
       const before = await upload(projectId, [
         { name: "path", value: "logo.svg" },
         { name: "file", value: randomBytes(300 * 1024), filename: "b" },
       ]);
-      expect(before.status).toBe(409);
+      expectStatus(before, 409);
       expect(before.body.error).toMatchObject({ code: "conflict", param: "path" });
       const after = await upload(projectId, [
         { name: "file", value: randomBytes(300 * 1024), filename: "c" },
         { name: "path", value: "logo.svg" },
       ]);
-      expect(after.status).toBe(409);
+      expectStatus(after, 409);
       expect(after.body.error).toMatchObject({ code: "conflict", param: "path" });
       const byFilename = await upload(projectId, [{ name: "file", value: new Uint8Array([2]), filename: "logo.svg" }]);
       expect(byFilename.status).toBe(409);
       await expectNothingPending();
       const list = await server.client.get(`/v1/projects/${projectId}/files`);
+      expectStatus(list, 200);
       expect(list.body.data.map((f: { id: string }) => f.id)).toEqual([first.body.id]);
     });
 
@@ -357,16 +361,17 @@ forEachDriver("files", (driver) => {
           { name: "path", value: path },
           { name: "file", value: new Uint8Array([1]), filename: "f" },
         ]);
-        expect(refused.status, path).toBe(400);
+        expectStatus(refused, 400, path);
         expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "path" });
       }
       const badAfter = await upload(projectId, [
         { name: "file", value: randomBytes(1024), filename: "f" },
         { name: "path", value: "x/../y" },
       ]);
+      expectStatus(badAfter, 400);
       expect(badAfter.body.error.param).toBe("path");
       const noName = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: ".." }]);
-      expect(noName.status).toBe(400);
+      expectStatus(noName, 400);
       expect(noName.body.error.param).toBe("path");
       await expectNothingPending();
     });
@@ -374,24 +379,28 @@ forEachDriver("files", (driver) => {
     it("answers 400 naming `file` when the file part is missing or not a file", async () => {
       const projectId = await newProject();
       const missing = await upload(projectId, [{ name: "path", value: "a.txt" }]);
-      expect(missing.status).toBe(400);
+      expectStatus(missing, 400);
       expect(missing.body.error).toMatchObject({ code: "invalid_request", param: "file" });
       const plainField = await upload(projectId, [{ name: "file", value: "just text" }]);
+      expectStatus(plainField, 400);
       expect(plainField.body.error).toMatchObject({ code: "invalid_request", param: "file" });
       const twice = await upload(projectId, [
         { name: "file", value: new Uint8Array([1]), filename: "a" },
         { name: "file", value: new Uint8Array([2]), filename: "b" },
       ]);
+      expectStatus(twice, 400);
       expect(twice.body.error).toMatchObject({ code: "invalid_request", param: "file" });
       const unknown = await upload(projectId, [
         { name: "file", value: new Uint8Array([1]), filename: "a" },
         { name: "folder", value: "x" },
       ]);
+      expectStatus(unknown, 400);
       expect(unknown.body.error).toMatchObject({ code: "invalid_request", param: "folder" });
       const unnamed = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
         raw: '--b\r\nContent-Disposition: form-data; name=""\r\n\r\nv\r\n--b--\r\n',
         headers: { "Content-Type": "multipart/form-data; boundary=b" },
       });
+      expectStatus(unnamed, 400);
       expect(unnamed.body.error).toMatchObject({
         code: "invalid_request",
         param: "",
@@ -406,9 +415,9 @@ forEachDriver("files", (driver) => {
         raw: '--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\nabc',
         headers: { "Content-Type": "multipart/form-data; boundary=b" },
       });
-      expect(cut.status).toBe(400);
+      expectStatus(cut, 400);
       expect(cut.body.error.code).toBe("invalid_request");
-      const json = await server.client.post(`/v1/projects/${projectId}/files`, { path: "a" });
+      const json = await server.client.post(`/v1/projects/${projectId}/files`, invalidBody({ path: "a" }));
       expect(json.status).toBe(415);
       await expectNothingPending();
     });
@@ -420,26 +429,31 @@ forEachDriver("files", (driver) => {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
         ids.push(
-          (await upload(projectId, [{ name: "file", value: new Uint8Array([i]), filename: `f${i}.bin` }])).body.id,
+          expectBody(
+            await upload(projectId, [{ name: "file", value: new Uint8Array([i]), filename: `f${i}.bin` }]),
+            201,
+          ).id,
         );
       }
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { body: { data: { id: string }[]; next_cursor: string | null } } = await server.client.get(
+        const page: ResponseTo<"GET", "/v1/projects/{project_id}/files"> = await server.client.get(
           `/v1/projects/${projectId}/files?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
         );
+        expectStatus(page, 200);
         seen.push(...page.body.data.map((f) => f.id));
         cursor = page.body.next_cursor;
       } while (cursor);
       expect(seen).toEqual([...ids].reverse());
 
       const first = await server.client.get(`/v1/projects/${projectId}/files?limit=1`);
+      expectStatus(first, 200);
       const otherProject = await newProject();
       const foreign = await server.client.get(
-        `/v1/projects/${otherProject}/files?cursor=${encodeURIComponent(first.body.next_cursor)}`,
+        `/v1/projects/${otherProject}/files?cursor=${encodeURIComponent(first.body.next_cursor!)}`,
       );
-      expect(foreign.status).toBe(400);
+      expectStatus(foreign, 400);
       expect(foreign.body.error.param).toBe("cursor");
     });
 
@@ -449,6 +463,7 @@ forEachDriver("files", (driver) => {
         { name: "path", value: "data/big.bin" },
         { name: "file", value: randomBytes(400 * 1024), filename: "x" },
       ]);
+      expectStatus(created, 201);
       const fileId = created.body.id;
       expect(await chunkCount(fileId)).toBe(2);
       expect((await server.client.delete(`/v1/projects/${projectId}/files/${fileId}`)).status).toBe(204);
@@ -457,12 +472,10 @@ forEachDriver("files", (driver) => {
         `/v1/projects/${projectId}/files/${fileId}`,
         `/v1/projects/${projectId}/files/${fileId}/content`,
       ]) {
-        const gone = await server.client.get(path);
-        expect(gone.status).toBe(404);
-        expect(gone.body.error).toMatchObject({ code: "not_found", param: "file_id" });
+        expectApiError(await server.client.get(path), 404, "not_found", "file_id");
       }
       expect((await server.client.delete(`/v1/projects/${projectId}/files/${fileId}`)).status).toBe(404);
-      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toEqual([]);
+      expect(expectBody(await server.client.get(`/v1/projects/${projectId}/files`), 200).data).toEqual([]);
       const again = await upload(projectId, [
         { name: "path", value: "data/big.bin" },
         { name: "file", value: new Uint8Array([1]), filename: "x" },
@@ -475,6 +488,7 @@ forEachDriver("files", (driver) => {
       const created = await upload(projectId, [
         { name: "file", value: new Uint8Array([1, 2]), filename: "private.bin" },
       ]);
+      expectStatus(created, 201);
       const strangers = [
         server.as(await server.createKey({ workspace: "rival" })),
         server.as(await server.createKey({ environment: "test" })),
@@ -489,7 +503,7 @@ forEachDriver("files", (driver) => {
           [{ name: "file", value: new Uint8Array([1]), filename: "intruder.bin" }],
           stranger,
         );
-        expect(refused.status).toBe(404);
+        expectStatus(refused, 404);
         expect(refused.body.error.param).toBe("project_id");
       }
       expect((await server.client.get(`/v1/projects/${projectId}/files/${created.body.id}`)).status).toBe(200);
@@ -505,11 +519,13 @@ forEachDriver("files", (driver) => {
       const reader = server.as(await server.createKey({ scopes: ["files:read"] }));
       const writer = server.as(await server.createKey({ scopes: ["files:write"] }));
       const denied = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }], reader);
-      expect(denied.status).toBe(401);
+      expectStatus(denied, 401);
       expect(denied.body.error.code).toBe("insufficient_scope");
       const created = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "a" }], writer);
-      expect(created.status).toBe(201);
-      expect((await writer.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).body.error.code).toBe(
+      expectStatus(created, 201);
+      expectApiError(
+        await writer.get(`/v1/projects/${projectId}/files/${created.body.id}/content`),
+        401,
         "insufficient_scope",
       );
       expect((await reader.get(`/v1/projects/${projectId}/files/${created.body.id}/content`)).status).toBe(200);
@@ -518,16 +534,23 @@ forEachDriver("files", (driver) => {
     it("purges uploads a stopped process left pending, and only those", async () => {
       const projectId = await newProject();
       const kept = await upload(projectId, [{ name: "file", value: new Uint8Array([1]), filename: "kept.bin" }]);
-      const [{ workspaceId }] = await server.storage.db
+      expectStatus(kept, 201);
+      const [row] = await server.storage.db
         .select({ workspaceId: files.workspaceId })
         .from(files)
         .where(eq(files.id, kept.body.id));
-      const abandoned = await beginUpload(server.storage.db, { workspaceId, environment: "live" }, projectId);
+      const abandoned = await beginUpload(
+        server.storage.db,
+        { workspaceId: row!.workspaceId, environment: "live" },
+        projectId,
+      );
       await abandoned.write(randomBytes(CHUNK_BYTES + 1));
       expect(await chunkCount(abandoned.id)).toBe(1);
       // Invisible meanwhile: neither listed nor readable.
       expect(
-        (await server.client.get(`/v1/projects/${projectId}/files`)).body.data.map((f: { id: string }) => f.id),
+        expectBody(await server.client.get(`/v1/projects/${projectId}/files`), 200).data.map(
+          (f: { id: string }) => f.id,
+        ),
       ).toEqual([kept.body.id]);
       expect((await server.client.get(`/v1/projects/${projectId}/files/${abandoned.id}`)).status).toBe(404);
 
@@ -541,11 +564,14 @@ forEachDriver("files", (driver) => {
     it("go with their project", async () => {
       const projectId = await newProject();
       const created = await upload(projectId, [{ name: "file", value: randomBytes(300 * 1024), filename: "a" }]);
+      expectStatus(created, 201);
       expect((await server.client.delete(`/v1/projects/${projectId}`)).status).toBe(204);
       expect(await chunkCount(created.body.id)).toBe(0);
     });
   });
 });
+
+type Uploaded = StatusAndBodyTo<"POST", "/v1/projects/{project_id}/files">;
 
 /**
  * Uploads `size` zero bytes through node:http, written 1 MiB at a time so the test never holds the
@@ -557,7 +583,7 @@ async function streamUpload(
   projectId: string,
   size: number,
   options: { declareLength: boolean },
-): Promise<{ status: number; body: any }> {
+): Promise<Uploaded> {
   const boundary = "----pbs-test-boundary";
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -580,7 +606,7 @@ async function streamUpload(
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () =>
-        resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }),
+        resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) } as Uploaded),
       );
       response.on("error", reject);
     });

@@ -14,7 +14,15 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "../src/storage/schema.ts";
-import { expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
+import {
+  expectApiError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type ApiClient,
+  type ApiResponse,
+  type Schemas,
+} from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -23,6 +31,7 @@ const withKey = (key: string) => ({ headers: { "Idempotency-Key": key } });
 /** The projects named `name` that `client` can see. */
 async function projectsNamed(client: ApiClient, name: string): Promise<{ id: string }[]> {
   const list = await client.get("/v1/projects?limit=100");
+  expectStatus(list, 200);
   return list.body.data.filter((project: { name: string }) => project.name === name);
 }
 
@@ -52,7 +61,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
       const key = randomUUID();
       const body = { name: "Replay me", prompt: "once" };
       const first = await client.post("/v1/projects", body, withKey(key));
-      expect(first.status).toBe(201);
+      expectStatus(first, 201);
       expect(first.headers.get("idempotent-replayed")).toBeNull();
       const again = await client.post("/v1/projects", body, withKey(key));
       expectReplayOf(again, first);
@@ -63,13 +72,13 @@ forEachDriver("idempotency over HTTP", (driver) => {
       });
       expectReplayOf(reordered, first);
       expect(await projectsNamed(client, "Replay me")).toHaveLength(1);
-      expect((await client.get(`/v1/projects/${first.body.id}/runs`)).body.data).toHaveLength(1);
+      expect(expectBody(await client.get(`/v1/projects/${first.body.id}/runs`), 200).data).toHaveLength(1);
     });
 
     it("refuses the same key with another body, naming Idempotency-Key; creates nothing", async () => {
       const key = randomUUID();
       const first = await client.post("/v1/projects", { name: "Reused A", prompt: "a" }, withKey(key));
-      expect(first.status).toBe(201);
+      expectStatus(first, 201);
       const other = await client.post("/v1/projects", { name: "Reused B", prompt: "b" }, withKey(key));
       expectApiError(other, 422, "idempotency_key_reused", "Idempotency-Key");
       expect(other.headers.get("idempotent-replayed")).toBeNull();
@@ -120,7 +129,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
         expect(result.status).toBe(201);
         expect(result.headers.get("idempotent-replayed")).toBeNull();
       }
-      expect(new Set(results.map((r) => r.body.id)).size).toBe(3);
+      expect(new Set(results.map((r) => expectBody(r, 201).id)).size).toBe(3);
       for (const c of [client, other, test]) expect(await projectsNamed(c, "Scoped")).toHaveLength(1);
       // Another key of the same workspace and environment shares the key space.
       const sibling = server.as(await server.createKey({}));
@@ -129,8 +138,8 @@ forEachDriver("idempotency over HTTP", (driver) => {
 
     it("does not store a request refused by validation: the corrected request with the same key creates", async () => {
       const key = randomUUID();
-      const refused = await client.post("/v1/projects", { name: "Fixed later" }, withKey(key));
-      expect(refused.status).toBe(400);
+      const refused = await client.post("/v1/projects", invalidBody({ name: "Fixed later" }), withKey(key));
+      expectStatus(refused, 400);
       expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "prompt" });
       const rows = await server.storage.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
       expect(rows).toEqual([]);
@@ -160,7 +169,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
       };
       restore.push(() => (handlers.createProject = original));
       const failed = await client.post("/v1/projects", { name: "After 500", prompt: "p" }, withKey(key));
-      expect(failed.status).toBe(500);
+      expectStatus(failed, 500);
       expect(failed.body.error.code).toBe("internal_error");
       handlers.createProject = original;
       const retried = await client.post("/v1/projects", { name: "After 500", prompt: "p" }, withKey(key));
@@ -172,7 +181,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
     it("refuses a key outside the contract's bounds with 400 naming Idempotency-Key", async () => {
       for (const key of ["x".repeat(256), "has space", "tab\there"]) {
         const refused = await client.post("/v1/projects", { name: "Bad key", prompt: "p" }, withKey(key));
-        expect(refused.status, JSON.stringify(key)).toBe(400);
+        expectStatus(refused, 400, JSON.stringify(key));
         expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "Idempotency-Key" });
       }
       expect(
@@ -191,6 +200,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
   describe("triggerAgentRun", () => {
     async function idleProject(name: string): Promise<string> {
       const project = await client.post("/v1/projects", { name, prompt: "p" });
+      expectStatus(project, 201);
       // Cancel the initial run, so the project may take a new one.
       expect(
         (await client.post(`/v1/projects/${project.body.id}/runs/${project.body.latest_run_id}/cancel`)).status,
@@ -203,14 +213,15 @@ forEachDriver("idempotency over HTTP", (driver) => {
       const key = randomUUID();
       const body = { prompt: "Add dark mode." };
       const first = await client.post(`/v1/projects/${projectId}/runs`, body, withKey(key));
-      expect(first.status).toBe(202);
+      expectStatus(first, 202);
       const again = await client.post(`/v1/projects/${projectId}/runs`, body, withKey(key));
       expectReplayOf(again, first);
       const runs = await client.get(`/v1/projects/${projectId}/runs`);
+      expectStatus(runs, 200);
       expect(runs.body.data.map((run: { id: string }) => run.id)).toEqual([first.body.id, expect.any(String)]);
       // Had the replay run the handler, it would have met the active run: without the key, it does.
       const unkeyed = await client.post(`/v1/projects/${projectId}/runs`, body);
-      expect(unkeyed.status).toBe(409);
+      expectStatus(unkeyed, 409);
       expect(unkeyed.body.error.code).toBe("conflict");
     });
 
@@ -224,7 +235,7 @@ forEachDriver("idempotency over HTTP", (driver) => {
       const otherProject = await idleProject("Run mismatch 2");
       const moved = await client.post(`/v1/projects/${otherProject}/runs`, { prompt: "one" }, withKey(key));
       expect(moved.status).toBe(422);
-      expect((await client.get(`/v1/projects/${otherProject}/runs`)).body.data).toHaveLength(1);
+      expect(expectBody(await client.get(`/v1/projects/${otherProject}/runs`), 200).data).toHaveLength(1);
     });
 
     it("of 10 concurrent triggers with one key, exactly one run is created", async () => {
@@ -242,14 +253,14 @@ forEachDriver("idempotency over HTTP", (driver) => {
         if (response.status === 409) expect(response.body.error.code).toBe("idempotency_key_in_use");
         else expectReplayOf(response, fresh[0]!);
       }
-      expect((await client.get(`/v1/projects/${projectId}/runs`)).body.data).toHaveLength(2);
+      expect(expectBody(await client.get(`/v1/projects/${projectId}/runs`), 200).data).toHaveLength(2);
     });
 
     it("stores a refusal the handler made (a 404) and replays it", async () => {
       const key = randomUUID();
       const missing = "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/runs";
       const first = await client.post(missing, { prompt: "x" }, withKey(key));
-      expect(first.status).toBe(404);
+      expectStatus(first, 404);
       const again = await client.post(missing, { prompt: "x" }, withKey(key));
       expect(again.status).toBe(404);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -304,20 +315,26 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     createWebhookEndpoint: async (client) => (key) =>
       client.post("/v1/webhooks", { url: "https://hooks.example.com/together", enabled_events: ["*"] }, withKey(key)),
     rotateWebhookSecret: async (client) => {
-      const endpoint = await client.post("/v1/webhooks", { url: "https://hooks.example.com/r", enabled_events: ["*"] });
-      return (key) => client.post(`/v1/webhooks/${endpoint.body.id}/rotate-secret`, undefined, withKey(key));
+      const endpoint = expectBody(
+        await client.post("/v1/webhooks", { url: "https://hooks.example.com/r", enabled_events: ["*"] }),
+        201,
+      );
+      return (key) => client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, withKey(key));
     },
     sendTestWebhookEvent: async (client) => {
-      const endpoint = await client.post("/v1/webhooks", { url: "https://hooks.example.com/t", enabled_events: ["*"] });
-      return (key) => client.post(`/v1/webhooks/${endpoint.body.id}/test`, undefined, withKey(key));
+      const endpoint = expectBody(
+        await client.post("/v1/webhooks", { url: "https://hooks.example.com/t", enabled_events: ["*"] }),
+        201,
+      );
+      return (key) => client.post(`/v1/webhooks/${endpoint.id}/test`, undefined, withKey(key));
     },
   };
 
   /** A project whose first run was canceled: nothing in the background changes it. */
   async function idleProject(client: ApiClient): Promise<string> {
-    const project = await client.post("/v1/projects", { name: "Idle", prompt: "p" });
-    await client.post(`/v1/projects/${project.body.id}/runs/${project.body.latest_run_id}/cancel`);
-    return project.body.id;
+    const project = expectBody(await client.post("/v1/projects", { name: "Idle", prompt: "p" }), 201);
+    await client.post(`/v1/projects/${project.id}/runs/${project.latest_run_id}/cancel`);
+    return project.id;
   }
 
   /** Every row of the workspace that an effect may write. */
@@ -372,10 +389,10 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     const slow = server.client.post("/v1/projects", body, withKey(key));
     await new Promise((resolve) => setTimeout(resolve, 2 * lockTimeoutMs));
     const meanwhile = await server.client.post("/v1/projects", body, withKey(key));
-    expect(meanwhile.status).toBe(409);
+    expectStatus(meanwhile, 409);
     expect(meanwhile.body.error.code).toBe("idempotency_key_in_use");
     const first = await slow;
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     expectReplayOf(await server.client.post("/v1/projects", body, withKey(key)), first);
     expect(await projectsNamed(server.client, "Slow create")).toHaveLength(1);
   });
@@ -385,7 +402,7 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     const uploadWithKey = (projectId: string, key: string, bytes: Uint8Array, path = "data.bin") => {
       const form = new FormData();
       form.append("path", path);
-      form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "data.bin");
+      form.append("file", new Blob([bytes]), "data.bin");
       // FormData picks a new boundary for every request, as a client's retry would.
       return server.client.request("POST", `/v1/projects/${projectId}/files`, {
         raw: form,
@@ -394,22 +411,24 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     };
 
     it("tells retries apart by the SHA-256 of the content, not its length or the multipart boundary", async () => {
-      const projectId = (await server.client.post("/v1/projects", { name: "Uploads", prompt: "p" })).body.id as string;
+      const projectId = expectBody(await server.client.post("/v1/projects", { name: "Uploads", prompt: "p" }), 201).id;
       const key = randomUUID();
       const first = await uploadWithKey(projectId, key, content(1));
-      expect(first.status).toBe(201);
+      expectStatus(first, 201);
       expectReplayOf(await uploadWithKey(projectId, key, content(1)), first);
       const sameLength = await uploadWithKey(projectId, key, content(2));
-      expect(sameLength.status).toBe(422);
+      expectStatus(sameLength, 422);
       expect(sameLength.body.error.code).toBe("idempotency_key_reused");
       const otherPath = await uploadWithKey(projectId, key, content(1), "elsewhere.bin");
       expect(otherPath.status).toBe(422);
-      expect((await server.client.get(`/v1/projects/${projectId}/files`)).body.data).toHaveLength(1);
+      expect(expectBody(await server.client.get(`/v1/projects/${projectId}/files`), 200).data).toHaveLength(1);
     });
 
     it("does not store a body that could not be received: the retry with the key uploads", async () => {
-      const projectId = (await server.client.post("/v1/projects", { name: "Cut uploads", prompt: "p" })).body
-        .id as string;
+      const projectId = expectBody(
+        await server.client.post("/v1/projects", { name: "Cut uploads", prompt: "p" }),
+        201,
+      ).id;
       const key = randomUUID();
       const cut = await server.client.request("POST", `/v1/projects/${projectId}/files`, {
         raw: '--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\nabc',
@@ -430,12 +449,15 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
   });
 
   describe("webhook secrets", () => {
-    const endpoint = { url: "https://hooks.example.com/idempotent", enabled_events: ["*"] };
+    const endpoint: Schemas["CreateWebhookEndpointRequest"] = {
+      url: "https://hooks.example.com/idempotent",
+      enabled_events: ["*"],
+    };
 
     it("a replayed creation shows the secret again, which the stored answer does not hold", async () => {
       const key = randomUUID();
       const first = await server.client.post("/v1/webhooks", endpoint, withKey(key));
-      expect(first.status).toBe(201);
+      expectStatus(first, 201);
       expect(first.body.secret).toMatch(/^whsec_/);
       expectReplayOf(await server.client.post("/v1/webhooks", endpoint, withKey(key)), first);
       const [row] = await server.storage.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
@@ -446,14 +468,17 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
     it("replays the secret while it still signs; once rotated out, answers 409 and asks for a rotation", async () => {
       const key = randomUUID();
       const first = await server.client.post("/v1/webhooks", endpoint, withKey(key));
+      expectStatus(first, 201);
       const rotate = () =>
         server.client.post(`/v1/webhooks/${first.body.id}/rotate-secret`, undefined, withKey(randomUUID()));
       expect((await rotate()).status).toBe(200);
       // Rotated once: the first secret still signs for a day beside the new one.
-      expect((await server.client.post("/v1/webhooks", endpoint, withKey(key))).body.secret).toBe(first.body.secret);
+      expect(expectBody(await server.client.post("/v1/webhooks", endpoint, withKey(key)), 201).secret).toBe(
+        first.body.secret,
+      );
       expect((await rotate()).status).toBe(200);
       const gone = await server.client.post("/v1/webhooks", endpoint, withKey(key));
-      expect(gone.status).toBe(409);
+      expectStatus(gone, 409);
       expect(gone.body.error.code).toBe("conflict");
       expect(gone.body.error.message).toContain("rotate-secret");
       expect(JSON.stringify(gone.body)).not.toContain("whsec_");
@@ -461,6 +486,7 @@ forEachDriver("idempotency: the answer commits with the effect", (driver) => {
 
     it("a replayed rotation shows the secret it made", async () => {
       const created = await server.client.post("/v1/webhooks", endpoint);
+      expectStatus(created, 201);
       const key = randomUUID();
       const rotated = await server.client.post(
         `/v1/webhooks/${created.body.id}/rotate-secret`,

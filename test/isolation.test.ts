@@ -7,7 +7,14 @@ import type { Operation } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, type IdPrefix } from "../src/storage/ids.ts";
 import { agentRuns } from "../src/storage/schema.ts";
-import type { ApiClient, ApiResponse } from "./support/api-client.ts";
+import {
+  expectBody,
+  expectStatus,
+  type AnyResponse,
+  type ApiClient,
+  type ApiResponse,
+  type Schemas,
+} from "./support/api-client.ts";
 import { exampleBody, operations } from "./support/contract.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -42,13 +49,13 @@ function uploadForm(): FormData {
   return form;
 }
 
-function send(client: ApiClient, probe: Operation, ids: Partial<Ids>): Promise<ApiResponse> {
+function send(client: ApiClient, probe: Operation, ids: Partial<Ids>): Promise<AnyResponse> {
   return client.request(probe.method.toUpperCase(), fill(probe.path, ids), exampleBody(probe));
 }
 
 /** What a client can observe of a 404, with the ids it sent put back as placeholders. */
-function observable(response: ApiResponse, ids: Partial<Ids>) {
-  let text = JSON.stringify({ ...response.body, error: { ...response.body?.error, request_id: "<request id>" } });
+function observable(response: ApiResponse<404, Schemas["Error"]>, ids: Partial<Ids>) {
+  let text = JSON.stringify({ ...response.body, error: { ...response.body.error, request_id: "<request id>" } });
   for (const [name, id] of Object.entries(ids)) text = text.replaceAll(id, `{${name}}`);
   const varying = new Set([
     "x-request-id",
@@ -78,22 +85,23 @@ forEachDriver("isolation", (driver) => {
   /** A project with a succeeded run, a deployment, a file, a webhook endpoint with a delivery, and its events. */
   async function populate(client: ApiClient, name: string): Promise<Ids> {
     const project = await client.post("/v1/projects", { name, prompt: `${name} prompt` });
-    expect(project.status).toBe(201);
-    const runId = project.body.latest_run_id as string;
+    expectStatus(project, 201);
+    const runId = project.body.latest_run_id!;
     // The worker would finish the run; the API has no operation for it.
     await server.storage.db
       .update(agentRuns)
       .set({ status: "succeeded", finishedAt: new Date() })
       .where(eq(agentRuns.id, runId));
     const deployment = await client.post(`/v1/projects/${project.body.id}/deployments`, { target: "production" });
-    expect(deployment.status).toBe(202);
+    expectStatus(deployment, 202);
     const file = await client.request("POST", `/v1/projects/${project.body.id}/files`, { raw: uploadForm() });
-    expect(file.status).toBe(201);
+    expectStatus(file, 201);
     const webhook = await client.post("/v1/webhooks", { url: "https://hooks.example.com/pbs", enabled_events: ["*"] });
-    expect(webhook.status).toBe(201);
+    expectStatus(webhook, 201);
     const delivery = await client.post(`/v1/webhooks/${webhook.body.id}/test`);
-    expect(delivery.status).toBe(202);
+    expectStatus(delivery, 202);
     const events = await client.get("/v1/events?limit=1");
+    expectStatus(events, 200);
     expect(events.body.data).toHaveLength(1);
     return {
       project_id: project.body.id,
@@ -102,7 +110,7 @@ forEachDriver("isolation", (driver) => {
       file_id: file.body.id,
       webhook_endpoint_id: webhook.body.id,
       delivery_id: delivery.body.id,
-      event_id: events.body.data[0].id,
+      event_id: events.body.data[0]!.id,
     };
   }
 
@@ -127,11 +135,12 @@ forEachDriver("isolation", (driver) => {
       for (const probe of probes) {
         it(`${probe.method.toUpperCase()} ${probe.path} answers as for an id that does not exist`, async () => {
           const foreign = await send(client(), probe, ids);
-          expect(foreign.status).toBe(404);
+          expectStatus(foreign, 404);
           expect(foreign.body.error.code).toBe("not_found");
           expect(foreign.body.error.request_id).toBe(foreign.headers.get("x-request-id"));
           const fake = nowhere();
           const missing = await send(client(), probe, fake);
+          expectStatus(missing, 404);
           expect(observable(foreign, ids)).toEqual(observable(missing, fake));
         });
       }
@@ -140,6 +149,7 @@ forEachDriver("isolation", (driver) => {
 
   it("another workspace's ids under the caller's own project answer 404 too", async () => {
     const own = await bLive.post("/v1/projects", { name: "Beta own", prompt: "b" });
+    expectStatus(own, 201);
     for (const path of [
       `/v1/projects/${own.body.id}/runs/${ids.run_id}`,
       `/v1/projects/${own.body.id}/deployments/${ids.deployment_id}`,
@@ -147,27 +157,33 @@ forEachDriver("isolation", (driver) => {
       `/v1/projects/${own.body.id}/files/${ids.file_id}/content`,
     ]) {
       const response = await bLive.get(path);
-      expect(response.status, path).toBe(404);
+      expectStatus(response, 404, path);
     }
     expect((await bLive.post(`/v1/projects/${own.body.id}/deployments`, { run_id: ids.run_id })).status).toBe(404);
   });
 
   it("workspace A's resources are untouched by everything the others tried", async () => {
     const project = await aLive.get(`/v1/projects/${ids.project_id}`);
-    expect(project.status).toBe(200);
+    expectStatus(project, 200);
     expect(project.body.name).toBe("Alpha live");
-    expect((await aLive.get(`/v1/projects/${ids.project_id}/runs/${ids.run_id}`)).body.status).toBe("succeeded");
+    expect(expectBody(await aLive.get(`/v1/projects/${ids.project_id}/runs/${ids.run_id}`), 200).status).toBe(
+      "succeeded",
+    );
     const runs = await aLive.get(`/v1/projects/${ids.project_id}/runs`);
+    expectStatus(runs, 200);
     expect(runs.body.data.map((run: { id: string }) => run.id)).toEqual([ids.run_id]);
     const deployments = await aLive.get(`/v1/projects/${ids.project_id}/deployments`);
+    expectStatus(deployments, 200);
     expect(deployments.body.data.map((deployment: { id: string }) => deployment.id)).toEqual([ids.deployment_id]);
     const files = await aLive.get(`/v1/projects/${ids.project_id}/files`);
+    expectStatus(files, 200);
     expect(files.body.data.map((file: { id: string }) => file.id)).toEqual([ids.file_id]);
     expect(
       new TextDecoder().decode((await aLive.get(`/v1/projects/${ids.project_id}/files/${ids.file_id}/content`)).bytes),
     ).toBe("notes");
-    expect((await aLive.get(`/v1/webhooks/${ids.webhook_endpoint_id}`)).body.status).toBe("enabled");
+    expect(expectBody(await aLive.get(`/v1/webhooks/${ids.webhook_endpoint_id}`), 200).status).toBe("enabled");
     const deliveries = await aLive.get(`/v1/webhooks/${ids.webhook_endpoint_id}/deliveries?limit=100`);
+    expectStatus(deliveries, 200);
     expect(deliveries.body.data.filter((delivery: { id: string }) => delivery.id === ids.delivery_id)).toHaveLength(1);
   });
 
@@ -178,9 +194,9 @@ forEachDriver("isolation", (driver) => {
     });
 
     it("see disjoint lists", async () => {
-      for (const path of ["/v1/projects", "/v1/webhooks", "/v1/events"]) {
-        const live = (await aLive.get(`${path}?limit=100`)).body.data.map((item: { id: string }) => item.id);
-        const test = (await aTest.get(`${path}?limit=100`)).body.data.map((item: { id: string }) => item.id);
+      for (const path of ["/v1/projects", "/v1/webhooks", "/v1/events"] as const) {
+        const live = expectBody(await aLive.get(`${path}?limit=100`), 200).data.map((item: { id: string }) => item.id);
+        const test = expectBody(await aTest.get(`${path}?limit=100`), 200).data.map((item: { id: string }) => item.id);
         expect(live.length, path).toBeGreaterThan(0);
         expect(test.length, path).toBeGreaterThan(0);
         expect(
@@ -188,10 +204,12 @@ forEachDriver("isolation", (driver) => {
           path,
         ).toEqual([]);
       }
-      const liveProjects = (await aLive.get("/v1/projects?limit=100")).body.data.map((p: { id: string }) => p.id);
+      const liveProjects = expectBody(await aLive.get("/v1/projects?limit=100"), 200).data.map(
+        (p: { id: string }) => p.id,
+      );
       expect(liveProjects).toContain(ids.project_id);
       expect(liveProjects).not.toContain(testIds.project_id);
-      expect((await aTest.get("/v1/projects?limit=100")).body.data.map((p: { id: string }) => p.id)).toEqual([
+      expect(expectBody(await aTest.get("/v1/projects?limit=100"), 200).data.map((p: { id: string }) => p.id)).toEqual([
         testIds.project_id,
       ]);
     });
@@ -210,8 +228,8 @@ forEachDriver("isolation", (driver) => {
         [aLive, true],
         [aTest, false],
       ] as const) {
-        const events = (await client.get("/v1/events?limit=100")).body.data;
-        const workspace = (await client.get("/v1/key")).body.workspace.id;
+        const events = expectBody(await client.get("/v1/events?limit=100"), 200).data;
+        const workspace = expectBody(await client.get("/v1/key"), 200).workspace.id;
         for (const event of events) expect(event).toMatchObject({ workspace_id: workspace, livemode });
       }
     });
@@ -220,24 +238,25 @@ forEachDriver("isolation", (driver) => {
   it("no list of any partition shows another partition's items", async () => {
     await populate(bLive, "Beta live");
     const partitions = [aLive, aTest, bLive];
-    const lists = (ids: Ids) => [
-      "/v1/projects",
-      "/v1/webhooks",
-      "/v1/events",
-      "/v1/billing/invoices",
-      `/v1/projects/${ids.project_id}/runs`,
-      `/v1/projects/${ids.project_id}/deployments`,
-      `/v1/projects/${ids.project_id}/files`,
-      `/v1/webhooks/${ids.webhook_endpoint_id}/deliveries`,
-    ];
+    const lists = (ids: Ids) =>
+      [
+        "/v1/projects",
+        "/v1/webhooks",
+        "/v1/events",
+        "/v1/billing/invoices",
+        `/v1/projects/${ids.project_id}/runs`,
+        `/v1/projects/${ids.project_id}/deployments`,
+        `/v1/projects/${ids.project_id}/files`,
+        `/v1/webhooks/${ids.webhook_endpoint_id}/deliveries`,
+      ] as const;
     const seen = new Map<string, number>(); // item id → partition index
     for (const [index, client] of partitions.entries()) {
-      const own = (await client.get("/v1/projects?limit=1")).body.data[0].id as string;
-      const webhook = (await client.get("/v1/webhooks?limit=1")).body.data[0].id as string;
+      const own = expectBody(await client.get("/v1/projects?limit=1"), 200).data[0]!.id;
+      const webhook = expectBody(await client.get("/v1/webhooks?limit=1"), 200).data[0]!.id;
       for (const path of lists({ ...ids, project_id: own, webhook_endpoint_id: webhook })) {
-        const response = await client.get(`${path}${path.includes("?") ? "&" : "?"}limit=100`);
-        expect(response.status, path).toBe(200);
-        for (const item of response.body.data as { id: string }[]) {
+        const response = await client.get(`${path}?limit=100`);
+        expectStatus(response, 200, path);
+        for (const item of response.body.data) {
           expect(seen.get(item.id) ?? index, `${item.id} listed in partitions ${seen.get(item.id)} and ${index}`).toBe(
             index,
           );

@@ -2,6 +2,7 @@
 import { expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
+import { expectApiError, expectBody, expectStatus } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { insertLegacyKey } from "./support/legacy-keys.ts";
 import { suiteServer } from "./support/server.ts";
@@ -24,7 +25,7 @@ forEachDriver("keys", (driver) => {
       expires: "30d",
     });
     const response = await server.as(secret).get("/v1/key");
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body).toEqual({
       id: key.id,
       name: "CI deploys",
@@ -39,15 +40,16 @@ forEachDriver("keys", (driver) => {
     });
     expect(response.body.display_prefix).toMatch(/^svc_test_[0-9A-Za-z]{4}$/);
     const thirtyDays = 30 * 86_400_000;
-    expect(Date.parse(response.body.expires_at) - Date.parse(response.body.created_at)).toBe(thirtyDays);
+    expect(Date.parse(response.body.expires_at!) - Date.parse(response.body.created_at)).toBe(thirtyDays);
     // This very request is a use of the key.
-    expect(Date.parse(response.body.last_used_at)).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    expect(Date.parse(response.body.last_used_at!)).toBeGreaterThanOrEqual(before.getTime() - 1000);
     expect(new TextDecoder().decode(response.bytes)).not.toContain(secret);
     expect(new TextDecoder().decode(response.bytes)).not.toContain(secret.slice("svc_test_".length));
   });
 
   it("answers the default key: live, full access, never expiring", async () => {
     const response = await server.client.get("/v1/key");
+    expectStatus(response, 200);
     expect(response.body).toMatchObject({
       name: "test",
       workspace: { slug: "acme", plan: "pro" },
@@ -63,40 +65,40 @@ forEachDriver("keys", (driver) => {
   it("keeps last_used_at to one write a minute", async () => {
     const secret = await server.createKey({ workspace: "umbrella" });
     const client = server.as(secret);
-    const first = (await client.get("/v1/key")).body.last_used_at;
+    const first = expectBody(await client.get("/v1/key"), 200).last_used_at;
     expect(first).not.toBeNull();
-    const second = (await client.get("/v1/key")).body.last_used_at;
+    const second = expectBody(await client.get("/v1/key"), 200).last_used_at;
     expect(second).toBe(first);
   });
 
   it("may be called by any valid key, whatever its scopes", async () => {
     for (const scopes of [["billing:read"], ["webhooks:write"], ["files:read", "agents:run"]]) {
       const response = await server.as(await server.createKey({ scopes })).get("/v1/key");
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.body.scopes).toEqual(scopes);
     }
   });
 
   it("refuses a missing, unknown, revoked or expired key", async () => {
-    expect((await server.as(null).get("/v1/key")).body.error.code).toBe("missing_api_key");
-    expect((await server.as("svc_live_notARealKey0000000000000000000000000000").get("/v1/key")).body.error.code).toBe(
-      "invalid_api_key",
-    );
+    expect(expectBody(await server.as(null).get("/v1/key"), 401).error.code).toBe("missing_api_key");
+    expect(
+      expectBody(await server.as("svc_live_notARealKey0000000000000000000000000000").get("/v1/key"), 401).error.code,
+    ).toBe("invalid_api_key");
 
     const { workspace } = await ensureWorkspace(server.storage.db, { slug: "acme" });
     const revoked = await createApiKey(server.storage.db, { workspaceId: workspace.id, name: "old" });
     expect((await server.as(revoked.secret).get("/v1/key")).status).toBe(200);
     await revokeApiKey(server.storage.db, revoked.key.id);
     const afterRevoke = await server.as(revoked.secret).get("/v1/key");
-    expect(afterRevoke.status).toBe(401);
+    expectStatus(afterRevoke, 401);
     expect(afterRevoke.body.error.code).toBe("invalid_api_key");
 
     const soon = new Date(Date.now() + 1500);
     const expiring = await createApiKey(server.storage.db, { workspaceId: workspace.id, name: "brief", expires: soon });
-    expect((await server.as(expiring.secret).get("/v1/key")).body.expires_at).toBe(soon.toISOString());
+    expect(expectBody(await server.as(expiring.secret).get("/v1/key"), 200).expires_at).toBe(soon.toISOString());
     await new Promise((resolve) => setTimeout(resolve, soon.getTime() - Date.now() + 50));
     const expired = await server.as(expiring.secret).get("/v1/key");
-    expect(expired.status).toBe(401);
+    expectStatus(expired, 401);
     expect(expired.body.error.code).toBe("expired_api_key");
   });
 
@@ -104,9 +106,9 @@ forEachDriver("keys", (driver) => {
     const { workspace } = await ensureWorkspace(server.storage.db, { slug: "legacy" });
     const secret = await insertLegacyKey(server.storage.db, workspace.id);
     const response = await server.as(secret).get("/v1/key");
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body).toMatchObject({ name: "without a checksum", last4: secret.slice(-4) });
     await revokeApiKey(server.storage.db, response.body.id);
-    expect((await server.as(secret).get("/v1/key")).body.error.code).toBe("invalid_api_key");
+    expectApiError(await server.as(secret).get("/v1/key"), 401, "invalid_api_key", "Authorization");
   });
 });

@@ -20,6 +20,7 @@ import { createAuthorization, newAccessToken, newRefreshToken, saveTokens } from
 import { createOAuthClient } from "../src/domain/oauth-clients.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -34,7 +35,7 @@ export async function mcpClient(url: string, bearer: string | undefined): Promis
 type Structured<T> = CallToolResult & { structuredContent: T };
 
 /** Calls a tool; the SDK has checked its structured content against the tool's output schema. */
-async function call<T = any>(
+async function call<T = unknown>(
   client: Client,
   name: OperationId,
   args: Record<string, unknown> = {},
@@ -64,19 +65,26 @@ async function callUntil<T>(
 const ended = (body: { status: string }) => !["queued", "building", "running"].includes(body.status);
 const requestIdOf = (result: CallToolResult) => (result._meta as Record<string, string>)["project-builder/request_id"]!;
 
+/** A JSON-RPC answer, as the tests read it. */
+type JsonRpcAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
+
 /** Raw POSTs to /mcp, for what the SDK would never send. */
 async function post(
   url: string,
   body: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; json: any }> {
+): Promise<{ status: number; headers: Headers; json: JsonRpcAnswer | undefined }> {
   const response = await fetch(`${url}/mcp`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
     body,
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as JsonRpcAnswer) : undefined,
+  };
 }
 
 forEachDriver("MCP server", (driver) => {
@@ -156,7 +164,7 @@ forEachDriver("MCP server", (driver) => {
           Authorization: `Bearer ${key}`,
         },
       );
-      expect(older.json.result.protocolVersion).toBe("2025-03-26");
+      expect(older.json?.result?.protocolVersion).toBe("2025-03-26");
       const future = await post(
         server.url,
         JSON.stringify({
@@ -169,7 +177,7 @@ forEachDriver("MCP server", (driver) => {
           Authorization: `Bearer ${key}`,
         },
       );
-      expect(future.json.result.protocolVersion).toBe("2025-11-25");
+      expect(future.json?.result?.protocolVersion).toBe("2025-11-25");
       expect(await client.ping()).toEqual({});
     });
   });
@@ -483,7 +491,7 @@ forEachDriver("MCP server", (driver) => {
       form.append("path", "big.txt");
       form.append("file", new Blob([big], { type: "text/plain" }), "big.txt");
       const uploaded = await server.as(key).request("POST", `/v1/projects/${project.id}/files`, { raw: form });
-      expect(uploaded.status).toBe(201);
+      expectStatus(uploaded, 201);
       const download = await call(client, "downloadFile", { project_id: project.id, file_id: uploaded.body.id });
       expect(download).toMatchObject({
         isError: true,
@@ -504,7 +512,7 @@ forEachDriver("MCP server", (driver) => {
       form.append("path", "assets/logo.bin");
       form.append("file", new Blob(["<svg/>"], { type: "image/svg+xml" }), "ignored.txt");
       const logo = await server.as(key).request("POST", `/v1/projects/${project.id}/files`, { raw: form });
-      expect(logo.status).toBe(201);
+      expectStatus(logo, 201);
       const download = await call(client, "downloadFile", { project_id: project.id, file_id: logo.body.id });
       expect(download.content).toEqual([
         {

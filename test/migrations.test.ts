@@ -71,7 +71,8 @@ async function emptyDatabase(driver: "pglite" | "postgres"): Promise<EmptyDataba
   return {
     session: (work) => withMigrationSession(pool(), work),
     drizzleMigrate: (folder) => drizzleMigratePg(drizzlePg({ client: main }), { migrationsFolder: folder }),
-    query: async (text, params) => (await main.query(text, params)).rows,
+    query: async <Row extends Record<string, unknown>>(text: string, params?: unknown[]) =>
+      (await main.query<Row>(text, params)).rows,
     async close() {
       await Promise.all(pools.map((each) => each.end()));
       await database.dispose();

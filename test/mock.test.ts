@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { Operation } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Schemas } from "./support/api-client.ts";
 import { freePort } from "./support/net.ts";
 import { document, operations, responseErrors, root, samplePath } from "./support/contract.ts";
 
@@ -42,7 +43,8 @@ type RawOperation = {
   responses: Record<string, unknown>;
   security?: Record<string, string[]>[];
 };
-const raw = (path: string, method: string) => (document.paths as any)[path][method] as RawOperation;
+const raw = (path: string, method: string) =>
+  (document.paths as Record<string, Record<string, RawOperation>>)[path]![method]!;
 
 /**
  * The API key, for the operations that take one. The OAuth endpoints take none (public, the
@@ -63,7 +65,7 @@ function exampleRequest(path: string, method: string, headers: Record<string, st
     form.set("path", "assets/logo.png");
     return { method: "POST", headers: auth, body: form };
   }
-  const example = Object.values(body["application/json"].examples ?? {})[0]?.value ?? {};
+  const example = Object.values(body["application/json"]?.examples ?? {})[0]?.value ?? {};
   return {
     method: method.toUpperCase(),
     headers: { ...auth, "Content-Type": "application/json" },
@@ -136,7 +138,7 @@ describe("npm run mock", () => {
       body: JSON.stringify({ name: "No prompt" }),
     });
     expect(missingPrompt.status).toBe(422);
-    expect(((await missingPrompt.json()) as any).error).toBeDefined();
+    expect(((await missingPrompt.json()) as Schemas["Error"]).error).toBeDefined();
     const tooMany = await fetch(`${base}/v1/projects?limit=1000`, { headers: auth });
     expect(tooMany.status).toBe(400);
     const badId = await fetch(`${base}/v1/projects/not-a-project-id`, { headers: auth });
@@ -180,11 +182,11 @@ describe("npm run mock", () => {
       headers: { ...auth, Prefer: "code=404" },
     });
     expect(notFound.status).toBe(404);
-    expect(((await notFound.json()) as any).error.code).toBe("not_found");
+    expect(((await notFound.json()) as Schemas["Error"]).error.code).toBe("not_found");
     const ready = await fetch(`${base}/v1/projects/prj_8kF2mQ9xLp3vR7tZ`, {
       headers: { ...auth, Prefer: "example=Ready" },
     });
-    expect(((await ready.json()) as any).status).toBe("ready");
+    expect(((await ready.json()) as Schemas["Project"]).status).toBe("ready");
     const limited = await fetch(`${base}/v1/projects`, {
       headers: { ...auth, Prefer: "code=429, example=Rate limited" },
     });

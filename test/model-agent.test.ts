@@ -3,6 +3,7 @@
 // cancel aborts the model request in flight, a failing model fails the run, tokens are charged.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createOpenAiAgent } from "../src/agents/openai.ts";
+import { expectBody, expectStatus } from "./support/api-client.ts";
 import { getApp, openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
@@ -39,50 +40,44 @@ forEachDriver("the model-backed agent", (driver) => {
       prompt: "A weather board",
       visibility: "public",
     });
-    const project = await pollUntil<{ status: string; latest_run_id: string }>(
-      server.client,
-      `/v1/projects/${created.body.id}`,
-      final,
-    );
+    expectStatus(created, 201);
+    const project = await pollUntil(server.client, `/v1/projects/${created.body.id}`, final);
     expect(project.status).toBe("ready");
-    const run = (await server.client.get(`/v1/projects/${created.body.id}/runs/${project.latest_run_id}`)).body;
+    const run = expectBody(
+      await server.client.get(`/v1/projects/${created.body.id}/runs/${project.latest_run_id}`),
+      200,
+    );
     // Two answers of 120 tokens each: 240 tokens, one credit.
     expect(run).toMatchObject({
       status: "succeeded",
       credits_used: 1,
       summary: expect.stringContaining("Weather board"),
     });
-    const paths = (await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data.map(
+    const paths = expectBody(await server.client.get(`/v1/projects/${created.body.id}/files`), 200).data.map(
       (file: { path: string }) => file.path,
     );
     expect(paths.sort()).toEqual(["index.html", "main.tsx", "style.css"]);
-    expect(model.requests[0].headers.authorization).toBe("Bearer sk-test-secret");
+    expect(model.requests[0]!.headers.authorization).toBe("Bearer sk-test-secret");
     // One agent_run.progress per tool call, each with the paths written so far (events of one
     // millisecond list in no set order, so they are compared as a set, ordered by what they carry).
-    const progress = (await server.client.get("/v1/events?type=agent_run.progress&limit=100")).body.data
-      .map(
-        (event: { data: { object: { agent_run_id: string; message: string; paths: string[] } } }) => event.data.object,
-      )
-      .filter((object: { agent_run_id: string }) => object.agent_run_id === project.latest_run_id)
-      .sort((a: { paths: string[] }, b: { paths: string[] }) => a.paths.length - b.paths.length);
-    expect(progress.map((object: { message: string; paths: string[] }) => [object.message, object.paths])).toEqual([
+    const progress = expectBody(await server.client.get("/v1/events?type=agent_run.progress&limit=100"), 200)
+      .data.flatMap((event) => (event.type === "agent_run.progress" ? [event.data.object] : []))
+      .filter((object) => object.agent_run_id === project.latest_run_id)
+      .sort((a, b) => a.paths.length - b.paths.length);
+    expect(progress.map((object) => [object.message, object.paths])).toEqual([
       ["write_file index.html", ["index.html"]],
       ["write_file style.css", ["index.html", "style.css"]],
       ["write_file main.tsx", ["index.html", "main.tsx", "style.css"]],
     ]);
 
-    const deployment = (await server.client.post(`/v1/projects/${created.body.id}/deployments`)).body;
-    const ready = await pollUntil<{ status: string; url: string }>(
-      server.client,
-      `/v1/projects/${created.body.id}/deployments/${deployment.id}`,
-      final,
-    );
+    const deployment = expectBody(await server.client.post(`/v1/projects/${created.body.id}/deployments`), 202);
+    const ready = await pollUntil(server.client, `/v1/projects/${created.body.id}/deployments/${deployment.id}`, final);
     expect(ready.status).toBe("ready");
-    const page = await openApp(server.appsUrl, ready.url);
+    const page = await openApp(server.appsUrl, ready.url!);
     expect(page.text).toContain("Weather board");
     const script = /<script[^>]*src="([^"]+\.js)"/.exec(page.text)?.[1];
     expect(script).toBeDefined();
-    const bundle = await getApp(server.appsUrl, new URL(script!, ready.url).toString());
+    const bundle = await getApp(server.appsUrl, new URL(script!, ready.url!).toString());
     expect(bundle.status).toBe(200);
     expect(bundle.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(bundle.text).toContain("Sunny all week");
@@ -90,14 +85,15 @@ forEachDriver("the model-backed agent", (driver) => {
 
   it("cancels a running run at once, aborting the model request in flight", async () => {
     const created = await server.client.post("/v1/projects", { name: "Slowpoke", prompt: "Take your time" });
-    const runPath = `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`;
-    await pollUntil<{ status: string }>(server.client, runPath, (run) => run.status === "running");
+    expectStatus(created, 201);
+    const runPath = `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}` as const;
+    await pollUntil(server.client, runPath, (run) => run.status === "running");
     await pollUntil(server.client, runPath, () =>
       model.requests.some((request) => String(request.messages[0]?.content).includes("Slowpoke")),
     );
     const asked = Date.now();
     const canceled = await server.client.post(`${runPath}/cancel`);
-    expect(canceled.status).toBe(200);
+    expectStatus(canceled, 200);
     expect(canceled.body.status).toBe("canceled");
     const slow = model.requests.find((request) => String(request.messages[0]?.content).includes("Slowpoke"))!;
     while (!slow.clientClosed && Date.now() - asked < 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -105,29 +101,29 @@ forEachDriver("the model-backed agent", (driver) => {
     expect(Date.now() - asked).toBeLessThan(5_000);
     // Still canceled once the worker has let go, with exactly one final event.
     await new Promise((resolve) => setTimeout(resolve, 700));
-    expect((await server.client.get(runPath)).body.status).toBe("canceled");
-    expect((await server.client.get(`/v1/projects/${created.body.id}`)).body.status).toBe("canceled");
-    const events = (await server.client.get("/v1/events?limit=100")).body.data.filter(
-      (event: { type: string; data: { object: { id: string } } }) =>
-        event.data.object.id === created.body.latest_run_id && event.type !== "agent_run.queued",
+    expect(expectBody(await server.client.get(runPath), 200).status).toBe("canceled");
+    expect(expectBody(await server.client.get(`/v1/projects/${created.body.id}`), 200).status).toBe("canceled");
+    const events = expectBody(await server.client.get("/v1/events?limit=100"), 200).data.filter(
+      (event) =>
+        "id" in event.data.object &&
+        event.data.object.id === created.body.latest_run_id &&
+        event.type !== "agent_run.queued",
     );
-    expect(events.map((event: { type: string }) => event.type).sort()).toEqual([
-      "agent_run.canceled",
-      "agent_run.started",
-    ]);
+    expect(events.map((event) => event.type).sort()).toEqual(["agent_run.canceled", "agent_run.started"]);
   });
 
   it("fails the run with agent_error when the model keeps failing", async () => {
     const created = await server.client.post("/v1/projects", { name: "Broken", prompt: "Anything" });
-    const run = await pollUntil<{ status: string; error: { code: string; message: string } }>(
+    expectStatus(created, 201);
+    const run = await pollUntil(
       server.client,
       `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}`,
       final,
     );
     expect(run.status).toBe("failed");
-    expect(run.error.code).toBe("agent_error");
-    expect(run.error.message).toContain("503");
-    expect(run.error.message).not.toContain("sk-test-secret");
-    expect((await server.client.get(`/v1/projects/${created.body.id}/files`)).body.data).toEqual([]);
+    expect(run.error!.code).toBe("agent_error");
+    expect(run.error!.message).toContain("503");
+    expect(run.error!.message).not.toContain("sk-test-secret");
+    expect(expectBody(await server.client.get(`/v1/projects/${created.body.id}/files`), 200).data).toEqual([]);
   });
 });

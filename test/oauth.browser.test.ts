@@ -257,7 +257,7 @@ describeWithBrowser("OAuth consent in a browser", () => {
     expect(new URL(application.origin).origin).not.toBe(new URL(server.url).origin);
     await withSession("olivia@acme.example");
     await page.goto(
-      `${application.origin}/spa/start?${new URLSearchParams({ server: server.url, client_id: publicClientId })}`,
+      `${application.origin}/spa/start?${new URLSearchParams({ server: server.url, client_id: publicClientId }).toString()}`,
     );
     // Its script reads the metadata (cross-origin) before it sends the browser on.
     await page.waitForURL(`${server.url}/oauth/authorize?*`, { timeout: 10_000 });

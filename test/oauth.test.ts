@@ -13,6 +13,7 @@ import { listConnectedApps, revokeConnectedApp } from "../src/domain/connected-a
 import { ACCESS_TOKEN_PREFIX, hashOAuthSecret, purgeExpiredOAuth } from "../src/domain/oauth.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { auditLog, memberships, oauthCodes, oauthGrants, oauthTokens, type Workspace } from "../src/storage/schema.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { responseErrors } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { CookieBrowser, formFields } from "./support/cookie-browser.ts";
@@ -361,7 +362,7 @@ describe("OAuth 2.0 authorization server", () => {
       const client = server.as(tokens.access_token);
       expect((await client.get("/v1/projects")).status).toBe(200);
       const outside = await client.get("/v1/webhooks");
-      expect(outside.status).toBe(401);
+      expectStatus(outside, 401);
       expect(outside.body.error.code).toBe("insufficient_scope");
 
       // Only hashes are stored.
@@ -966,8 +967,11 @@ describe("OAuth 2.0 authorization server", () => {
       expect(granted).toContain("webhooks:read");
       const client = server.as(tokens.access_token);
       expect((await client.get("/v1/webhooks")).status).toBe(200);
-      const write = await client.post("/v1/webhooks", { url: "https://hooks.example/x", events: ["project.created"] });
-      expect(write.status).toBe(401);
+      const write = await client.post("/v1/webhooks", {
+        url: "https://hooks.example/x",
+        enabled_events: ["project.created"],
+      });
+      expectStatus(write, 401);
       expect(write.body.error.code).toBe("insufficient_scope");
     });
 
@@ -1014,8 +1018,9 @@ describe("OAuth 2.0 authorization server", () => {
       const tokens = await tokensFor();
       const client = server.as(tokens.access_token);
       const created = await client.post("/v1/projects", { name: "from the app", prompt: "build it" });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       const listed = await client.get("/v1/projects");
+      expectStatus(listed, 200);
       expect(listed.body.data.map((project: { name: string }) => project.name)).not.toContain("hidden");
       expect(listed.body.data.map((project: { name: string }) => project.name)).toContain("from the app");
       const live = await server.client.get(`/v1/projects/${created.body.id}`);

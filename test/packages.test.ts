@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
+import type * as ClientPackage from "@project-builder/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractFiles } from "../scripts/packages.ts";
 import { describeWithBrowser, launchBrowser } from "./support/browser.ts";
@@ -275,9 +276,21 @@ describe("@project-builder/contract, installed", () => {
   });
 });
 
+/** What test/fixtures/consumer/node-client.mjs prints: what it saw, and the delivery it verified. */
+interface ConsumerRun {
+  node: string;
+  got: unknown;
+  paginated: unknown;
+  error: unknown;
+  webhook: unknown;
+  nodeRequest: unknown;
+  stream: unknown;
+  delivery: { secret: string; headers: Record<string, string>; body: string };
+}
+
 describe("@project-builder/client, installed", () => {
   // One run per Node version, shared by the tests that read it (the browser verifies its delivery).
-  const runs = new Map<string, Promise<any>>();
+  const runs = new Map<string, Promise<ConsumerRun>>();
   const runClient = (version: "22" | "24") => {
     if (!runs.has(version)) {
       runs.set(
@@ -288,7 +301,7 @@ describe("@project-builder/client, installed", () => {
             PB_API_KEY: await server.createKey({ workspace: `consumer-node-${version}` }),
             PB_BASE_URL: server.url,
           };
-          return JSON.parse(await succeed(node, ["node-client.mjs"], { cwd: consumer, env }));
+          return JSON.parse(await succeed(node, ["node-client.mjs"], { cwd: consumer, env })) as ConsumerRun;
         })(),
       );
     }
@@ -361,7 +374,9 @@ describe("@project-builder/client, installed", () => {
         await tab.waitForFunction(() => "projectBuilder" in globalThis);
         const seen = await tab.evaluate(
           async ({ delivery, mockUrl }) => {
-            const { createClient, verifyWebhook, WebhookVerificationError } = (globalThis as any).projectBuilder;
+            const { createClient, verifyWebhook, WebhookVerificationError } = (
+              globalThis as unknown as { projectBuilder: typeof ClientPackage }
+            ).projectBuilder;
             const event = await verifyWebhook(delivery.secret, delivery.headers, delivery.body);
             const tampered = await verifyWebhook(
               delivery.secret,
@@ -369,7 +384,7 @@ describe("@project-builder/client, installed", () => {
               delivery.body.replace('"webhook.test"', '"project.deleted"'),
             ).then(
               () => "verified",
-              (error: any) => (error instanceof WebhookVerificationError ? error.reason : String(error)),
+              (error: Error) => (error instanceof WebhookVerificationError ? error.reason : String(error)),
             );
             const client = createClient({ apiKey: "svc_test_browser", baseUrl: mockUrl });
             const project = await client.GET("/v1/projects/{project_id}", {
@@ -379,7 +394,7 @@ describe("@project-builder/client, installed", () => {
               type: event.type,
               tampered,
               project: project.id,
-              secureContext: (globalThis as any).isSecureContext,
+              secureContext: (globalThis as unknown as { isSecureContext: boolean }).isSecureContext,
             };
           },
           { delivery, mockUrl: mock.url },

@@ -3,7 +3,14 @@
 // list, filters and partition, and tamper-evident; limit bounds and the default page size.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "../src/domain/projects.ts";
-import { expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
+import {
+  expectApiError,
+  expectBody,
+  expectStatus,
+  type ApiClient,
+  type ApiResponse,
+  type ResponseTo,
+} from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -22,11 +29,11 @@ forEachDriver("pagination", (driver) => {
 
   async function create(name: string, c = client): Promise<Item> {
     const response = await c.post("/v1/projects", { name, prompt: "p" });
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     return response.body;
   }
 
-  function expectInvalidCursor(response: { status: number; body: any; headers: Headers }): void {
+  function expectInvalidCursor(response: ApiResponse): void {
     expectApiError(response, 400, "invalid_request", "cursor");
   }
 
@@ -34,7 +41,7 @@ forEachDriver("pagination", (driver) => {
     server = await startTestServer(driver);
     client = server.client;
     // Made through the domain (the HTTP create is proven elsewhere): quicker. Every third one public.
-    const { body: key } = await client.get("/v1/key");
+    const key = expectBody(await client.get("/v1/key"), 200);
     const partition = { workspaceId: key.workspace.id, environment: key.environment };
     initial = [];
     for (let i = 0; i < 45; i++) {
@@ -57,11 +64,11 @@ forEachDriver("pagination", (driver) => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const response: ApiResponse = await client.get(
+      const response: ResponseTo<"GET", "/v1/projects"> = await client.get(
         `/v1/projects?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       );
-      expect(response.status).toBe(200);
-      const page = response.body.data as Item[];
+      expectStatus(response, 200);
+      const page = response.body.data;
       expect(page.length).toBeLessThanOrEqual(7);
       seen.push(...page);
       cursor = response.body.next_cursor;
@@ -103,23 +110,28 @@ forEachDriver("pagination", (driver) => {
 
   it("newest first by default, 20 to a page", async () => {
     const first = await client.get("/v1/projects");
+    expectStatus(first, 200);
     expect(first.body.data).toHaveLength(20);
     expect(first.body.next_cursor).toEqual(expect.any(String));
     const newest = await create("Newest of all");
     const again = await client.get("/v1/projects");
-    expect(again.body.data[0].id).toBe(newest.id);
-    expect(again.body.data[1].id).toBe(first.body.data[0].id);
+    expectStatus(again, 200);
+    expect(again.body.data[0]!.id).toBe(newest.id);
+    expect(again.body.data[1]!.id).toBe(first.body.data[0]!.id);
   });
 
   it("ends with next_cursor null on a last page that is exactly full", async () => {
     const other = server.as(await server.createKey({ workspace: "exact-pages" }));
     for (let i = 0; i < 6; i++) await create(`E${i}`, other);
     const first = await other.get("/v1/projects?limit=3");
+    expectStatus(first, 200);
     expect(first.body.data).toHaveLength(3);
-    const second = await other.get(`/v1/projects?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    const second = await other.get(`/v1/projects?limit=3&cursor=${encodeURIComponent(first.body.next_cursor!)}`);
+    expectStatus(second, 200);
     expect(second.body.data).toHaveLength(3);
     expect(second.body.next_cursor).toBeNull();
     const all = await other.get("/v1/projects?limit=6");
+    expectStatus(all, 200);
     expect(all.body.next_cursor).toBeNull();
     expect([...first.body.data, ...second.body.data]).toEqual(all.body.data);
   });
@@ -128,24 +140,27 @@ forEachDriver("pagination", (driver) => {
     const publicIds: string[] = [];
     let cursor: string | null = null;
     do {
-      const response: ApiResponse = await client.get(
+      const response: ResponseTo<"GET", "/v1/projects"> = await client.get(
         `/v1/projects?visibility=public&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       );
+      expectStatus(response, 200);
       for (const item of response.body.data) expect(item.visibility).toBe("public");
       publicIds.push(...response.body.data.map((item: Item) => item.id));
       cursor = response.body.next_cursor;
     } while (cursor);
-    const all = (await client.get("/v1/projects?visibility=public&limit=100")).body.data.map((item: Item) => item.id);
+    const all = expectBody(await client.get("/v1/projects?visibility=public&limit=100"), 200).data.map(
+      (item: Item) => item.id,
+    );
     expect(publicIds).toEqual(all);
   });
 
   describe("cursors", () => {
     let cursor: string;
     beforeAll(async () => {
-      cursor = (await client.get("/v1/projects?limit=2")).body.next_cursor;
+      cursor = expectBody(await client.get("/v1/projects?limit=2"), 200).next_cursor!;
       expect(cursor).toEqual(expect.any(String));
     });
-    const q = (c: string) => encodeURIComponent(c);
+    const q = (c: string | null) => encodeURIComponent(c!);
 
     it("are refused on another list", async () => {
       await client.post("/v1/webhooks", { url: "https://hooks.example.com/a", enabled_events: ["*"] });
@@ -153,19 +168,19 @@ forEachDriver("pagination", (driver) => {
       expectInvalidCursor(await client.get(`/v1/events?cursor=${q(cursor)}`));
       const [a, b] = [await create("Runs A"), await create("Runs B")];
       expectInvalidCursor(await client.get(`/v1/projects/${a.id}/runs?cursor=${q(cursor)}`));
-      const eventsCursor = (await client.get("/v1/events?limit=1")).body.next_cursor;
+      const eventsCursor = expectBody(await client.get("/v1/events?limit=1"), 200).next_cursor;
       expectInvalidCursor(await client.get(`/v1/projects?cursor=${q(eventsCursor)}`));
       // A runs cursor of one project on another project's runs.
       expect((await client.post(`/v1/projects/${a.id}/runs/${a.latest_run_id}/cancel`)).status).toBe(200);
       expect((await client.post(`/v1/projects/${a.id}/runs`, { prompt: "second" })).status).toBe(202);
-      const runsCursor = (await client.get(`/v1/projects/${a.id}/runs?limit=1`)).body.next_cursor;
+      const runsCursor = expectBody(await client.get(`/v1/projects/${a.id}/runs?limit=1`), 200).next_cursor;
       expect(runsCursor).toEqual(expect.any(String));
       expect((await client.get(`/v1/projects/${a.id}/runs?cursor=${q(runsCursor)}`)).status).toBe(200);
       expectInvalidCursor(await client.get(`/v1/projects/${b.id}/runs?cursor=${q(runsCursor)}`));
     });
 
     it("are refused with other filters than they were made with", async () => {
-      const filtered = (await client.get("/v1/projects?visibility=public&limit=2")).body.next_cursor as string;
+      const filtered = expectBody(await client.get("/v1/projects?visibility=public&limit=2"), 200).next_cursor!;
       expectInvalidCursor(await client.get(`/v1/projects?cursor=${q(filtered)}`));
       expectInvalidCursor(await client.get(`/v1/projects?visibility=private&cursor=${q(filtered)}`));
       expectInvalidCursor(await client.get(`/v1/projects?visibility=public&cursor=${q(cursor)}`));
@@ -209,10 +224,10 @@ forEachDriver("pagination", (driver) => {
   it("refuses a limit outside 1–100 or not a number, naming limit", async () => {
     for (const limit of ["0", "101", "abc", "-1", "1.5", ""]) {
       const response = await client.get(`/v1/projects?limit=${limit}`);
-      expect(response.status, `limit=${limit}`).toBe(400);
+      expectStatus(response, 400, `limit=${limit}`);
       expect(response.body.error).toMatchObject({ code: "invalid_request", param: "limit" });
     }
-    expect((await client.get("/v1/projects?limit=1")).body.data).toHaveLength(1);
-    expect((await client.get("/v1/projects?limit=100")).body.data.length).toBeGreaterThan(20);
+    expect(expectBody(await client.get("/v1/projects?limit=1"), 200).data).toHaveLength(1);
+    expect(expectBody(await client.get("/v1/projects?limit=100"), 200).data.length).toBeGreaterThan(20);
   });
 });

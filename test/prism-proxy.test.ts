@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Schemas } from "./support/api-client.ts";
 import { freePort } from "./support/net.ts";
 import { documentPath, root } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
@@ -61,7 +62,7 @@ describe("the real server behind Prism's validating proxy", () => {
     });
     const text = await response.text();
     expect(response.headers.get("sl-violations"), `${method} ${path}: ${text}`).toBeNull();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   }
 
   it("finds no contract violation in a project's life, its runs, events, usage and errors", async () => {
@@ -72,7 +73,7 @@ describe("the real server behind Prism's validating proxy", () => {
       { "Idempotency-Key": "proxy-1" },
     );
     expect(created.status).toBe(201);
-    const id = created.body.id as string;
+    const { id, latest_run_id: run } = created.body as Schemas["Project"];
     expect(
       (
         await call(
@@ -88,7 +89,6 @@ describe("the real server behind Prism's validating proxy", () => {
     expect((await call("PATCH", `/v1/projects/${id}`, { visibility: "public" })).status).toBe(200);
     expect((await call("GET", `/v1/projects/${id}/runs`)).status).toBe(200);
     expect((await call("POST", `/v1/projects/${id}/runs`, { prompt: "again" })).status).toBe(409);
-    const run = created.body.latest_run_id as string;
     expect((await call("POST", `/v1/projects/${id}/runs/${run}/cancel`)).status).toBe(200);
     expect((await call("POST", `/v1/projects/${id}/deployments`, {})).status).toBe(409);
     expect((await call("GET", "/v1/events?limit=5")).status).toBe(200);

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../src/app.ts";
 import { createRedisStore, PLAN_LIMITS, selectRateLimitStore, type Plan } from "../src/http/rate-limit/index.ts";
 import { createLogger } from "../src/logger.ts";
-import { createApiClient, expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
+import {
+  createApiClient,
+  expectApiError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type ApiClient,
+  type ApiResponse,
+  type ResponseTo,
+} from "./support/api-client.ts";
 import { contract } from "./support/contract.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
@@ -71,7 +80,7 @@ describe("rate limits with the plan figures", () => {
     );
     const passed = responses.slice(0, 10);
     for (const [i, response] of passed.entries()) {
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.headers.get("ratelimit-policy")).toBe(policyOf("pro"));
       // The X-RateLimit-* fields describe the minute; the second's burst is in RateLimit.
       expect(response.headers.get("x-ratelimit-limit")).toBe("60");
@@ -101,7 +110,7 @@ describe("rate limits with the plan figures", () => {
     expectLimited(responses[10]!, { limit: 60, remaining: 50 });
     for (const client of [sibling, stranger]) {
       const response = await client.get("/v1/key");
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.headers.get("x-ratelimit-remaining")).toBe("59");
     }
   });
@@ -115,6 +124,7 @@ describe("rate limits with the plan figures", () => {
       { name: "h", prompt: "p" },
       { headers: { "Idempotency-Key": "headers-1" } },
     );
+    expectStatus(created, 201);
     const responses: [string, ApiResponse][] = [
       ["200", await client.get("/v1/key")],
       ["201", created],
@@ -130,7 +140,7 @@ describe("rate limits with the plan figures", () => {
           { headers: { "Idempotency-Key": "headers-1" } },
         ),
       ],
-      ["400", await client.post("/v1/projects", { name: "no prompt" })],
+      ["400", await client.post("/v1/projects", invalidBody({ name: "no prompt" }))],
       ["400 limit", await client.get("/v1/projects?limit=0")],
       ["404", await client.get("/v1/projects/prj_8kF2mQ9xLp3vR7tZ")],
       ["401 insufficient_scope", await readOnly.post("/v1/projects", { name: "x", prompt: "y" })],
@@ -151,7 +161,7 @@ describe("rate limits with the plan figures", () => {
     for (const plan of ["free", "pro", "team", "enterprise"] as const) {
       const client = server.as(await server.createKey({ workspace: `plan-${plan}`, plan }));
       const response = await client.get("/v1/billing/usage");
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.headers.get("ratelimit-policy")).toBe(policyOf(plan));
       expect(response.headers.get("x-ratelimit-limit")).toBe(String(PLAN_LIMITS[plan].perMinute));
       expect(response.body.rate_limit).toEqual({
@@ -264,7 +274,7 @@ describe.skipIf(!TEST_REDIS_URL)(
       const secret = await server.createKey({ workspace: "redis", plan: "pro" });
       const clients = [server.as(secret), createApiClient(replicaUrl, secret)];
       const started = Date.now();
-      const responses: ApiResponse[] = [];
+      const responses: ResponseTo<"GET", "/v1/key">[] = [];
       for (let i = 0; i < 11; i++) responses.push(await clients[i % 2]!.get("/v1/key"));
       expect(Date.now() - started).toBeLessThan(1000);
       for (const [i, response] of responses.slice(0, 10).entries()) {
@@ -272,7 +282,7 @@ describe.skipIf(!TEST_REDIS_URL)(
         expect(response.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
       }
       expectLimited(responses[10]!, { limit: 60, remaining: 50 });
-      const keyId = responses[0]!.body.id as string;
+      const keyId = expectBody(responses[0]!, 200).id;
       const redis = new Redis(TEST_REDIS_URL!);
       try {
         const stored = await redis.keys(`*${keyId}*`);

@@ -20,7 +20,15 @@ import { createAuthorization } from "../src/domain/oauth.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import type { Storage } from "../src/storage/index.ts";
 import { readMigrations } from "../src/storage/migrator.ts";
-import { createApiClient, type ApiResponse, type RequestOptions } from "./support/api-client.ts";
+import {
+  createApiClient,
+  expectBody,
+  expectStatus,
+  type ApiResponse,
+  type RequestBody,
+  type RequestOptions,
+  type ResponseTo,
+} from "./support/api-client.ts";
 import { postgresDriver, type ProcessDatabase } from "./support/database.ts";
 import { final } from "./support/poll.ts";
 import { pbs, runPbs, startServer } from "./support/process.ts";
@@ -70,19 +78,15 @@ describe.skipIf(skipReason !== undefined)(
     /** A client of one replica (0 or 1) that checks every answer against the contract and notes its request id. */
     function on(replica: number, key?: string) {
       const client = createApiClient(replicas[replica]!.url, key);
-      const request = async <T = any>(
-        method: string,
-        path: string,
-        options?: RequestOptions,
-      ): Promise<ApiResponse<T>> => {
-        const response = await client.request<T>(method, path, options);
+      const noted = async <R extends ApiResponse>(request: Promise<R>): Promise<R> => {
+        const response = await request;
         requestIds.push(response.headers.get("x-request-id")!);
         return response;
       };
       return {
-        get: <T = any>(path: string, options?: RequestOptions) => request<T>("GET", path, options),
-        post: <T = any>(path: string, body?: unknown, options?: RequestOptions) =>
-          request<T>("POST", path, { ...options, body }),
+        get: <P extends string>(path: P, options?: RequestOptions) => noted(client.get(path, options)),
+        post: <P extends string>(path: P, body?: RequestBody<"POST", P>, options?: RequestOptions) =>
+          noted(client.post(path, body, options)),
       };
     }
 
@@ -111,7 +115,11 @@ describe.skipIf(skipReason !== undefined)(
      * another process reaches a replica when PostgreSQL delivers its notification: milliseconds, but
      * on a machine loaded with parallel suites the replica may serve one more request before it reads it.
      */
-    async function refusedSoon(replica: number, secret: string, path: string): Promise<ApiResponse> {
+    async function refusedSoon<P extends string>(
+      replica: number,
+      secret: string,
+      path: P,
+    ): Promise<ResponseTo<"GET", P>> {
       const deadline = Date.now() + 1000;
       for (;;) {
         const answer = await on(replica, secret).get(path);
@@ -128,7 +136,7 @@ describe.skipIf(skipReason !== undefined)(
       expect((await runPbs(["keys", "revoke", key.id], env())).code).toBe(0);
       for (const replica of [1, 0]) {
         const refused = await refusedSoon(replica, key.secret, "/v1/key");
-        expect(refused.status).toBe(401);
+        expectStatus(refused, 401);
         expect(refused.body.error.code).toBe("invalid_api_key");
       }
     });
@@ -261,13 +269,14 @@ describe.skipIf(skipReason !== undefined)(
           // Sent again to each replica: the same project, replayed.
           for (const replica of [0, 1]) {
             const replay = await on(replica, key.secret).post("/v1/projects", body, options);
-            expect(replay.status).toBe(201);
+            expectStatus(replay, 201);
             expect(replay.body.id).toBe(id);
             expect(replay.headers.get("idempotent-replayed")).toBe("true");
           }
-          projectIds.push(id);
+          projectIds.push(id!);
         }
         const listed = await on(0, key.secret).get("/v1/projects?limit=100");
+        expectStatus(listed, 200);
         expect(listed.body.data.map((project: { id: string }) => project.id).sort()).toEqual([...projectIds].sort());
       });
 
@@ -277,10 +286,7 @@ describe.skipIf(skipReason !== undefined)(
         const ids: string[] = [];
         for (const [i, id] of projectIds.entries()) {
           for (;;) {
-            const runs = (await on(i % 2, key.secret).get(`/v1/projects/${id}/runs`)).body.data as {
-              id: string;
-              status: string;
-            }[];
+            const runs = expectBody(await on(i % 2, key.secret).get(`/v1/projects/${id}/runs`), 200).data;
             if (runs.every(final)) {
               ids.push(...runs.map((run) => run.id));
               break;

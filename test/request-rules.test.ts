@@ -12,7 +12,13 @@ import { handlers } from "../src/handlers/index.ts";
 import { JSON_BODY_LIMIT } from "../src/http/body.ts";
 import { createLogger } from "../src/logger.ts";
 import { auditLog } from "../src/storage/schema.ts";
-import { expectApiError as expectError } from "./support/api-client.ts";
+import {
+  expectApiError as expectError,
+  expectBody,
+  expectStatus,
+  invalidBody,
+  type Schemas,
+} from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -21,7 +27,7 @@ function streamJson(
   url: string,
   headers: Record<string, string>,
   size: number,
-): Promise<{ status: number; body: any; requestId: string | undefined }> {
+): Promise<{ status: number; body: Schemas["Error"]; requestId: string | undefined }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" } });
     request.on("response", (response) => {
@@ -30,7 +36,7 @@ function streamJson(
       response.on("end", () =>
         resolve({
           status: response.statusCode!,
-          body: JSON.parse(Buffer.concat(chunks).toString()),
+          body: JSON.parse(Buffer.concat(chunks).toString()) as Schemas["Error"],
           requestId: response.headers["x-request-id"] as string,
         }),
       );
@@ -65,7 +71,8 @@ interface FetchAnswer {
   send: number;
   status?: number;
   requestId?: string;
-  body?: any;
+  /** The error shape; an MCP message's carries it in `error.data`. */
+  body?: { error: Schemas["Error"]["error"] & { data?: Schemas["Error"] } };
   /** How fetch failed, when it did: its cause's code. */
   failure?: string;
 }
@@ -107,12 +114,15 @@ async function fetchInThread(baseUrl: string, sends: FetchSend[], times: number)
   }
 }
 
+/** A log line the server writes, parsed: pino's fields, the request's, and an error's. */
+type LogLine = { level: number; msg?: string; request_id?: string; err?: { stack?: string } } & Record<string, unknown>;
+
 /** Log lines the server writes, parsed. */
 function logCapture() {
-  const lines: Record<string, any>[] = [];
+  const lines: LogLine[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as LogLine);
       done();
     },
   });
@@ -230,17 +240,17 @@ forEachDriver("request rules", (driver) => {
     for (const answer of answers) expect(answer.failure, `${sends[answer.send]!.path}`).toBeUndefined();
     for (const answer of [...answersTo(0), ...answersTo(2)]) {
       expect(answer.status).toBe(413);
-      expect(answer.body.error).toEqual({
+      expect(answer.body?.error).toEqual({
         code: "payload_too_large",
         message: expect.any(String),
         param: answer.send === 2 ? "file" : null,
         request_id: answer.requestId,
       });
     }
-    for (const answer of answersTo(1)) expect(answer.body.error).toMatchObject({ code: "missing_api_key" });
+    for (const answer of answersTo(1)) expect(answer.body?.error).toMatchObject({ code: "missing_api_key" });
     for (const answer of answersTo(3)) {
       expect(answer.status).toBe(413);
-      expect(answer.body.error.data.error).toMatchObject({ code: "payload_too_large", request_id: answer.requestId });
+      expect(answer.body?.error.data?.error).toMatchObject({ code: "payload_too_large", request_id: answer.requestId });
     }
     expect((await server.client.get("/v1/key")).status).toBe(200);
   });
@@ -268,7 +278,7 @@ forEachDriver("request rules", (driver) => {
     );
     // JSON to the upload, which takes multipart.
     expectError(
-      await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", { file: "x" }),
+      await server.client.post("/v1/projects/prj_8kF2mQ9xLp3vR7tZ/files", invalidBody({ file: "x" })),
       415,
       "unsupported_media_type",
       "Content-Type",
@@ -279,7 +289,7 @@ forEachDriver("request rules", (driver) => {
         raw: json,
         headers: { "Content-Type": contentType },
       });
-      expect(response.status, contentType).toBe(201);
+      expectStatus(response, 201, contentType);
     }
   });
 
@@ -303,9 +313,11 @@ forEachDriver("request rules", (driver) => {
 
   it("refuses a NUL character or a lone surrogate anywhere in a JSON body 400 naming the field, instead of failing in the database", async () => {
     const before = await server.client.get("/v1/projects?limit=100");
+    expectStatus(before, 200);
     const project =
-      before.body.data[0]?.id ?? (await server.client.post("/v1/projects", { name: "host", prompt: "y" })).body.id;
-    const count = (await server.client.get("/v1/projects?limit=100")).body.data.length;
+      before.body.data[0]?.id ??
+      expectBody(await server.client.post("/v1/projects", { name: "host", prompt: "y" }), 201).id;
+    const count = expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length;
     const cases: Array<[string, string, string, string | null]> = [
       ["POST", "/v1/projects", '{"name": "a\\u0000b", "prompt": "x"}', "name"],
       ["POST", "/v1/projects", '{"name": "a", "prompt": "x\\ud800"}', "prompt"],
@@ -328,17 +340,23 @@ forEachDriver("request rules", (driver) => {
     }
     // A well-formed pair (an emoji) is text like any other.
     const emoji = await server.client.post("/v1/projects", { name: "\u{1F600} \u202Eabc\u0301", prompt: "x" });
-    expect(emoji.status).toBe(201);
+    expectStatus(emoji, 201);
     expect(emoji.body.name).toBe("\u{1F600} \u202Eabc\u0301");
-    expect((await server.client.get("/v1/projects?limit=100")).body.data.length).toBe(count + 1);
+    expect(expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length).toBe(count + 1);
   });
 
   it("refuses an unknown body field, naming it, so a misspelt optional field never passes silently", async () => {
     const before = await server.client.get("/v1/projects?limit=100");
-    const misspelt = await server.client.post("/v1/projects", { name: "typo", prompt: "y", visiblity: "public" });
+    expectStatus(before, 200);
+    const misspelt = await server.client.post(
+      "/v1/projects",
+      invalidBody({ name: "typo", prompt: "y", visiblity: "public" }),
+    );
     expectError(misspelt, 400, "invalid_request", "visiblity");
     expect(misspelt.body.error.message).toMatch(/Unknown field `visiblity`/);
-    expect((await server.client.get("/v1/projects?limit=100")).body.data.length).toBe(before.body.data.length);
+    expect(expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length).toBe(
+      before.body.data.length,
+    );
   });
 
   it("refuses a compressed body 415 naming Content-Encoding, instead of misreading it", async () => {
@@ -359,9 +377,13 @@ forEachDriver("request rules", (driver) => {
     expectError(await server.client.get("/v1/projects/not-an-id"), 400, "invalid_request", "project_id");
     expectError(await server.client.get("/v1/projects?unknown=1"), 400, "invalid_request", "unknown");
     expectError(await server.client.get("/v1/projects?visibility=secret"), 400, "invalid_request", "visibility");
-    for (const path of ["/v1/projects/%", "/v1/projects/prj_%E0%A4%A", "/v1/projects/prj_%FF%FE%FD%FC%FB%FA%F9%F8"]) {
+    for (const path of [
+      "/v1/projects/%",
+      "/v1/projects/prj_%E0%A4%A",
+      "/v1/projects/prj_%FF%FE%FD%FC%FB%FA%F9%F8",
+    ] as const) {
       const response = await server.client.get(path);
-      expect(response.status, path).toBe(400);
+      expectStatus(response, 400, path);
       expect(response.body.error.code).toBe("invalid_request");
     }
   });
@@ -413,12 +435,12 @@ forEachDriver("request rules", (driver) => {
       await server.client.get("/v1/nope"),
       await server.client.request("PUT", "/v1/projects"),
       await server.as(null).get("/v1/projects"),
-      await server.client.post("/v1/projects", { name: "x" }),
+      await server.client.post("/v1/projects", invalidBody({ name: "x" })),
     ];
     const ids = responses.map((response) => response.headers.get("x-request-id"));
     expect(new Set(ids).size).toBe(ids.length);
     for (const response of responses.slice(1))
-      expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
+      expect(response.body).toMatchObject({ error: { request_id: response.headers.get("x-request-id") } });
     // The id is the server's: a client's own X-Request-Id is not echoed as ours.
     const spoofed = await server.client.get("/v1/projects", {
       headers: { "X-Request-Id": "req_spoofedspoofedspoofed" },

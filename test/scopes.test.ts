@@ -4,7 +4,7 @@
 import type { Operation } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopes as allScopes } from "../src/domain/keys.ts";
-import { expectApiError, type ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { expectApiError, expectBody, expectStatus, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { exampleBody, operations, samplePath } from "./support/contract.ts";
 import { forEachDriver } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -88,27 +88,27 @@ forEachDriver("scope matrix", (driver) => {
   it("a key lacking the scope is refused before its body is looked at", async () => {
     const readOnly = await withScopes(["projects:read"]);
     const noBody = await readOnly.post("/v1/projects", undefined);
-    expect(noBody.status).toBe(401);
+    expectStatus(noBody, 401);
     expect(noBody.body.error.code).toBe("insufficient_scope");
     const wrongType = await readOnly.request("POST", "/v1/projects", {
       raw: "x",
       headers: { "Content-Type": "text/plain" },
     });
-    expect(wrongType.body.error.code).toBe("insufficient_scope");
+    expect(expectBody(wrongType, 401).error.code).toBe("insufficient_scope");
   });
 
   it("a refused scope creates nothing", async () => {
     const writer = await withScopes(["projects:read", "projects:write"]);
-    const before = (await writer.get("/v1/projects?limit=100")).body.data.length;
+    const before = expectBody(await writer.get("/v1/projects?limit=100"), 200).data.length;
     const refused = await (await withScopes(["projects:read"])).post("/v1/projects", { name: "x", prompt: "y" });
     expect(refused.status).toBe(401);
-    expect((await writer.get("/v1/projects?limit=100")).body.data.length).toBe(before);
+    expect(expectBody(await writer.get("/v1/projects?limit=100"), 200).data.length).toBe(before);
   });
 
   it("getCurrentApiKey answers any valid key, whatever its scopes", async () => {
     for (const scopes of [...namedScopes.map((scope) => [scope]), ["*"], ["files:read", "billing:read"]]) {
       const response = await (await withScopes(scopes)).get("/v1/key");
-      expect(response.status, scopes.join(",")).toBe(200);
+      expectStatus(response, 200, scopes.join(","));
       expect([...response.body.scopes].sort()).toEqual([...scopes].sort());
       expect(response.body.workspace.slug).toBe("scopes");
     }

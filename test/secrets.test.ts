@@ -13,6 +13,7 @@ import { hashSecret, revokeApiKey } from "../src/domain/keys.ts";
 import { createLogger } from "../src/logger.ts";
 import type { Storage } from "../src/storage/index.ts";
 import { apiKeys } from "../src/storage/schema.ts";
+import { expectBody, expectStatus } from "./support/api-client.ts";
 import { forEachDriver, type ProcessDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -96,7 +97,7 @@ forEachDriver("no key secret is stored or logged by the server", (driver) => {
       { name: "Vault", prompt: "p" },
       { headers: { "Idempotency-Key": "vault-1" } },
     );
-    expect(project.status).toBe(201);
+    expectStatus(project, 201);
     expect(
       (await full.post("/v1/projects", { name: "Vault", prompt: "p" }, { headers: { "Idempotency-Key": "vault-1" } }))
         .status,
@@ -122,7 +123,7 @@ forEachDriver("no key secret is stored or logged by the server", (driver) => {
       .update(apiKeys)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(apiKeys.secretHash, hashSecret(secrets.expired)));
-    expect((await s.as(secrets.expired).get("/v1/key")).body.error.code).toBe("expired_api_key");
+    expect(expectBody(await s.as(secrets.expired).get("/v1/key"), 401).error.code).toBe("expired_api_key");
     // A client that puts its key where it does not belong: the query string, a made-up header.
     expect((await full.get(`/v1/projects?api_key=${secrets.full}`)).status).toBe(400);
     expect((await full.get("/v1/projects", { headers: { "X-Api-Key": secrets.full } })).status).toBe(200);

@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beginUpload } from "../src/domain/files.ts";
 import { projects } from "../src/storage/schema.ts";
+import { expectBody, type Schemas } from "./support/api-client.ts";
 import { pgliteDriver } from "./support/database.ts";
 import { parseRawResponse, rawConnection } from "./support/net.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
@@ -56,7 +57,7 @@ describe("HTTP server limits", () => {
     );
     await connection.closed;
     expectRefusedInErrorShape(connection.received(), 431);
-    expect(parseRawResponse(connection.received()).body.error.message).toContain("4096 bytes");
+    expect((parseRawResponse(connection.received()).body as Schemas["Error"]).error.message).toContain("4096 bytes");
   });
 
   it("cuts a slow-loris client after the header timeout with 408, and answers others meanwhile", async () => {
@@ -100,7 +101,7 @@ describe("HTTP server limits", () => {
       clearInterval(trickle);
     }
     expectRefusedInErrorShape(connection.received(), 408);
-    const { body } = await server.client.get("/v1/projects");
+    const body = expectBody(await server.client.get("/v1/projects"), 200);
     expect(body.data).toEqual([]);
   });
 
@@ -124,7 +125,7 @@ describe("HTTP server limits", () => {
   });
 
   it("closes a connection whose client stops reading its download after the idle timeout", async () => {
-    const { body: project } = await server.client.post("/v1/projects", { name: "big", prompt: "p" });
+    const project = expectBody(await server.client.post("/v1/projects", { name: "big", prompt: "p" }), 201);
     // Stored directly: an upload of 8 MiB through this server's request timeout (1.5 s) can outlast
     // it on a loaded machine, and the upload is not what this case is about.
     const [partition] = await server.storage.db
@@ -197,7 +198,7 @@ describe("a body answered before it was read", () => {
     expect(ended, "the server's side ended (FIN)").toBe(true);
     expect(resetBeforeEnd).toBeUndefined();
     expect(connection.received()).toMatch(refused);
-    expect(parseRawResponse(connection.received()).body.error.code).toBe("missing_api_key");
+    expect((parseRawResponse(connection.received()).body as Schemas["Error"]).error.code).toBe("missing_api_key");
     expect(sent, "the server stopped reading past its bound").toBeLessThan(length);
   });
 

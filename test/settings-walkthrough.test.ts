@@ -108,7 +108,7 @@ describe("docs/console-and-oauth.md walk-through: settings console and OAuth, wi
 
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
-    const authorize = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, scope: "projects:read", state: "xyz", code_challenge: challenge, code_challenge_method: "S256" })}`;
+    const authorize = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, scope: "projects:read", state: "xyz", code_challenge: challenge, code_challenge_method: "S256" }).toString()}`;
     const consentPage = await browser.fetch(authorize);
     expect(consentPage.status).toBe(200);
     const decided = await browser.post("/oauth/authorize", [

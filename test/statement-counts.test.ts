@@ -9,6 +9,7 @@ import { hookStatements } from "../bench/statement-hooks.ts";
 import { createPostgresStore, PLAN_LIMITS } from "../src/http/rate-limit/index.ts";
 import { randomBase62 } from "../src/storage/ids.ts";
 import type { PostgresStorage } from "../src/storage/index.ts";
+import { expectStatus } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { settleBackground } from "./support/background.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -48,7 +49,8 @@ forEachDriver("statements per request", (driver) => {
   });
 
   it("a warm GET of a project: one statement", async () => {
-    const created = await server.client.post<{ id: string }>("/v1/projects", { name: "Counted", prompt: "p" });
+    const created = await server.client.post("/v1/projects", { name: "Counted", prompt: "p" });
+    expectStatus(created, 201);
     await server.client.get(`/v1/projects/${created.body.id}`); // the key is looked up once a minute
     const sent = await statementsOf(server, () => server.client.get(`/v1/projects/${created.body.id}`));
     expect(sent).toHaveLength(1);
@@ -64,7 +66,8 @@ forEachDriver("statements per request", (driver) => {
       });
       try {
         const client = counted.as(await counted.createKey({ workspace: "big", plan: "enterprise" }));
-        const created = await client.post<{ id: string }>("/v1/projects", { name: "Counted", prompt: "p" });
+        const created = await client.post("/v1/projects", { name: "Counted", prompt: "p" });
+        expectStatus(created, 201);
         await client.get(`/v1/projects/${created.body.id}`);
         const sent = await statementsOf(counted, async () => {
           for (let i = 0; i < 50; i++) await client.get(`/v1/projects/${created.body.id}`);

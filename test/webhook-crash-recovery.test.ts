@@ -3,6 +3,7 @@
 // the next start on the embedded default, which owns the database alone; when their claims' lease
 // ends on PostgreSQL), so every event arrives, at least once, with its webhook-id.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApiClient, expectBody } from "./support/api-client.ts";
 import { forEachDriver, useProcessDatabase } from "./support/database.ts";
 import { pbs, startServer } from "./support/process.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
@@ -33,19 +34,15 @@ forEachDriver("webhook deliveries through a crash", (driver) => {
       .trimEnd()
       .split("\n")
       .at(-1)!;
-    const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${server.url}${path}`, {
-        ...init,
-        headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
-      }).then((response) => response.json() as Promise<any>);
-    await api("/v1/webhooks", {
-      method: "POST",
-      body: JSON.stringify({ url: `${receiver.url}/burst`, enabled_events: ["project.created", "project.updated"] }),
+    // A client of whichever server is up now.
+    const api = () => createApiClient(server.url, secret);
+    await api().post("/v1/webhooks", {
+      url: `${receiver.url}/burst`,
+      enabled_events: ["project.created", "project.updated"],
     });
 
-    const project = await api("/v1/projects", { method: "POST", body: JSON.stringify({ name: "Burst", prompt: "x" }) });
-    for (let i = 0; i < 15; i++)
-      await api(`/v1/projects/${project.id}`, { method: "PATCH", body: JSON.stringify({ name: `Burst ${i}` }) });
+    const project = expectBody(await api().post("/v1/projects", { name: "Burst", prompt: "x" }), 201);
+    for (let i = 0; i < 15; i++) await api().patch(`/v1/projects/${project.id}`, { name: `Burst ${i}` });
     await receiver.waitFor("/burst", 2);
     server.child.kill("SIGKILL");
     await new Promise((resolve) => server.child.once("exit", resolve));
@@ -53,14 +50,14 @@ forEachDriver("webhook deliveries through a crash", (driver) => {
     expect(delivered.size).toBeLessThan(16);
 
     server = await startServer(env);
-    const events = (await api("/v1/events?limit=100")).data.filter((event: { type: string }) =>
+    const events = expectBody(await api().get("/v1/events?limit=100"), 200).data.filter((event) =>
       event.type.startsWith("project."),
     );
     expect(events).toHaveLength(16);
     const deadline = Date.now() + 90_000;
     for (;;) {
       const ids = new Set(receiver.received.map((request) => request.headers["webhook-id"]));
-      if (events.every((event: { id: string }) => ids.has(event.id))) break;
+      if (events.every((event) => ids.has(event.id))) break;
       if (Date.now() > deadline)
         throw new Error(`only ${ids.size} of ${events.length} events were delivered after the restart`);
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -9,16 +9,14 @@ import { Webhook } from "standardwebhooks";
 import { verifyWebhook } from "../src/domain/webhook-signature.ts";
 import type { Resolver } from "../src/domain/webhook-targets.ts";
 import { webhookEndpoints } from "../src/storage/schema.ts";
+import { expectBody, expectStatus, type ApiResponse, type Schemas } from "./support/api-client.ts";
 import { forEachDriver } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-type Delivery = {
-  status: string;
-  attempts: number;
-  attempt_log: { response_status: number | null; error: string | null; response_body: string | null }[];
-};
+/** Where a test event's delivery is: the Location of the 202 that sent it. */
+const deliveryAt = (sent: ApiResponse) => sent.headers.get("location") as `/v1/webhooks/${string}/deliveries/${string}`;
 
 forEachDriver("webhook deliveries", (driver) => {
   let server: TestServer;
@@ -36,21 +34,18 @@ forEachDriver("webhook deliveries", (driver) => {
     await receiver?.close();
   });
 
-  async function register(path: string, enabledEvents: string[] = ["*"]) {
+  async function register(path: string, enabledEvents: (Schemas["EventType"] | "*")[] = ["*"]) {
     const created = await server.client.post("/v1/webhooks", {
       url: `${receiver.url}${path}`,
       enabled_events: enabledEvents,
     });
-    expect(created.status).toBe(201);
-    return created.body as { id: string; secret: string };
+    expectStatus(created, 201);
+    return created.body;
   }
   const deliveryOf = async (endpointId: string, eventId: string) => {
-    const list = (await server.client.get(`/v1/webhooks/${endpointId}/deliveries?limit=100`)).body.data as {
-      id: string;
-      event_id: string;
-    }[];
+    const list = expectBody(await server.client.get(`/v1/webhooks/${endpointId}/deliveries?limit=100`), 200).data;
     const delivery = list.find((entry) => entry.event_id === eventId)!;
-    return `/v1/webhooks/${endpointId}/deliveries/${delivery.id}`;
+    return `/v1/webhooks/${endpointId}/deliveries/${delivery.id}` as const;
   };
 
   it("delivers a project's life, signed, within seconds of each event", async () => {
@@ -60,8 +55,10 @@ forEachDriver("webhook deliveries", (driver) => {
       prompt: "A page",
       visibility: "public",
     });
+    expectStatus(created, 201);
     await pollUntil(server.client, `/v1/projects/${created.body.id}`, final);
     const deployment = await server.client.post(`/v1/projects/${created.body.id}/deployments`);
+    expectStatus(deployment, 202);
     await pollUntil(server.client, `/v1/projects/${created.body.id}/deployments/${deployment.body.id}`, final);
 
     const wanted = [
@@ -97,14 +94,15 @@ forEachDriver("webhook deliveries", (driver) => {
     // Each event reached the receiver promptly (the worker polls every 100 ms, the agent's run goes on
     // meanwhile): within 10 seconds of being recorded, a deadline that leaves room for a loaded
     // machine (8.7 s seen at a load average of 16 on 2 cores), not a measure of speed.
-    const events = (await server.client.get("/v1/events?limit=100")).body.data as { id: string; created_at: string }[];
+    const events = expectBody(await server.client.get("/v1/events?limit=100"), 200).data;
     for (const request of received) {
       const event = events.find((e) => e.id === request.headers["webhook-id"])!;
       expect(request.at - Date.parse(event.created_at)).toBeLessThan(10_000);
     }
-    const delivery = (
-      await server.client.get(await deliveryOf(endpoint.id, received[0]!.headers["webhook-id"] as string))
-    ).body as Delivery;
+    const delivery = expectBody(
+      await server.client.get(await deliveryOf(endpoint.id, received[0]!.headers["webhook-id"] as string)),
+      200,
+    );
     expect(delivery).toMatchObject({
       status: "succeeded",
       attempts: 1,
@@ -118,27 +116,19 @@ forEachDriver("webhook deliveries", (driver) => {
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
     const [first, second] = await receiver.waitFor("/flaky", 2);
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
-    const delivery = await pollUntil<Delivery>(
-      server.client,
-      sent.headers.get("location")!,
-      (d) => d.status !== "pending",
-    );
+    const delivery = await pollUntil(server.client, deliveryAt(sent), (d) => d.status !== "pending");
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 2 });
-    expect(delivery.attempt_log.map((attempt) => attempt.response_status)).toEqual([200, 500]);
-    expect(delivery.attempt_log[1]!.response_body).toBe("try later");
+    expect(delivery.attempt_log!.map((attempt) => attempt.response_status)).toEqual([200, 500]);
+    expect(delivery.attempt_log![1]!.response_body).toBe("try later");
   });
 
   it("fails a delivery after the last retry, and records why each attempt failed", async () => {
     const endpoint = await register("/broken");
     receiver.answer("/broken", (response) => response.writeHead(302, { Location: "http://169.254.169.254/" }).end());
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    const delivery = await pollUntil<Delivery>(
-      server.client,
-      sent.headers.get("location")!,
-      (d) => d.status !== "pending",
-    );
+    const delivery = await pollUntil(server.client, deliveryAt(sent), (d) => d.status !== "pending");
     expect(delivery).toMatchObject({ status: "failed", attempts: 4 });
-    for (const attempt of delivery.attempt_log) expect(attempt.error).toContain("redirects are not followed");
+    for (const attempt of delivery.attempt_log!) expect(attempt.error).toContain("redirects are not followed");
     // Only the four attempts: the redirect was not followed.
     expect(receiver.received.filter((r) => r.path === "/broken")).toHaveLength(4);
   });
@@ -147,13 +137,9 @@ forEachDriver("webhook deliveries", (driver) => {
     const endpoint = await register("/gone");
     receiver.answer("/gone", 410);
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    const delivery = await pollUntil<Delivery>(
-      server.client,
-      sent.headers.get("location")!,
-      (d) => d.status !== "pending",
-    );
+    const delivery = await pollUntil(server.client, deliveryAt(sent), (d) => d.status !== "pending");
     expect(delivery).toMatchObject({ status: "failed", attempts: 1 });
-    const disabled = (await server.client.get(`/v1/webhooks/${endpoint.id}`)).body;
+    const disabled = expectBody(await server.client.get(`/v1/webhooks/${endpoint.id}`), 200);
     expect(disabled).toMatchObject({ status: "disabled", disabled_reason: "The endpoint answered 410 Gone." });
     const enabled = await server.client.patch(`/v1/webhooks/${endpoint.id}`, { status: "enabled" });
     expect(enabled.body).toMatchObject({ status: "enabled", disabled_reason: null });
@@ -169,11 +155,7 @@ forEachDriver("webhook deliveries", (driver) => {
       .where(eq(webhookEndpoints.id, endpoint.id));
     await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
     await receiver.waitFor("/dying", 1);
-    const disabled = await pollUntil<{ status: string; disabled_reason: string | null }>(
-      server.client,
-      `/v1/webhooks/${endpoint.id}`,
-      (e) => e.status === "disabled",
-    );
+    const disabled = await pollUntil(server.client, `/v1/webhooks/${endpoint.id}`, (e) => e.status === "disabled");
     expect(disabled.disabled_reason).toBe("Every delivery to the endpoint failed for 3 days.");
 
     // A success in between starts the count again.
@@ -184,7 +166,7 @@ forEachDriver("webhook deliveries", (driver) => {
       .set({ failingSince: new Date(Date.now() - 60_000) })
       .where(eq(webhookEndpoints.id, healthy.id));
     const sent = await server.client.post(`/v1/webhooks/${healthy.id}/test`);
-    await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status === "succeeded");
+    await pollUntil(server.client, deliveryAt(sent), (d) => d.status === "succeeded");
     const [row] = await server.storage.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, healthy.id));
     expect(row!.failingSince).toBeNull();
     expect(row!.status).toBe("enabled");
@@ -202,30 +184,20 @@ forEachDriver("webhook deliveries", (driver) => {
     await receiver.waitFor("/healthy", 1);
     // Well within the 10 s a blackholed attempt takes, with room for a loaded machine.
     expect(Date.now() - started).toBeLessThan(4_000);
-    expect(
-      (await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending")).status,
-    ).toBe("succeeded");
+    expect((await pollUntil(server.client, deliveryAt(sent), (d) => d.status !== "pending")).status).toBe("succeeded");
 
     const loud = await server.client.post(`/v1/webhooks/${noisy.id}/test`);
-    const answered = await pollUntil<Delivery>(
-      server.client,
-      loud.headers.get("location")!,
-      (d) => d.status !== "pending",
-    );
+    const answered = await pollUntil(server.client, deliveryAt(loud), (d) => d.status !== "pending");
     expect(answered.status).toBe("succeeded");
-    expect(answered.attempt_log[0]!.response_body).toHaveLength(1024);
+    expect(answered.attempt_log![0]!.response_body).toHaveLength(1024);
 
     // Not HTTP at all: recorded as a failed attempt, and retried.
     const garbled = await register("/garbage");
     receiver.answer("/garbage", (response) => response.socket!.end("this is not HTTP\r\n\r\n"));
     const sentGarbage = await server.client.post(`/v1/webhooks/${garbled.id}/test`);
-    const garbage = await pollUntil<Delivery>(
-      server.client,
-      sentGarbage.headers.get("location")!,
-      (d) => d.status !== "pending",
-    );
+    const garbage = await pollUntil(server.client, deliveryAt(sentGarbage), (d) => d.status !== "pending");
     expect(garbage).toMatchObject({ status: "failed", attempts: 4 });
-    expect(garbage.attempt_log[0]).toMatchObject({ response_status: null, error: expect.any(String) });
+    expect(garbage.attempt_log![0]).toMatchObject({ response_status: null, error: expect.any(String) });
   });
 
   it("signs with the new and the previous secret for a day after a rotation", async () => {
@@ -233,13 +205,14 @@ forEachDriver("webhook deliveries", (driver) => {
     const rotated = await server.client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, {
       headers: { "Idempotency-Key": `rotate-${endpoint.id}` },
     });
-    expect(rotated.status).toBe(200);
+    expectStatus(rotated, 200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(endpoint.secret);
     // A retried rotation answers the same secret rather than rotating twice.
     const again = await server.client.post(`/v1/webhooks/${endpoint.id}/rotate-secret`, undefined, {
       headers: { "Idempotency-Key": `rotate-${endpoint.id}` },
     });
+    expectStatus(again, 200);
     expect(again.body.secret).toBe(rotated.body.secret);
 
     await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
@@ -254,8 +227,8 @@ forEachDriver("webhook deliveries", (driver) => {
   it("redelivers through the same path, with the same webhook-id", async () => {
     const endpoint = await register("/again");
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    await pollUntil<Delivery>(server.client, sent.headers.get("location")!, (d) => d.status !== "pending");
-    const redelivered = await server.client.post(`${sent.headers.get("location")!}/redeliver`);
+    await pollUntil(server.client, deliveryAt(sent), (d) => d.status !== "pending");
+    const redelivered = await server.client.post(`${deliveryAt(sent)}/redeliver`);
     expect(redelivered.status).toBe(202);
     const [first, second] = await receiver.waitFor("/again", 2);
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
@@ -297,7 +270,7 @@ forEachDriver("webhook targets", (driver) => {
       "https://metadata.test/hook",
     ]) {
       const refused = await create(url);
-      expect(refused.status, url).toBe(400);
+      expectStatus(refused, 400, url);
       expect(refused.body.error, url).toMatchObject({ code: "invalid_request", param: "url" });
     }
   });
@@ -310,7 +283,7 @@ forEachDriver("webhook targets", (driver) => {
       "public.test/hook",
     ]) {
       const refused = await create(url);
-      expect(refused.status, url).toBe(400);
+      expectStatus(refused, 400, url);
       expect(refused.body.error.param, url).toBe("url");
     }
     expect((await create("https://public.test/hook")).status).toBe(201);
@@ -318,23 +291,19 @@ forEachDriver("webhook targets", (driver) => {
 
   it("refuses at delivery a name that resolves to a refused address by then (DNS rebinding), without connecting", async () => {
     table["rebind.test"] = ["93.184.216.34"];
-    const endpoint = (await create("https://rebind.test/hook")).body;
+    const endpoint = expectBody(await create("https://rebind.test/hook"), 201);
     table["rebind.test"] = ["127.0.0.1"];
     const sent = await server.client.post(`/v1/webhooks/${endpoint.id}/test`);
-    const delivery = await pollUntil<Delivery>(
-      server.client,
-      sent.headers.get("location")!,
-      (d) => d.status !== "pending",
-    );
+    const delivery = await pollUntil(server.client, deliveryAt(sent), (d) => d.status !== "pending");
     expect(delivery).toMatchObject({ status: "failed", attempts: 1 });
-    expect(delivery.attempt_log[0]!.error).toContain("refused");
-    expect(delivery.attempt_log[0]!.error).toContain("127.0.0.1");
+    expect(delivery.attempt_log![0]!.error).toContain("refused");
+    expect(delivery.attempt_log![0]!.error).toContain("127.0.0.1");
   });
 
   it("refuses the same addresses when a URL is changed", async () => {
-    const endpoint = (await create("https://public.test/hook")).body;
+    const endpoint = expectBody(await create("https://public.test/hook"), 201);
     const refused = await server.client.patch(`/v1/webhooks/${endpoint.id}`, { url: "https://sneaky.test/hook" });
-    expect(refused.status).toBe(400);
+    expectStatus(refused, 400);
     expect(refused.body.error.param).toBe("url");
   });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
-const [port, file] = process.argv.slice(2);
+const [port, file] = process.argv.slice(2) as [string, string];
 const capture = JSON.parse(readFileSync(file, "utf8")) as {
   status: number;
   headers: Record<string, string>;

@@ -9,14 +9,14 @@
 //   node bench/ceilings/openapi-backend.ts <port> <postgres://… | pglite data dir> <default project id> [<position JSON>]
 // The body of a JSON request is parsed and validated; a multipart body is drained unvalidated.
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { PGlite } from "@electric-sql/pglite";
 import type { Document } from "openapi-backend";
 import pg from "pg";
 import { parse } from "yaml";
 import { contractPath, openApiBackend, pipelineOperations } from "../../src/http/contract.ts";
 
-const [port, storage, defaultProjectId, positionJson] = process.argv.slice(2);
+const [port, storage, defaultProjectId, positionJson] = process.argv.slice(2) as [string, string, string, string];
 const position =
   positionJson && positionJson !== "undefined"
     ? (JSON.parse(positionJson) as { created_at: string; id: string })
@@ -44,7 +44,7 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-createServer(async (request, response) => {
+async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     const url = new URL(request.url ?? "/", "http://localhost");
     const raw = await readBody(request);
@@ -67,7 +67,7 @@ createServer(async (request, response) => {
       return void response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(errors[0]));
     let body: string;
     if (operation.operationId === "listProjects" && home) {
-      const coerced = (result.coerced.query ?? {}) as { limit?: number; cursor?: string };
+      const coerced = ((result.coerced as { query?: unknown }).query ?? {}) as { limit?: number; cursor?: string };
       const limit = Number(coerced.limit ?? 20);
       const params = [home.workspace_id, home.environment, limit];
       const rows =
@@ -76,11 +76,16 @@ createServer(async (request, response) => {
           : await query(PAGE, params);
       body = JSON.stringify({ data: rows, next_cursor: rows.length === limit ? "more" : null });
     } else {
-      const id = (result.coerced.params as Record<string, string> | undefined)?.project_id ?? defaultProjectId;
+      const id = (result.coerced as { params?: Record<string, string> }).params?.project_id ?? defaultProjectId;
       body = JSON.stringify((await query(SELECT, [id]))[0]);
     }
     response.writeHead(200, { "content-type": "application/json" }).end(body);
   } catch (error) {
     response.writeHead(500).end(String(error));
   }
-}).listen(Number(port), "127.0.0.1", () => process.send?.("ready"));
+}
+
+// `answer` answers every request, a failure with a 500.
+createServer((request, response) => void answer(request, response)).listen(Number(port), "127.0.0.1", () =>
+  process.send?.("ready"),
+);

@@ -1,3 +1,4 @@
+import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
 import { expectLinear } from "../../test/support/growth.ts";
@@ -112,7 +113,7 @@ describe("builtin agent, first run", () => {
       expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
 
       // The script is valid JavaScript and only looks up elements the page has.
-      expect(() => new Function(files["app.js"]!)).not.toThrow();
+      expect(() => new Script(files["app.js"]!)).not.toThrow();
       for (const [, id] of files["app.js"]!.matchAll(/getElementById\("([^"]+)"\)/g))
         expect(html).toContain(`id="${id}"`);
     },

@@ -241,7 +241,7 @@ function parseCompletion(text: string, redact: (text: string) => string): Comple
   } catch {
     throw malformed("not JSON");
   }
-  const choice = isObject(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
+  const choice: unknown = isObject(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
   if (!isObject(choice) || !isObject(choice.message)) throw malformed("no choices");
   const { content, tool_calls: calls } = choice.message;
   if (calls !== undefined && calls !== null && !Array.isArray(calls)) throw malformed("tool_calls is not a list");

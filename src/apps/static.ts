@@ -136,6 +136,7 @@ function requestPath(url: string): { path: string | undefined; query: string } |
     return undefined;
   }
   // Checked after decoding, so %2e%2e, %2f and %5c are caught like their plain forms.
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (decoded.includes("\\") || /[\u0000-\u001f\u007f]/.test(decoded)) return undefined;
   const segments = decoded.slice(1).split("/");
   if (segments.some((segment) => segment === "." || segment === "..")) return undefined;

@@ -12,6 +12,7 @@
 // a time, in the stream's order. Ctrl-C (SIGINT) or SIGTERM ends it: the stream closes, a forward in
 // flight is abandoned, and it exits 0.
 import { setTimeout as sleep } from "node:timers/promises";
+import { inspect } from "node:util";
 import {
   ApiConnectionError,
   ApiError,
@@ -188,5 +189,5 @@ function describeInterruption(cause: unknown): string {
   if (cause === undefined) return "the server ended the stream";
   if (cause instanceof ApiError) return `the server answered ${cause.status} ${cause.code}`;
   const error = cause as Error & { cause?: { code?: string; message?: string } };
-  return `the stream was interrupted (${error.cause?.code ?? error.cause?.message ?? error.message ?? String(cause)})`;
+  return `the stream was interrupted (${error.cause?.code ?? error.cause?.message ?? error.message ?? inspect(cause)})`;
 }

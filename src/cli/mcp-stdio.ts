@@ -69,7 +69,8 @@ export async function runMcpProxy(
       status = response.status;
       text = await response.text();
     } catch (error) {
-      io.error(`could not reach ${endpoint.href}: ${(error as Error).cause ?? (error as Error).message}`);
+      const failure = error as Error & { cause?: Error };
+      io.error(`could not reach ${endpoint.href}: ${failure.cause ? String(failure.cause) : failure.message}`);
       if (isRequest)
         io.write(
           JSON.stringify({
@@ -120,9 +121,7 @@ export async function runMcpProxy(
 function parsed(line: string): { id?: unknown; method?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as { id?: unknown; method?: unknown })
-      : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -39,7 +39,7 @@ export async function triggerAgentRun(
         `Project ${projectId} already has an active run (${active.id}); wait for it or cancel it.`,
       );
     const now = new Date();
-    const [run] = await tx
+    const run = await tx
       .insert(agentRuns)
       .values({
         id: newId("run"),
@@ -52,7 +52,8 @@ export async function triggerAgentRun(
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
+      .returning()
+      .then(([first]) => first!);
     await tx
       .update(projects)
       .set({ status: projectStatusOf[run.status], latestRunId: run.id, updatedAt: touchedAt(now) })
@@ -109,11 +110,12 @@ export async function cancelAgentRun(
     if (!activeStatuses.includes(row.status))
       throw new ConflictError(`Agent run ${runId} already ${row.status}; only queued or running runs can be canceled.`);
     const now = new Date();
-    const [canceled] = await tx
+    const canceled = await tx
       .update(agentRuns)
       .set({ status: "canceled", finishedAt: now, updatedAt: now })
       .where(eq(agentRuns.id, runId))
-      .returning();
+      .returning()
+      .then(([first]) => first!);
     if (project.latestRunId === runId) {
       await tx
         .update(projects)
@@ -183,11 +185,12 @@ export async function startAgentRun(
       // What the run needs at least is reserved while it runs (running runs count as used), and
       // replaced by its real charge when it finishes.
       const reserve = partition.environment === "test" ? 0 : requiredCredits(run.agent);
-      [run] = await tx
+      run = await tx
         .update(agentRuns)
         .set({ status: "running", startedAt: now, updatedAt: now, creditsUsed: reserve })
         .where(eq(agentRuns.id, runId))
-        .returning();
+        .returning()
+        .then(([first]) => first!);
       if (row.project.latestRunId === runId) {
         await tx
           .update(projects)
@@ -301,7 +304,7 @@ async function finish(
     await applyFileChanges(tx, partition, project.id, outcome.changes);
     await snapshotRun(tx, project.id, run.id);
   }
-  const [finished] = await tx
+  const finished = await tx
     .update(agentRuns)
     .set({
       status: outcome.status,
@@ -314,7 +317,8 @@ async function finish(
       updatedAt: now,
     })
     .where(eq(agentRuns.id, run.id))
-    .returning();
+    .returning()
+    .then(([first]) => first!);
   if (project.latestRunId === run.id) {
     await tx
       .update(projects)

@@ -64,7 +64,7 @@ export function createAppAccess(options: AppAccessOptions): AppAccess {
       const expires = Number(match[1]);
       if (expires * 1000 <= now.getTime()) return false;
       const expected = Buffer.from(sign(projectId, expires));
-      const given = Buffer.from(match[2]);
+      const given = Buffer.from(match[2]!);
       return expected.length === given.length && timingSafeEqual(expected, given);
     },
     present(url, projectId, visibility, now = new Date()) {

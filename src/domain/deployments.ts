@@ -82,7 +82,7 @@ async function insertQueued(
     );
   }
   const now = new Date();
-  const [row] = await tx
+  const row = await tx
     .insert(deployments)
     .values({
       id: newId("dpl"),
@@ -94,7 +94,8 @@ async function insertQueued(
       createdAt: now,
       updatedAt: now,
     })
-    .returning();
+    .returning()
+    .then(([first]) => first!);
   await work.queueDeploymentBuild(tx, row.id);
   const queued = toDeployment(row);
   await recordEvent(tx, partition, "deployment.queued", queued);
@@ -261,7 +262,7 @@ export async function startDeploymentBuild(db: Database, deploymentId: string): 
         .where(eq(deployments.id, deploymentId))
         .returning();
     }
-    return { deployment: toDeployment(row), label: row.label! };
+    return { deployment: toDeployment(row!), label: row!.label! };
   });
 }
 
@@ -300,11 +301,12 @@ export async function publishDeployment(
           ne(deployments.id, row.id),
         ),
       );
-    const [ready] = await tx
+    const ready = await tx
       .update(deployments)
       .set({ status: "ready", url, readyAt: now, updatedAt: now })
       .where(eq(deployments.id, row.id))
-      .returning();
+      .returning()
+      .then(([first]) => first!);
     if (row.target === "production") {
       await tx
         .update(projects)
@@ -326,7 +328,7 @@ export async function failDeployment(
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, deploymentId);
     if (!row) return undefined;
-    const [failed] = await tx
+    const failed = await tx
       .update(deployments)
       .set({
         status: "failed",
@@ -335,7 +337,8 @@ export async function failDeployment(
         updatedAt: new Date(),
       })
       .where(eq(deployments.id, row.id))
-      .returning();
+      .returning()
+      .then(([first]) => first!);
     const result = toDeployment(failed);
     await recordEvent(tx, partitionOf(row), "deployment.failed", result);
     return result;

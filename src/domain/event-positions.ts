@@ -127,5 +127,5 @@ function toStreamEvent(row: EventRowWithPosition): SchemaEvent {
     environment: row.environment,
     data: row.data,
     createdAt: new Date(row.created_at),
-  } as Parameters<typeof toEvent>[0]);
+  });
 }

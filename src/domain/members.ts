@@ -24,6 +24,7 @@ import { hashPassword, passwordProblem } from "./passwords.ts";
 
 export { memberRoles, type MemberRole, type User };
 
+// eslint-disable-next-line no-control-regex -- a NUL is refused on purpose
 const EMAIL = /^[^\s@\u0000]{1,64}@[^\s@\u0000]{1,255}$/;
 
 export function normalEmail(email: string): string {

@@ -79,7 +79,7 @@ export async function listPage<Table extends PgTable & Keyed, Item>(
   const { after, orderBy, limit } = keyset(table, page);
   const rows = await db
     .select()
-    .from(table as PgTable)
+    .from<PgTable>(table)
     .where(and(where, after))
     .orderBy(...orderBy)
     .limit(limit);

@@ -93,7 +93,7 @@ export async function createWebhookEndpoint(
   const now = new Date();
   // One statement, in `commit`'s transaction all the same: the caller's may hold more.
   return commit(async (tx) => {
-    const [row] = await tx
+    const row = await tx
       .insert(webhookEndpoints)
       .values({
         id: newId("we"),
@@ -106,7 +106,8 @@ export async function createWebhookEndpoint(
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
+      .returning()
+      .then(([first]) => first!);
     return { ...toWebhookEndpoint(row), secret: row.secret };
   });
 }
@@ -212,7 +213,7 @@ export async function rotateWebhookSecret(
 ): Promise<SchemaWebhookEndpointWithSecret> {
   return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, id, { lock: true });
-    const [row] = await tx
+    const row = await tx
       .update(webhookEndpoints)
       .set({
         secret: newWebhookSecret(),
@@ -221,7 +222,8 @@ export async function rotateWebhookSecret(
         updatedAt: now,
       })
       .where(eq(webhookEndpoints.id, id))
-      .returning();
+      .returning()
+      .then(([first]) => first!);
     return { ...toWebhookEndpoint(row), secret: row.secret };
   });
 }
@@ -243,7 +245,7 @@ async function queueDelivery(
   event: { id: string; type: string },
 ) {
   const now = new Date();
-  const [row] = await tx
+  const row = await tx
     .insert(webhookDeliveries)
     .values({
       id: newId("dlv"),
@@ -256,7 +258,8 @@ async function queueDelivery(
       createdAt: now,
       updatedAt: now,
     })
-    .returning();
+    .returning()
+    .then(([first]) => first!);
   return toWebhookDelivery({ ...row, eventType: event.type });
 }
 
@@ -276,10 +279,11 @@ export async function sendTestEvent(
   return commit(async (tx) => {
     const endpoint = await findEndpoint(tx, partition, endpointId);
     const object: SchemaWebhookTestObject = { message: TEST_EVENT_MESSAGE, webhook_endpoint_id: endpoint.id };
-    const [event] = await tx
+    const event = await tx
       .insert(events)
       .values({ id: newId("evt"), ...partition, type: "webhook.test", data: object })
-      .returning({ id: events.id, type: events.type });
+      .returning({ id: events.id, type: events.type })
+      .then(([first]) => first!);
     return queueDelivery(tx, partition, endpoint.id, event);
   });
 }

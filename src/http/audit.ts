@@ -95,7 +95,8 @@ export function createAuditWriter(db: Database, log: Logger, options: AuditWrite
 
   function schedule(): void {
     if (timer || writing) return;
-    timer = setTimeout(startWriting, delayMs);
+    // Never rejects: writeBatch deals with every failure (and so for `void startWriting()` below).
+    timer = setTimeout(() => void startWriting(), delayMs);
   }
 
   function startWriting(): Promise<void> {

@@ -85,7 +85,7 @@ export function unstorableString(body: unknown): string | undefined {
     if (typeof value === "string") {
       if (unstorable(value)) return path;
     } else if (value !== null && typeof value === "object") {
-      const entries = Object.entries(value);
+      const entries = Object.entries(value as Record<string, unknown>);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i]!;
         const at = path ? `${path}.${key}` : key;

@@ -54,7 +54,7 @@ export function pipelineOperations(document: Document): Document {
     );
     if (Object.keys(kept).some((key) => !["parameters", "summary", "description"].includes(key))) paths[path] = kept;
   }
-  return { ...document, paths } as Document;
+  return { ...document, paths };
 }
 
 const loaded = new Map<string, Promise<Contract>>();
@@ -120,13 +120,11 @@ async function makeContract(path: string): Promise<Contract> {
       // (multipart) body would always fail as "missing `requestBody`". Its handler checks it instead.
       const errors = (result.errors ?? []).filter((error) => !(options.streamedBody && isAboutBody(error)));
       if (errors.length) {
-        const [first] = errors;
+        const first = errors[0]!;
         throw new HttpError(400, "invalid_request", describe(first), paramOf(first));
       }
-      return {
-        params: (result.coerced.params ?? {}) as Record<string, unknown>,
-        query: (result.coerced.query ?? {}) as Record<string, unknown>,
-      };
+      const coerced = result.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
+      return { params: coerced.params ?? {}, query: coerced.query ?? {} };
     },
   };
 }
@@ -227,7 +225,7 @@ function paramOf(error: ErrorObject): string | null {
   if (additional) segments.push(additional);
   if (segments.length === 0) return null;
   const [location] = error.instancePath.split("/").filter(Boolean);
-  if (location === "header") return headerName(segments[0]);
+  if (location === "header") return headerName(segments[0]!);
   return segments.join(".");
 }
 

@@ -157,7 +157,7 @@ export async function begin(db: AnyPgDatabase, input: BeginInput, options?: Idem
       kind: "replay",
       requestHash: row.requestHash,
       status: row.responseStatus,
-      headers: (row.responseHeaders ?? {}) as Record<string, string>,
+      headers: row.responseHeaders ?? {},
       body: row.responseBody ?? null,
     };
   }

@@ -169,7 +169,7 @@ function keepClaimed(
 ) {
   const timer = setInterval(
     () =>
-      idempotency
+      void idempotency
         .renew(db, lease, options)
         .catch((error: unknown) => logger.warn({ err: error }, "idempotency claim not renewed")),
     (options.lockTimeoutMs ?? idempotency.IDEMPOTENCY_LOCK_TIMEOUT_MS) / 3,

@@ -30,14 +30,14 @@ export function parseRange(header: string | undefined, size: number): RangeReque
   const match = /^\s*bytes\s*=(.*)$/i.exec(header);
   if (!match) return WHOLE;
   // A list (RFC 9110 §5.6.1): empty elements are allowed and ignored.
-  const specs = match[1]
+  const specs = match[1]!
     .split(",")
     .map((spec) => spec.trim())
     .filter((spec) => spec !== "");
   if (specs.length !== 1) return WHOLE;
-  const spec = /^(\d*)-(\d*)$/.exec(specs[0]);
+  const spec = /^(\d*)-(\d*)$/.exec(specs[0]!);
   if (!spec) return WHOLE;
-  const [, firstDigits, lastDigits] = spec;
+  const [, firstDigits = "", lastDigits = ""] = spec;
   // BigInt: positions have no length limit in the grammar, and must compare exactly.
   const end = BigInt(size);
   if (firstDigits === "") {
@@ -71,7 +71,7 @@ export function parseEntityTags(header: string): EntityTag[] | "*" {
   const tags: EntityTag[] = [];
   let i = 0;
   while (i < header.length) {
-    while (i < header.length && /[\s,]/.test(header[i])) i++;
+    while (i < header.length && /[\s,]/.test(header[i]!)) i++;
     if (i >= header.length) break;
     let weak = false;
     if (header.startsWith("W/", i)) {
@@ -85,7 +85,7 @@ export function parseEntityTags(header: string): EntityTag[] | "*" {
       i = close + 1;
     } else {
       let end = i;
-      while (end < header.length && !/[\s,]/.test(header[end])) end++;
+      while (end < header.length && !/[\s,]/.test(header[end]!)) end++;
       tags.push({ weak, opaque: `"${header.slice(i, end)}"` });
       i = end;
     }

@@ -133,7 +133,7 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
       ]);
       outcome = { status: "succeeded", changes: files.changes(), summary: result.summary, credits: cost() };
     } catch (thrown) {
-      const error = controller.signal.aborted ? controller.signal.reason : thrown;
+      const error: unknown = controller.signal.aborted ? controller.signal.reason : thrown;
       if (error instanceof AgentError && error.code === "canceled") {
         // The cancel already ended the run; the tokens its model used are still owed.
         await progressed;

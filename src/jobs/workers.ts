@@ -78,9 +78,9 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
   });
   await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) =>
     lastAttemptEnds(
-      job.retryCount,
-      () => carryOutRun(job.data.runId),
-      () => abandonAgentRun(db, job.data.runId),
+      job!.retryCount,
+      () => carryOutRun(job!.data.runId),
+      () => abandonAgentRun(db, job!.data.runId),
     ),
   );
 
@@ -92,10 +92,10 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
   });
   await boss.work<{ deploymentId: string }>(queues.deploymentBuild, polling, async ([job]) =>
     lastAttemptEnds(
-      job.retryCount,
-      () => buildDeployment(job.data.deploymentId),
+      job!.retryCount,
+      () => buildDeployment(job!.data.deploymentId),
       () =>
-        failDeployment(db, job.data.deploymentId, {
+        failDeployment(db, job!.data.deploymentId, {
           code: "internal_error",
           message: "The deployment could not be built; create it again.",
         }),

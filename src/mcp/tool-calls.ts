@@ -96,7 +96,7 @@ export function toolRequest(
     parts = formParts(args.body ?? {}, call.files ?? []);
     headers["content-type"] = "multipart/form-data";
   }
-  const search = query.size ? `?${query}` : "";
+  const search = query.size ? `?${query.toString()}` : "";
   return {
     method: meta.method.toUpperCase(),
     url: path + search,

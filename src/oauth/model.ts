@@ -210,7 +210,7 @@ export class RefreshTokenGrant extends RefreshTokenGrantType {
 
 export class AuthorizationCodeGrant extends AuthorizationCodeGrantType {
   override validateRedirectUri(request: OAuth2Server.Request, code: OAuth2Server.AuthorizationCode): void {
-    const given: unknown = request.body?.redirect_uri;
+    const given = (request.body as Record<string, unknown> | undefined)?.redirect_uri;
     if (typeof given !== "string" || given !== code.redirectUri) {
       throw new OAuth2Server.InvalidGrantError(
         "Invalid grant: `redirect_uri` must be the one of the authorization request",

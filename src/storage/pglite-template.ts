@@ -71,7 +71,7 @@ export async function templateOrBuild(build: () => Promise<Blob>): Promise<Blob>
 async function listFiles(dir: string, prefix = ""): Promise<string[]> {
   const entries = await readdir(join(dir, prefix), { withFileTypes: true });
   const files = await Promise.all(
-    entries.map((entry) =>
+    entries.map(async (entry) =>
       entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
     ),
   );

@@ -28,6 +28,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Pos
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it; @types/pg says void
     onConnect: changes.listenOn,
     // While the database cannot be reached, a request waits this long for a connection at most, then
     // answers 503 (rather than waiting as long as the operating system lets a connect hang).
@@ -141,7 +142,7 @@ function releasingOnFailedBegin(pool: pg.Pool): pg.Pool {
     get(target, property) {
       if (property === "connect") return connect;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

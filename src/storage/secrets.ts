@@ -11,5 +11,5 @@ export async function sharedSecret(db: Queryable, name: string): Promise<string>
     .values({ name, value: randomBytes(32).toString("base64url") })
     .onConflictDoNothing({ target: serverSecrets.name });
   const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name));
-  return row.value;
+  return row!.value;
 }

@@ -57,7 +57,7 @@ export function getAppPath(
 export async function openApp(listenerUrl: string, url: string): Promise<AppResponse & { cookie: string | undefined }> {
   const first = await getApp(listenerUrl, url);
   if (first.status !== 303) return { ...first, cookie: undefined };
-  const cookie = String(first.headers["set-cookie"]).split(";")[0];
+  const cookie = String(first.headers["set-cookie"]).split(";")[0]!;
   const next = new URL(String(first.headers.location), url).toString();
   return { ...(await getApp(listenerUrl, next, { Cookie: cookie })), cookie };
 }

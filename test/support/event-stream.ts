@@ -2,13 +2,16 @@
 // comment lines), over its own connection so a test can leave it unread, close it, or see it end.
 import { request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { PoolClient } from "pg";
+import type { components } from "../../generated/schema.d.ts";
 import { findWorkspaceBySlug } from "../../src/domain/workspaces.ts";
 import type { TestServer } from "./server.ts";
 
-export interface StreamMessage {
+type Event = components["schemas"]["Event"];
+
+export interface StreamMessage<E extends Event = Event> {
   readonly id: string;
   readonly event: string;
-  readonly data: any;
+  readonly data: E;
 }
 
 export interface OpenedStream {
@@ -25,7 +28,7 @@ export interface OpenedStream {
   /** Resolves when the server ended the stream: `end` when it finished cleanly, `aborted` when cut. */
   readonly ended: Promise<"end" | "aborted">;
   /** The body of a refusal (not a stream). */
-  readonly body: Promise<any>;
+  readonly body: Promise<unknown>;
   close(): void;
   readonly response: IncomingMessage;
 }
@@ -110,7 +113,7 @@ export async function openStream(
     comments,
     response,
     ended,
-    body: ended.then(() => (raw ? JSON.parse(raw) : undefined)),
+    body: ended.then((): unknown => (raw ? JSON.parse(raw) : undefined)),
     until: (done, timeoutMs = 15_000) =>
       waitFor(() => (done(messages) ? messages : undefined), timeoutMs, "the messages expected"),
     nextComment: (timeoutMs = 5_000) =>
@@ -120,7 +123,12 @@ export async function openStream(
 }
 
 /** The events of a type, in order. */
-export const ofType = (messages: StreamMessage[], type: string) => messages.filter((message) => message.event === type);
+export const ofType = <T extends Event["type"]>(messages: StreamMessage[], type: T) =>
+  messages.filter((message): message is StreamMessage<Extract<Event, { type: T }>> => message.event === type);
+
+/** The fields of an event's object that tests pick from, whichever of them its type has. */
+export const objectOf = (message: StreamMessage): { id?: string; project_id?: string; webhook_endpoint_id?: string } =>
+  message.data.data.object;
 
 /**
  * PostgreSQL only: a transaction that has recorded a `webhook.test` event in the workspace with this

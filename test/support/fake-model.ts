@@ -1,7 +1,7 @@
 // A local stand-in for an OpenAI-compatible chat-completions API, so tests can run the model agent
 // (and the whole server) without a network or a real model. A script decides every answer from
 // the request: tool calls, a final text, an HTTP error, a slow answer, a dropped connection.
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface FakeRequest {
@@ -69,7 +69,8 @@ export async function startFakeModel(script: FakeScript): Promise<FakeModel> {
   const requests: (FakeRequest & { clientClosed: boolean })[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
-  const server = createServer(async (req, res) => {
+  // A failure here fails the run as an unhandled rejection.
+  const respond = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body: Record<string, unknown>;
@@ -131,7 +132,8 @@ export async function startFakeModel(script: FakeScript): Promise<FakeModel> {
     if ("status" in answer) return send(res, answer.status, answer.body ?? "", answer.headers);
     const model = typeof body.model === "string" ? body.model : "fake";
     send(res, 200, completion(index, model, answer));
-  });
+  };
+  const server = createServer((req, res) => void respond(req, res));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

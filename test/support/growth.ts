@@ -42,7 +42,7 @@ export async function growthRatio<T>(
     for (const [index, value] of [small, large].entries()) {
       let runs = 0;
       const started = cpuMs();
-      let elapsed = 0;
+      let elapsed: number;
       do {
         await run(value);
         runs += 1;

@@ -120,7 +120,7 @@ export async function rawConnection(url: string): Promise<RawConnection> {
 }
 
 /** The status and JSON body of the one HTTP/1.1 response in `text`. */
-export function parseRawResponse(text: string): { status: number; headers: Record<string, string>; body: any } {
+export function parseRawResponse(text: string): { status: number; headers: Record<string, string>; body: unknown } {
   const [head = "", ...rest] = text.split("\r\n\r\n");
   const [statusLine = "", ...lines] = head.split("\r\n");
   const headers = Object.fromEntries(

@@ -66,8 +66,8 @@ export async function startServer(
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffered += chunk;
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
       const lines = buffered.split("\n");
       buffered = lines.pop()!;
       for (const line of lines) {

@@ -77,7 +77,7 @@ export function suiteServer(driver: TestDriver, options?: TestServerOptions): Te
   return new Proxy({} as TestServer, {
     get(_, property) {
       if (!server) throw new Error("the suite's server is read before it started: read it in a test or hook");
-      return Reflect.get(server, property);
+      return Reflect.get(server, property) as unknown;
     },
   });
 }

@@ -141,13 +141,13 @@ describe("client.events.stream: parsing", () => {
     answer = (res) => {
       openStream(res);
       res.write(": connected\n\n");
-      res.write(message(first!));
+      res.write(message(first));
       // The JSON's fields on two data lines: the parser joins them with a newline, whitespace to JSON.
       const json = JSON.stringify(second);
       const [head, tail] = [json.slice(0, json.indexOf(',"created_at"')), json.slice(json.indexOf(',"created_at"'))];
-      res.write(`id: ${second!.id}\r\nevent: ${second!.type}\r\ndata: ${head}\r\ndata: ${tail}\r\n\r\n`);
+      res.write(`id: ${second.id}\r\nevent: ${second.type}\r\ndata: ${head}\r\ndata: ${tail}\r\n\r\n`);
       // One message split mid-line across three writes, a heartbeat between.
-      const text = message(third!);
+      const text = message(third);
       res.write(": heartbeat\n");
       res.write(text.slice(0, 10));
       setTimeout(() => res.write(text.slice(10, 50)), 20);
@@ -159,7 +159,7 @@ describe("client.events.stream: parsing", () => {
     });
     const events = await take(stream, 3);
     expect(events).toEqual([first, second, third]);
-    expect(stream.lastEventId).toBe(third!.id);
+    expect(stream.lastEventId).toBe(third.id);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url.pathname).toBe("/v1/events/stream");
     expect(seen[0]!.url.searchParams.get("project_id")).toBe("prj_8kF2mQ9xLp3vR7tZ");

@@ -114,7 +114,7 @@ export function openEventStream<E>(config: EventStreamConfig, options: EventStre
   const query = new URLSearchParams();
   if (options.project_id !== undefined) query.set("project_id", options.project_id);
   for (const type of options.types ?? []) query.append("types", type);
-  const url = `${config.baseUrl.replace(/\/+$/, "")}${STREAM_PATH}${query.size ? `?${query}` : ""}`;
+  const url = `${config.baseUrl.replace(/\/+$/, "")}${STREAM_PATH}${query.size ? `?${query.toString()}` : ""}`;
   const wanted = options.types?.length ? new Set<string>(options.types) : undefined;
 
   const stop = new AbortController();

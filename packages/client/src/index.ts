@@ -84,12 +84,12 @@ export type PathsWith<M extends HttpMethod> = ClientPathsWithMethod<RawClient, M
 
 // As openapi-fetch declares them (not exported there): the init argument is optional exactly when
 // the operation has no required path parameter, query parameter or body.
-type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOf<T> = { [K in keyof T]-?: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 type SuccessOf<Operation, Init> =
-  Operation extends Record<string | number, any>
+  Operation extends Record<string | number, unknown>
     ? FetchResponse<Operation, Init, MediaType> extends infer R
       ? R extends { data: infer D }
         ? D
@@ -98,7 +98,7 @@ type SuccessOf<Operation, Init> =
     : never;
 
 /** The body a successful call of `method path` resolves with (`undefined` for a 204). */
-export type ResponseData<M extends HttpMethod, P extends PathsWith<M>, Init = {}> = [
+export type ResponseData<M extends HttpMethod, P extends PathsWith<M>, Init = Record<never, never>> = [
   SuccessOf<paths[P][M], Init>,
 ] extends [never]
   ? undefined
@@ -245,10 +245,9 @@ function retryingFetch(options: TransportOptions): (request: Request) => Promise
 // ---------------------------------------------------------------------------------------------
 // The client
 
-type LooseCall = (
-  url: string,
-  init?: Record<string, any>,
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** The init of any call, as the implementation sees it: the types above check it at the call. */
+type LooseInit = { params?: { query?: Record<string, unknown> } } & Record<string, unknown>;
+type LooseCall = (url: string, init?: LooseInit) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 export function createClient(options: ClientOptions): ProjectBuilderClient {
   if (!options.apiKey) throw new TypeError("createClient needs an apiKey.");
@@ -281,14 +280,14 @@ export function createClient(options: ClientOptions): ProjectBuilderClient {
   const loose = raw as unknown as Record<"GET" | "POST" | "PATCH" | "DELETE", LooseCall>;
   const call =
     (method: "GET" | "POST" | "PATCH" | "DELETE") =>
-    async (url: string, init?: Record<string, any>): Promise<unknown> => {
+    async (url: string, init?: LooseInit): Promise<unknown> => {
       const { data, error, response } = await loose[method](url, init);
       if (!response.ok) throw new ApiError(response, error);
       return data;
     };
   const get = call("GET");
 
-  async function* paginate(url: string, init?: Record<string, any>): AsyncGenerator<unknown, void, undefined> {
+  async function* paginate(url: string, init?: LooseInit): AsyncGenerator<unknown, void, undefined> {
     let cursor: unknown = init?.params?.query?.cursor;
     for (;;) {
       const query = { ...init?.params?.query };
@@ -336,7 +335,7 @@ export function multipartBody(body: unknown): FormData {
     if (value instanceof Blob) files.push([name, value, value instanceof File ? value.name : name]);
     else if (value instanceof Uint8Array) files.push([name, new Blob([new Uint8Array(value)]), name]);
     else if (name === "file" && typeof value === "string") files.push([name, new Blob([value]), name]);
-    else form.append(name, String(value));
+    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
   for (const [name, blob, filename] of files) form.append(name, blob, filename);
   return form;

@@ -3,7 +3,7 @@
 // library verify; the published test vector; rotation; every refusal with its reason; the header
 // shapes receivers hand over; the Node and fetch request helpers; a clear error where Web Crypto is
 // missing (a page that is not a secure context), in Node with it removed and in Chromium.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -272,10 +272,16 @@ describe("without Web Crypto, as in a browser page that is not a secure context"
           await tab.goto(origin);
           return tab.evaluate(
             async ({ secret, headers, body }) => {
-              const { verifyWebhook } = (globalThis as any).webhooks;
-              const secure = (globalThis as any).isSecureContext;
-              return verifyWebhook(secret, headers, body).then(
-                (event: WebhookEvent) => ({ secure, verified: event.type }),
+              const page = globalThis as unknown as {
+                webhooks: { verifyWebhook: typeof verifyWebhook };
+                isSecureContext: boolean;
+              };
+              const secure = page.isSecureContext;
+              return page.webhooks.verifyWebhook(secret, headers, body).then(
+                (event: WebhookEvent): { secure: boolean; verified?: string; error?: string } => ({
+                  secure,
+                  verified: event.type,
+                }),
                 (error: Error) => ({ secure, error: `${error.name}: ${error.message}` }),
               );
             },
@@ -298,7 +304,7 @@ describe("verifyNodeRequest over a real node:http server", () => {
   let url: string;
   const limit = 4096;
   beforeAll(async () => {
-    server = createServer(async (req: IncomingMessage, res) => {
+    const answer = async (req: IncomingMessage, res: ServerResponse) => {
       try {
         const verified = await verifyNodeRequest(secret, req, { maxBodyBytes: limit });
         res.writeHead(200, { "content-type": "text/plain" }).end(`${verified.type} ${verified.id}`);
@@ -306,14 +312,15 @@ describe("verifyNodeRequest over a real node:http server", () => {
         const reason = error instanceof WebhookVerificationError ? error.reason : "error";
         res.writeHead(reason === "body_too_large" ? 413 : 400, { "content-type": "text/plain" }).end(reason);
       }
-    });
+    };
+    server = createServer((req, res) => void answer(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const post = (headers: Record<string, string>, payload: RequestInit["body"]) =>
-    fetch(url, { method: "POST", headers, body: payload, duplex: "half" } as RequestInit);
+    fetch(url, { method: "POST", headers, body: payload, duplex: "half" });
 
   it("verifies the raw body it reads and answers the event's type", async () => {
     const response = await post({ ...signed(), "content-type": "application/json" }, body);
@@ -359,7 +366,7 @@ describe("verifyFetchRequest", () => {
       headers,
       body: payload,
       duplex: "half",
-    } as RequestInit);
+    });
 
   it("reads the Request's body and verifies it", async () => {
     expect(await verifyFetchRequest(secret, request(signed(), body))).toEqual(event);

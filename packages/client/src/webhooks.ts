@@ -134,7 +134,7 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
     value = headers.get(name) ?? undefined;
   } else {
     for (const [key, candidate] of Object.entries(headers)) {
-      if (key.toLowerCase() === name && candidate !== undefined) value = candidate as string | readonly string[];
+      if (key.toLowerCase() === name && candidate !== undefined) value = candidate;
     }
   }
   // Repeated headers (an array from Node): several signatures are space-separated anyway.
@@ -260,7 +260,7 @@ export async function verifyFetchRequest(
   const chunks: Uint8Array[] = [];
   let length = 0;
   if (request.body) {
-    const reader = request.body.getReader();
+    const reader = request.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

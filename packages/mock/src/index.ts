@@ -73,6 +73,7 @@ export function startMock(options: MockOptions = {}): Promise<Mock> {
     const lines: string[] = [];
     let listening = false;
     const onLine = (line: string) => {
+      // eslint-disable-next-line no-control-regex -- Prism's colours
       const text = line.replace(/\x1b\[[0-9;]*m/g, "");
       options.log?.(text);
       lines.push(text);

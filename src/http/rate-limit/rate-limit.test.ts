@@ -375,10 +375,7 @@ describe.skipIf(!TEST_REDIS_URL)("rate limiter on Redis: round trips and concurr
     const client = new Redis(TEST_REDIS_URL!);
     const calls: string[] = [];
     const send = client.sendCommand.bind(client);
-    client.sendCommand = ((command: { name: string }) => (
-      calls.push(command.name),
-      send(command as never)
-    )) as typeof client.sendCommand;
+    client.sendCommand = (command: { name: string }) => (calls.push(command.name), send(command as never));
     const plans = { ...PLAN_LIMITS, free: { perMinute: 25, burst: 1000 } };
     const limiter = createKeyRateLimiter({
       store: await createRedisStore({ client }),

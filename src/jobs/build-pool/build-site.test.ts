@@ -24,7 +24,7 @@ function text(output: Map<string, Uint8Array>, path: string): string {
 function only(output: Map<string, Uint8Array>, pattern: RegExp): string {
   const paths = [...output.keys()].filter((path) => pattern.test(path));
   expect(paths).toHaveLength(1);
-  return paths[0];
+  return paths[0]!;
 }
 
 function buildFrom(files: Record<string, string | Uint8Array>): Promise<Map<string, Uint8Array>> {
@@ -160,7 +160,7 @@ describe("buildSite", () => {
     };
     runInNewContext(code, context);
 
-    const [h1, ul, svg] = body.children as FakeNode[];
+    const [h1, ul, svg] = body.children as [FakeNode, FakeNode, FakeNode];
     expect(h1.tag).toBe("h1");
     expect(h1.style).toEqual({ color: "red" });
     expect(h1.children).toEqual(["Total ", "2"]);
@@ -169,7 +169,7 @@ describe("buildSite", () => {
       ["li", "item", ["a"]],
       ["li", "item", ["b"]],
     ]);
-    ul.listeners.click();
+    ul.listeners.click!();
     expect((context.clicks as () => number)()).toBe(1);
     expect([svg.namespace, (svg.children[0] as FakeNode).namespace]).toEqual([
       "http://www.w3.org/2000/svg",

@@ -191,7 +191,7 @@ function rewritePage({ text, scripts, headEnd }: ScannedPage, bundles: ReadonlyM
   }
   if (links.length > 0) {
     // In the head, so the page is styled on first paint; without a head, just before the first script.
-    const at = headEnd ?? scripts[0].start;
+    const at = headEnd ?? scripts[0]!.start;
     edits.push({ at, end: at, text: links.join("") });
   }
   // A link inserted where a script tag starts goes before it.

@@ -85,7 +85,7 @@ interface Thread {
   job: Job | undefined;
   limit: NodeJS.Timeout | undefined;
   /** Why the thread died, when it did. */
-  error: Error | undefined;
+  error: NodeJS.ErrnoException | undefined;
   retiring: Promise<void> | undefined;
   stopped: (() => void) | undefined;
 }
@@ -190,13 +190,13 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       }
       dispatch();
     });
-    worker.on("error", (error) => {
+    worker.on("error", (error: Error) => {
       thread.error = error;
     });
     worker.on("exit", () => {
       threads.delete(thread);
       thread.stopped?.();
-      const outOfMemory = (thread.error as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY";
+      const outOfMemory = thread.error?.code === "ERR_WORKER_OUT_OF_MEMORY";
       const error = outOfMemory
         ? new ThreadLimitError("memory", `${options.memoryMb} MB`)
         : new Error(`A build thread stopped: ${thread.error?.message ?? "it exited"}`);
@@ -268,7 +268,7 @@ export function serveTasks(
   });
   const post = (message: FromThread) => port.postMessage(message);
 
-  port.on("message", async (message: ToThread) => {
+  const serve = async (message: ToThread) => {
     if (message.kind === "stop") {
       const running = [...children].filter(isRunning);
       for (const child of running) child.kill();
@@ -287,5 +287,7 @@ export function serveTasks(
       };
       post({ kind: "failed", id: message.id, error: failure, retire: !expected.some((type) => error instanceof type) });
     }
-  });
+  };
+  // What escapes `serve` (a message that cannot be posted) ends the thread, and the pool replaces it.
+  port.on("message", (message: ToThread) => void serve(message));
 }

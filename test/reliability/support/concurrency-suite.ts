@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectBody, expectStatus } from "../../support/api-client.ts";
 import { forEachDriver, postgresDriver, type ProcessDatabase } from "../../support/database.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
@@ -32,10 +33,12 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
       let acknowledged = 0;
       let lost = 0;
       for (let round = 0; round < options.rounds; round++) {
-        const project = (await api.post("/v1/projects", { name: "Contested", prompt: "Updated from everywhere" }))
-          .body as { id: string };
-        const agents = ["coding-agent-1", "coding-agent-2", "coding-agent-3"];
-        const visibilities = ["private", "unlisted", "public"];
+        const project = expectBody(
+          await api.post("/v1/projects", { name: "Contested", prompt: "Updated from everywhere" }),
+          201,
+        );
+        const agents = ["coding-agent-1", "coding-agent-2", "coding-agent-3"] as const;
+        const visibilities = ["private", "unlisted", "public"] as const;
         const updates = Array.from({ length: 24 }, (_, i) => ({
           name: `update ${round}-${i}`,
           agent: agents[i % 3]!,
@@ -43,24 +46,19 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
         }));
         const answers = await Promise.all(updates.map((update) => api.patch(`/v1/projects/${project.id}`, update)));
         requests += updates.length;
-        for (const answer of answers) expect(answer.status).toBe(200);
+        const bodies = answers.map((answer) => expectBody(answer, 200));
         acknowledged += answers.length;
         // Each answer is the project just after its own update.
-        answers.forEach((answer, i) => expect(answer.body).toMatchObject(updates[i]!));
-        const final = (await api.get(`/v1/projects/${project.id}`)).body as {
-          name: string;
-          agent: string;
-          visibility: string;
-          updated_at: string;
-        };
-        const last = answers.find((answer) => answer.body.name === final.name);
+        bodies.forEach((body, i) => expect(body).toMatchObject(updates[i]!));
+        const final = expectBody(await api.get(`/v1/projects/${project.id}`), 200);
+        const last = bodies.find((body) => body.name === final.name);
         expect(last, "the final name is one an update set").toBeDefined();
         expect({ agent: final.agent, visibility: final.visibility }).toEqual({
-          agent: last!.body.agent,
-          visibility: last!.body.visibility,
+          agent: last!.agent,
+          visibility: last!.visibility,
         });
-        const latest = Math.max(...answers.map((answer) => Date.parse(answer.body.updated_at)));
-        expect(Date.parse(final.updated_at)).toBe(latest);
+        const latest = Math.max(...bodies.map((body) => Date.parse(body.updated_at!)));
+        expect(Date.parse(final.updated_at!)).toBe(latest);
         const events = await server.storage.db.execute<{ n: number }>(
           sql`select count(*)::int as n from events where type = 'project.updated' and data->>'id' = ${project.id}`,
         );
@@ -113,6 +111,7 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
         const deleteWhatIsThere = async () => {
           for (let i = 0; i < 3; i++) {
             const list = await api.get(`/v1/projects/${project.id}/files`);
+            expectStatus(list, 200);
             for (const file of list.body.data as { id: string; path: string }[]) {
               if (file.path !== "race/one.bin") continue;
               const removed = await api.delete(`/v1/projects/${project.id}/files/${file.id}`);

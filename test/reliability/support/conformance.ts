@@ -49,7 +49,9 @@ export async function contractProblems(method: string, target: string, response:
       // A replayed answer (Idempotent-Replayed) is the first request's, its request_id included.
       const replayed = response.headers["idempotent-replayed"] === "true";
       if (body.error?.request_id !== requestId && !replayed)
-        problems.push(`error.request_id ${JSON.stringify(body.error?.request_id)} is not X-Request-Id ${requestId}`);
+        problems.push(
+          `error.request_id ${JSON.stringify(body.error?.request_id)} is not X-Request-Id ${String(requestId)}`,
+        );
     }
   }
   if (operation && isJson && response.json !== undefined) {

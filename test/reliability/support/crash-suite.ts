@@ -18,6 +18,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { purgeAbandonedUploads } from "../../../src/domain/files.ts";
 import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "../../../src/http/idempotency.ts";
 import type { Storage, StorageDriver } from "../../../src/storage/index.ts";
+import { expectStatus, type StatusAndBodyTo } from "../../support/api-client.ts";
 import { forEachDriver, type ProcessDatabase } from "../../support/database.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { rawClient } from "./http.ts";
@@ -35,6 +36,11 @@ export interface CrashSuiteOptions {
   /** The drivers it runs on (default: both). */
   readonly drivers?: readonly StorageDriver[];
 }
+
+/** The answer to a create or an upload, read over raw HTTP: status, JSON body, and whether it was a replay. */
+type Answer = (StatusAndBodyTo<"POST", "/v1/projects"> | StatusAndBodyTo<"POST", "/v1/projects/{project_id}/files">) & {
+  replayed: boolean;
+};
 
 interface Sent {
   readonly key: string;
@@ -101,14 +107,14 @@ export function crashSuite(options: CrashSuiteOptions): void {
         let requests = 0;
 
         /** Sends the request of `sent`, again after Retry-After while the rate limit answers 429 (as a client would). */
-        const send = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
+        const send = async (sent: Sent): Promise<Answer> => {
           for (;;) {
             const answer = await sendOnce(sent);
             if (answer.status !== 429) return answer;
             await sleep(1000);
           }
         };
-        const sendOnce = async (sent: Sent): Promise<{ status: number; body: any; replayed: boolean }> => {
+        const sendOnce = async (sent: Sent): Promise<Answer> => {
           requests += 1;
           const headers: Record<string, string> = {
             Authorization: `Bearer ${secrets[requests % secrets.length]}`,
@@ -138,9 +144,9 @@ export function crashSuite(options: CrashSuiteOptions): void {
           const response = await http.send({ method: "POST", path, headers, body }, { timeoutMs: 20_000 });
           return {
             status: response.status,
-            body: response.json as any,
+            body: response.json,
             replayed: response.headers["idempotent-replayed"] === "true",
-          };
+          } as Answer;
         };
 
         for (let cycle = 0; cycle < options.cycles; cycle++) {
@@ -165,7 +171,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
               ledger.push(sent);
               try {
                 const answer = await send(sent);
-                expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+                expectStatus(answer, 201, JSON.stringify(answer.body));
                 sent.outcome = "acknowledged";
                 sent.id = answer.body.id;
                 acknowledged += 1;
@@ -178,10 +184,10 @@ export function crashSuite(options: CrashSuiteOptions): void {
             }
           };
           // A failing client stops the stream; its error is thrown once the stream is over.
-          let failure: unknown;
+          let failure: { error: unknown } | undefined;
           const clients = Array.from({ length: 4 }, () =>
             client().catch((error: unknown) => {
-              failure ??= error;
+              failure ??= { error };
               stopped = true;
             }),
           );
@@ -194,7 +200,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
           await new Promise((resolve) => killed.once("exit", resolve));
           stopped = true;
           await Promise.all(clients);
-          if (failure) throw failure;
+          if (failure) throw failure.error;
           expect(acknowledged, "acknowledged before the kill").toBeGreaterThan(0);
 
           server = await start();
@@ -209,12 +215,12 @@ export function crashSuite(options: CrashSuiteOptions): void {
               entry.outcome !== "in progress at the crash" && (last || entry.key.startsWith(`crash-${cycle}-`)),
           )) {
             const answer = await send(sent);
-            if (answer.status === 409 && answer.body?.error?.code === "idempotency_key_in_use") {
+            if (answer.status === 409 && answer.body.error.code === "idempotency_key_in_use") {
               expect(sent.outcome, `${sent.key} was acknowledged, yet its key is in use`).not.toBe("acknowledged");
               sent.outcome = "in progress at the crash";
               continue;
             }
-            expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
+            expectStatus(answer, 201, `${sent.key}: ${JSON.stringify(answer.body)}`);
             if (sent.outcome === "acknowledged") {
               expect(answer.replayed, sent.key).toBe(true);
               expect(answer.body.id, `${sent.key} replayed another resource`).toBe(sent.id);
@@ -230,7 +236,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
           await sleep(IDEMPOTENCY_LOCK_TIMEOUT_MS + 2_000);
           for (const sent of ledger.filter((entry) => entry.outcome === "in progress at the crash")) {
             const answer = await send(sent);
-            expect(answer.status, `${sent.key}: ${JSON.stringify(answer.body)}`).toBe(201);
+            expectStatus(answer, 201, `${sent.key}: ${JSON.stringify(answer.body)}`);
             sent.outcome = "acknowledged";
             sent.id = answer.body.id;
           }

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, hashSecret, revokeApiKey } from "../../../src/domain/keys.ts";
 import { apiKeys, workspaces } from "../../../src/storage/schema.ts";
-import type { ApiClient } from "../../support/api-client.ts";
+import { expectBody, expectStatus, type ApiClient } from "../../support/api-client.ts";
 import type { StorageDriver } from "../../../src/storage/index.ts";
 import { forEachDriver } from "../../support/database.ts";
 import { final, pollUntil } from "../../support/poll.ts";
@@ -256,20 +256,15 @@ export function hostileSuite(options: HostileSuiteOptions): void {
             await replaceIndexHtml(api, project, page);
             const { run, deployment, slowestMs } = await answering(busy.url, otherKey, async () => {
               const queued = await api.post(`/v1/projects/${project}/runs`, { prompt: "Add a footer" });
-              expect(queued.status).toBe(202);
-              const run = await pollUntil<Ended>(
-                api,
-                `/v1/projects/${project}/runs/${queued.body.id}`,
-                final,
-                ENDS_WITHIN_MS,
-              );
+              expectStatus(queued, 202);
+              const run = await pollUntil(api, `/v1/projects/${project}/runs/${queued.body.id}`, final, ENDS_WITHIN_MS);
               // Only a run that succeeded has the page in its snapshot to deploy.
               if (run.status !== "succeeded") return { run, deployment: undefined };
               const created = await api.post(`/v1/projects/${project}/deployments`, { run_id: run.id });
-              expect(created.status).toBe(202);
+              expectStatus(created, 202);
               return {
                 run,
-                deployment: await pollUntil<Ended>(
+                deployment: await pollUntil(
                   api,
                   `/v1/projects/${project}/deployments/${created.body.id}`,
                   final,
@@ -370,34 +365,24 @@ async function makeFixture(server: TestServer): Promise<HostileFixture> {
     past,
   );
   const api = server.as(key);
-  const ok = <T>(response: { status: number; body: T }, status: number): T => {
-    expect(response.status).toBe(status);
-    return response.body;
-  };
-  const project = ok(await api.post("/v1/projects", { name: "Target", prompt: "A page to aim at" }), 201) as {
-    id: string;
-    latest_run_id: string;
-  };
-  ok(await api.post("/v1/projects", { name: "Second", prompt: "So that pages have a next cursor" }), 201);
+  const project = expectBody(await api.post("/v1/projects", { name: "Target", prompt: "A page to aim at" }), 201);
+  expectBody(await api.post("/v1/projects", { name: "Second", prompt: "So that pages have a next cursor" }), 201);
   const form = new FormData();
   form.append("path", "docs/readme.txt");
   form.append("file", new Blob(["hello"], { type: "text/plain" }), "readme.txt");
-  const file = ok(await api.request("POST", `/v1/projects/${project.id}/files`, { raw: form }), 201) as {
-    id: string;
-    path: string;
-  };
-  const webhook = ok(
+  const file = expectBody(await api.request("POST", `/v1/projects/${project.id}/files`, { raw: form }), 201);
+  const webhook = expectBody(
     await api.post("/v1/webhooks", { url: "https://public.hostile.test/hook", enabled_events: ["*"] }),
     201,
-  ) as { id: string };
-  const delivery = ok(await api.post(`/v1/webhooks/${webhook.id}/test`), 202) as { id: string };
-  const events = ok(await api.get("/v1/events?limit=1"), 200) as { data: { id: string }[]; next_cursor: string | null };
-  const projects = ok(await api.get("/v1/projects?limit=1"), 200) as { next_cursor: string | null };
+  );
+  const delivery = expectBody(await api.post(`/v1/webhooks/${webhook.id}/test`), 202);
+  const events = expectBody(await api.get("/v1/events?limit=1"), 200);
+  const projects = expectBody(await api.get("/v1/projects?limit=1"), 200);
   const otherWorkspaceKey = await server.createKey({ workspace: "other" });
-  const other = ok(
+  const other = expectBody(
     await server.as(otherWorkspaceKey).post("/v1/projects", { name: "Not yours", prompt: "x" }),
     201,
-  ) as { id: string };
+  );
   return {
     key,
     revokedKey,
@@ -408,7 +393,7 @@ async function makeFixture(server: TestServer): Promise<HostileFixture> {
     otherWorkspaceKey,
     ids: {
       project_id: project.id,
-      run_id: project.latest_run_id,
+      run_id: project.latest_run_id!,
       // No run has succeeded (no workers), so no deployment exists: a well-formed id of none.
       deployment_id: "dpl_noSuchDeployment1",
       file_id: file.id,
@@ -444,14 +429,14 @@ function expectEnded(resource: Ended, statuses: string[]): void {
 /** A project whose first run has succeeded; its id. */
 async function readyProject(api: ApiClient): Promise<string> {
   const created = await api.post("/v1/projects", { name: "Hostile page", prompt: "A page" });
-  expect(created.status).toBe(201);
-  expect((await pollUntil<{ status: string }>(api, `/v1/projects/${created.body.id}`, final)).status).toBe("ready");
+  expectStatus(created, 201);
+  expect((await pollUntil(api, `/v1/projects/${created.body.id}`, final)).status).toBe("ready");
   return created.body.id;
 }
 
 /** Uploads `page` as the project's index.html in place of the one its first run wrote. */
 async function replaceIndexHtml(api: ApiClient, project: string, page: string): Promise<void> {
-  const files = (await api.get(`/v1/projects/${project}/files`)).body.data as { id: string; path: string }[];
+  const files = expectBody(await api.get(`/v1/projects/${project}/files`), 200).data;
   const index = files.find((file) => file.path === "index.html")!;
   expect((await api.delete(`/v1/projects/${project}/files/${index.id}`)).status).toBe(204);
   const form = new FormData();

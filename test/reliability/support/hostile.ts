@@ -55,7 +55,7 @@ export interface HostileCase {
 
 interface Schema {
   type?: string;
-  enum?: unknown[];
+  enum?: (string | number | boolean | null)[];
   pattern?: string;
   format?: string;
   minLength?: number;
@@ -140,7 +140,7 @@ export const contractOperations: readonly ContractOperation[] = Object.entries(d
           body: first
             ? { mediaTypes, schema: resolve(first.schema), example: Object.values(first.examples ?? {})[0]?.value }
             : undefined,
-          scopes: ((operation as { "x-required-scopes"?: string[] })["x-required-scopes"] ?? []) as string[],
+          scopes: (operation as { "x-required-scopes"?: string[] })["x-required-scopes"] ?? [],
           oauth: (operation as { "x-served-by"?: string })["x-served-by"] === "oauth",
           idempotent: parameters.some((parameter) => parameter.in === "header" && parameter.name === "Idempotency-Key"),
         };
@@ -698,9 +698,7 @@ export function jsonBodies(operation: ContractOperation, fixture: HostileFixture
         (!property.pattern || new RegExp(property.pattern, "u").test(value)) &&
         (property.format !== "uri" || URL.canParse(value));
       const base =
-        typeof example[name] === "string"
-          ? (example[name] as string)
-          : String(property.enum?.[0] ?? "https://example.com/");
+        typeof example[name] === "string" ? example[name] : String(property.enum?.[0] ?? "https://example.com/");
       cases.push(
         fc
           .tuple(
