@@ -18,8 +18,8 @@
 // - request headers up to `maxHeaderSize` bytes (16 KiB), larger ones answered 431;
 // - a body answered before it was read to the end (a refusal: 401, 413, 415…) is read and
 //   discarded after the answer, up to `unreadBodyBytes` (1 MiB) within `unreadBodyMs` (5 s), so
-//   that a client still sending it hears the answer and keeps its connection. Past that bound the
-//   connection is closed as Go's and nginx's servers close it: our side first (FIN, after the
+//   that a client still sending it hears the answer and keeps its connection. Past that bound (or
+//   when the declared length is past it) the connection is closed as Go's and nginx's servers close it: our side first (FIN, after the
 //   answer), then the socket `CLOSE_LINGER_MS` later. Closing at once would reset the connection
 //   under a client that is still writing (Node's fetch fails with EPIPE), often before it has read
 //   the answer.
@@ -94,6 +94,7 @@ function discardUnreadBody(request: IncomingMessage, limits: ServerLimits): void
   const socket = request.socket;
   if (request.complete || socket.destroyed) return;
   let discarded = 0;
+  let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     clearTimeout(timer);
     request.off("data", count);
@@ -110,7 +111,9 @@ function discardUnreadBody(request: IncomingMessage, limits: ServerLimits): void
     discarded += chunk.length;
     if (discarded > limits.unreadBodyBytes) close();
   };
-  const timer = setTimeout(close, limits.unreadBodyMs).unref();
+  // A declared length past the bound would be read in vain: the connection ends with the answer.
+  if (Number(request.headers["content-length"]) > limits.unreadBodyBytes) return close();
+  timer = setTimeout(close, limits.unreadBodyMs).unref();
   request.on("data", count);
   request.once("end", stop);
   socket.once("close", stop);

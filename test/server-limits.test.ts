@@ -202,6 +202,16 @@ describe("a body answered before it was read", () => {
     expect(sent, "the server stopped reading past its bound").toBeLessThan(length);
   });
 
+  it("declared past the bound, is not waited for: the connection ends with the answer", async () => {
+    const connection = await rawConnection(server.url);
+    const opened = Date.now();
+    connection.socket.write(post(8 * 1024 * 1024));
+    await connection.waitFor(refused);
+    const answered = Date.now() - opened;
+    // Waiting for a body that does not come would end it only once the bound's time (800 ms) ran out.
+    expect((await connection.closed) - answered, "closed right after the answer").toBeLessThan(400);
+  });
+
   it("still arriving after the bound's time, is cut then", async () => {
     const connection = await rawConnection(server.url);
     connection.socket.write(post(1000) + "a");
