@@ -19,10 +19,10 @@
 // - a body answered before it was read to the end (a refusal: 401, 413, 415…) is read and
 //   discarded after the answer, up to `unreadBodyBytes` (1 MiB) within `unreadBodyMs` (5 s), so
 //   that a client still sending it hears the answer and keeps its connection. Past that bound (or
-//   when the declared length is past it) the connection is closed as Go's and nginx's servers close it: our side first (FIN, after the
-//   answer), then the socket `CLOSE_LINGER_MS` later. Closing at once would reset the connection
-//   under a client that is still writing (Node's fetch fails with EPIPE), often before it has read
-//   the answer.
+//   when the declared length is past it) the connection is closed as Go's and nginx's servers
+//   close it: our side first (FIN, after the answer), then the socket `CLOSE_LINGER_MS` later.
+//   Closing at once would reset the connection under a client that is still writing (Node's
+//   fetch fails with EPIPE), often before it has read the answer.
 // Node checks the header and request timeouts every `connectionsCheckingInterval`; it is one second
 // here (Node's default, 30 s, would let a slow header hang on for up to 50 s).
 import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
