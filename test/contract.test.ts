@@ -265,7 +265,8 @@ describe("the contract", () => {
     expect(body?.properties?.agent?.allOf?.[0]?.enum).toEqual(["coding-agent-1", "coding-agent-2", "coding-agent-3"]);
     expect(body?.properties?.template?.nullable).toBe(true);
     expect(Object.keys(op.responses ?? {})).toEqual(expect.arrayContaining(["201", "400", "401"]));
-    const project = rawResponses(op)["201"]?.content?.["application/json"]?.schema;
+    // As the server reads it: references resolved.
+    const project = (op.responses as Record<string, Response>)["201"]?.content?.["application/json"]?.schema;
     expect(project?.required).toEqual(expect.arrayContaining(["id", "name", "agent", "visibility", "created_at"]));
     expect(project?.properties?.visibility?.enum).toEqual(["private", "unlisted", "public"]);
   });
