@@ -93,8 +93,9 @@ export function listen(server: Server, port: number, host: string): Promise<stri
 function discardUnreadBody(request: IncomingMessage, limits: ServerLimits): void {
   const socket = request.socket;
   if (request.complete || socket.destroyed) return;
+  // A declared length past the bound would be read in vain: the connection ends with the answer.
+  if (Number(request.headers["content-length"]) > limits.unreadBodyBytes) return endConnection(request);
   let discarded = 0;
-  let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     clearTimeout(timer);
     request.off("data", count);
@@ -103,19 +104,22 @@ function discardUnreadBody(request: IncomingMessage, limits: ServerLimits): void
   };
   const close = () => {
     stop();
-    request.pause();
-    socket.end();
-    setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref();
+    endConnection(request);
   };
   const count = (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > limits.unreadBodyBytes) close();
   };
-  // A declared length past the bound would be read in vain: the connection ends with the answer.
-  if (Number(request.headers["content-length"]) > limits.unreadBodyBytes) return close();
-  timer = setTimeout(close, limits.unreadBodyMs).unref();
+  const timer = setTimeout(close, limits.unreadBodyMs).unref();
   request.on("data", count);
   request.once("end", stop);
   socket.once("close", stop);
   request.resume();
+}
+
+/** Ends our side of the connection once the answer is out, and drops the socket a moment later. */
+function endConnection(request: IncomingMessage): void {
+  request.pause();
+  request.socket.end();
+  setTimeout(() => request.socket.destroy(), CLOSE_LINGER_MS).unref();
 }
