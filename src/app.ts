@@ -3,6 +3,7 @@
 // src/apps/server.ts; work after a request returns runs in src/jobs/.) `server.ts` builds one from the environment; tests build one on
 // a throwaway database.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, listen, type ServerLimits } from "./listen.ts";
 import type { AppAccess } from "./domain/app-access.ts";
@@ -71,8 +72,11 @@ export interface AppOptions {
    * (config UNAUTHENTICATED_RATE_LIMIT; default 60 a minute; 0: no limit).
    */
   unauthenticatedLimit?: { limit: number; windowSeconds?: number };
-  /** Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin. */
-  publicUrl: string;
+  /**
+   * Where people and OAuth clients reach this server (config PUBLIC_URL): issuer, console origin.
+   * Unset: `http://localhost:<port>` with the port `listen` bound.
+   */
+  publicUrl?: string | undefined;
   /** Signs the console's CSRF tokens; every replica must share it. */
   csrfSecret: string;
   /** The live event streams' bounds (config EVENT_STREAMS_PER_KEY, EVENT_STREAM_HEARTBEAT_SECONDS); tests shorten them. */
@@ -110,6 +114,13 @@ export interface App {
   flushAudit(): Promise<void>;
   /** Live event streams open in this process. */
   readonly openEventStreams: number;
+}
+
+/** Where the API is reached when PUBLIC_URL is unset: the address it bound, as localhost when that is every address. */
+function boundUrl({ address, port }: AddressInfo): string {
+  const host =
+    address === "0.0.0.0" || address === "::" ? "localhost" : address.includes(":") ? `[${address}]` : address;
+  return `http://${host}:${port}`;
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -179,7 +190,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   // beside the API on its origin but outside its pipeline (no API keys, their own error shapes).
   // Behind the API's per-address limit of unauthenticated traffic too (src/pages/page-limit.ts).
   const pageLimit = createPageLimit({ limiter: addressLimiter, clientAddress, db, logger });
-  const pages = pageDeps(db, options.publicUrl, options.csrfSecret, clientAddress, pageLimit.sessions);
+  const pages = pageDeps(
+    db,
+    () => options.publicUrl ?? boundUrl(server.address() as AddressInfo),
+    options.csrfSecret,
+    clientAddress,
+    pageLimit.sessions,
+  );
   // Loaded on their first request: most API servers never serve a page, and starting without them
   // is ~0.15 s faster.
   let consoleLoaded: Promise<PageHandler> | undefined;

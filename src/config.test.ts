@@ -24,7 +24,7 @@ describe("loadConfig", () => {
       webhookConcurrency: 10,
       webhookAllowPrivateNetworks: false,
       webhookRetrySchedule: undefined,
-      publicUrl: "http://localhost:8080",
+      publicUrl: undefined,
       passwordHashCost: { N: 32768, r: 8, p: 3 },
       migrateOnStart: true,
       auditRetentionDays: 90,
@@ -42,7 +42,41 @@ describe("loadConfig", () => {
       unauthenticatedRateLimit: 60,
       eventStreamsPerKey: 5,
       eventStreamHeartbeatMs: 15_000,
+      idempotencyLockTimeoutMs: 60_000,
+      jobPollIntervalMs: 1000,
+      jobSuperviseIntervalMs: 10_000,
+      jobRetryDelayMs: 2000,
+      jobRetryDelayMaxMs: 300_000,
+      webhookAttemptTimeoutMs: 10_000,
+      webhookPollIntervalMs: 250,
     });
+  });
+
+  it("reads the job queue's and deliveries' timings", () => {
+    expect(
+      loadConfig({
+        JOB_POLL_INTERVAL: "500ms",
+        JOB_SUPERVISE_INTERVAL: "1s",
+        JOB_RETRY_DELAY: "1s",
+        JOB_RETRY_DELAY_MAX: "2s",
+        WEBHOOK_ATTEMPT_TIMEOUT: "2s",
+        WEBHOOK_POLL_INTERVAL: "100ms",
+      }),
+    ).toMatchObject({
+      jobPollIntervalMs: 500,
+      jobSuperviseIntervalMs: 1000,
+      jobRetryDelayMs: 1000,
+      jobRetryDelayMaxMs: 2000,
+      webhookAttemptTimeoutMs: 2000,
+      webhookPollIntervalMs: 100,
+    });
+    expect(() => loadConfig({ JOB_POLL_INTERVAL: "100ms" })).toThrow(/JOB_POLL_INTERVAL must be a duration from 500ms/);
+    expect(() => loadConfig({ JOB_RETRY_DELAY: "1500ms" })).toThrow(
+      /JOB_RETRY_DELAY must be a whole number of seconds/,
+    );
+    expect(() => loadConfig({ JOB_RETRY_DELAY: "10s", JOB_RETRY_DELAY_MAX: "5s" })).toThrow(
+      /JOB_RETRY_DELAY_MAX must not be shorter than JOB_RETRY_DELAY/,
+    );
   });
 
   it("reads EVENT_STREAMS_PER_KEY and EVENT_STREAM_HEARTBEAT", () => {
@@ -119,8 +153,8 @@ describe("loadConfig", () => {
     }
   });
 
-  it("reads PUBLIC_URL as an origin, defaulting to localhost on PORT", () => {
-    expect(loadConfig({ PORT: "9000" }).publicUrl).toBe("http://localhost:9000");
+  it("reads PUBLIC_URL as an origin (unset: the server derives it from the port it binds)", () => {
+    expect(loadConfig({ PORT: "9000" }).publicUrl).toBeUndefined();
     expect(loadConfig({ PUBLIC_URL: "https://API.example.com/" }).publicUrl).toBe("https://api.example.com");
     expect(() => loadConfig({ PUBLIC_URL: "https://api.example.com/v1" })).toThrow(/PUBLIC_URL must be an origin/);
     expect(() => loadConfig({ PUBLIC_URL: "ftp://api.example.com" })).toThrow(/PUBLIC_URL/);
@@ -249,9 +283,7 @@ describe("loadConfig", () => {
     },
   );
 
-  it("documents the defaults that other code owns: the public URL's and the retry schedule", () => {
-    expect(variables.PUBLIC_URL.default).toBe("http://localhost:<PORT>");
-    expect(loadConfig({ PORT: "9000" }).publicUrl).toBe("http://localhost:9000");
+  it("documents the default that other code owns: the retry schedule (the public URL's: src/server.test.ts)", () => {
     expect(
       variables.WEBHOOK_RETRY_SCHEDULE.parse("WEBHOOK_RETRY_SCHEDULE", variables.WEBHOOK_RETRY_SCHEDULE.default),
     ).toEqual(RETRY_SCHEDULE_MS);

@@ -12,6 +12,7 @@ import { DEFAULT_EVENT_STREAMS_PER_KEY } from "./domain/event-stream.ts";
 import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
+import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "./http/idempotency.ts";
 import { logLevels, type LogLevel } from "./logger.ts";
 
 /** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
@@ -57,8 +58,9 @@ export interface Config {
   /**
    * Where people and OAuth clients reach this server (scheme, host, port; no path): the OAuth
    * issuer, the console's origin for CSRF checks, and https here makes its cookies Secure.
+   * Unset: the address and port the API's listener bound.
    */
-  readonly publicUrl: string;
+  readonly publicUrl: string | undefined;
   /** scrypt's cost for passwords hashed from now on. */
   readonly passwordHashCost: ScryptCost;
   /**
@@ -78,6 +80,19 @@ export interface Config {
   readonly eventStreamsPerKey: number;
   /** How long a quiet event stream waits before sending a heartbeat comment. */
   readonly eventStreamHeartbeatMs: number;
+  /** How long an Idempotency-Key's claim outlives its last renewal. */
+  readonly idempotencyLockTimeoutMs: number;
+  /** How often an idle worker asks the job queue for an agent run or a build. */
+  readonly jobPollIntervalMs: number;
+  /** How often the job queue looks for jobs whose worker went silent. */
+  readonly jobSuperviseIntervalMs: number;
+  /** The first wait before a failed job is retried (whole seconds); it doubles up to the max. */
+  readonly jobRetryDelayMs: number;
+  readonly jobRetryDelayMaxMs: number;
+  /** The longest a webhook delivery attempt may take; a claim lasts this plus a margin. */
+  readonly webhookAttemptTimeoutMs: number;
+  /** How often an idle delivery worker looks for due deliveries. */
+  readonly webhookPollIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -132,9 +147,9 @@ export const variables = {
   PUBLIC_URL: {
     group: "server",
     ...origin(),
-    default: "http://localhost:<PORT>",
+    default: "http://<HOST>:<port>",
     meaning:
-      "Where people and OAuth clients reach the API, as an origin (`https://api.example.com`, no path): the OAuth issuer, and the settings console's origin, which its forms must come from (CSRF). With `https` the console's cookies are `Secure` and `__Host-` prefixed.",
+      "Where people and OAuth clients reach the API, as an origin (`https://api.example.com`, no path): the OAuth issuer, and the settings console's origin, which its forms must come from (CSRF). With `https` the console's cookies are `Secure` and `__Host-` prefixed. Unset: the address and port the API listens on (`localhost` when `HOST` is `0.0.0.0` or `::`; with `PORT=0`, the port it was given).",
     replicas: "The load balancer's public origin, on every replica.",
   },
   DATA_DIR: {
@@ -190,6 +205,13 @@ export const variables = {
     ...scryptCost(),
     meaning:
       "scrypt's cost for console passwords hashed from now on; the default is OWASP's minimum, about half a second of one core. Stored hashes keep their own cost. The test suites lower it.",
+    replicas: "The same on every replica.",
+  },
+  IDEMPOTENCY_LOCK_TIMEOUT: {
+    group: "server",
+    ...duration(IDEMPOTENCY_LOCK_TIMEOUT_MS, 1_000, 60 * 60_000),
+    meaning:
+      "How long an `Idempotency-Key`'s claim outlives its last renewal. A request under way renews its claim every third of this; one cut by a crash leaves its key in use (`409 idempotency_key_in_use`) until then.",
     replicas: "The same on every replica.",
   },
   AUDIT_RETENTION_DAYS: {
@@ -258,6 +280,32 @@ export const variables = {
     meaning: "Sent as `Authorization: Bearer …` to the model's API.",
     replicas: "The same on every replica; it is a secret: inject it, never bake it into the image.",
   },
+  JOB_POLL_INTERVAL: {
+    group: "agents",
+    ...duration(1_000, 500, 60_000),
+    meaning: "How often an idle worker asks the job queue for an agent run or a build.",
+    replicas: "Per replica; each asks this often when idle.",
+  },
+  JOB_SUPERVISE_INTERVAL: {
+    group: "agents",
+    ...duration(10_000, 1_000, 10 * 60_000),
+    meaning:
+      "How often the job queue looks for jobs whose worker went silent (its heartbeat, every 5 s, not renewed for 10 s: the process died). With the heartbeat it sets how soon such a job is retried, by this process or another replica.",
+    replicas: "The same on every replica.",
+  },
+  JOB_RETRY_DELAY: {
+    group: "agents",
+    ...wholeSeconds(2_000, 1_000, 60 * 60_000),
+    meaning:
+      "The wait before a failed job (its process died, or storage failed) is tried again; it doubles with each retry, up to `JOB_RETRY_DELAY_MAX`, for 8 retries. (A run the agent fails is not retried: it ends `failed`.)",
+    replicas: "The same on every replica.",
+  },
+  JOB_RETRY_DELAY_MAX: {
+    group: "agents",
+    ...wholeSeconds(5 * 60_000, 1_000, 60 * 60_000),
+    meaning: "The longest wait between a job's retries.",
+    replicas: "The same on every replica.",
+  },
   WEBHOOK_CONCURRENCY: {
     group: "webhooks",
     ...integer(10, 1, 1000),
@@ -276,6 +324,19 @@ export const variables = {
     ...durations(RETRY_SCHEDULE_MS),
     meaning: "The waits between a delivery's attempts; after the last, the delivery is `failed`.",
     replicas: "The same on every replica.",
+  },
+  WEBHOOK_ATTEMPT_TIMEOUT: {
+    group: "webhooks",
+    ...duration(10_000, 1_000, 60_000),
+    meaning:
+      "A delivery attempt's time limit, past which it counts as failed and is retried. A replica claims a delivery for this plus a margin (as long again, at most 5 s); a dead replica's claimed deliveries are sent again once it ends.",
+    replicas: "The same on every replica.",
+  },
+  WEBHOOK_POLL_INTERVAL: {
+    group: "webhooks",
+    ...duration(250, 10, 60_000),
+    meaning: "How often an idle delivery worker looks for due deliveries.",
+    replicas: "Per replica; each looks this often when idle.",
   },
   EVENT_STREAMS_PER_KEY: {
     group: "events",
@@ -374,7 +435,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: read("WEBHOOK_CONCURRENCY"),
     webhookAllowPrivateNetworks: read("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
     webhookRetrySchedule: read("WEBHOOK_RETRY_SCHEDULE"),
-    publicUrl: read("PUBLIC_URL") ?? `http://localhost:${port}`,
+    publicUrl: read("PUBLIC_URL"),
     passwordHashCost: read("PASSWORD_HASH_COST"),
     migrateOnStart: read("MIGRATE_ON_START"),
     auditRetentionDays: read("AUDIT_RETENTION_DAYS"),
@@ -392,6 +453,12 @@ export function loadConfig(env: Env = process.env): Config {
     unauthenticatedRateLimit: read("UNAUTHENTICATED_RATE_LIMIT"),
     eventStreamsPerKey: read("EVENT_STREAMS_PER_KEY"),
     eventStreamHeartbeatMs: read("EVENT_STREAM_HEARTBEAT"),
+    idempotencyLockTimeoutMs: read("IDEMPOTENCY_LOCK_TIMEOUT"),
+    jobPollIntervalMs: read("JOB_POLL_INTERVAL"),
+    jobSuperviseIntervalMs: read("JOB_SUPERVISE_INTERVAL"),
+    ...retryDelays(read("JOB_RETRY_DELAY"), read("JOB_RETRY_DELAY_MAX")),
+    webhookAttemptTimeoutMs: read("WEBHOOK_ATTEMPT_TIMEOUT"),
+    webhookPollIntervalMs: read("WEBHOOK_POLL_INTERVAL"),
   });
 }
 
@@ -404,6 +471,13 @@ function serverLimits(limits: ServerLimits): ServerLimits {
     );
   }
   return limits;
+}
+
+function retryDelays(jobRetryDelayMs: number, jobRetryDelayMaxMs: number) {
+  if (jobRetryDelayMaxMs < jobRetryDelayMs) {
+    throw new ConfigError("JOB_RETRY_DELAY_MAX must not be shorter than JOB_RETRY_DELAY");
+  }
+  return { jobRetryDelayMs, jobRetryDelayMaxMs };
 }
 
 function agentEndpoint(
@@ -476,6 +550,20 @@ function duration(fallback: number, min: number, max: number): Parser<number> {
           `${name} must be a duration from ${written(min)} to ${written(max)} (e.g. 600, 600s, 10m), got ${JSON.stringify(raw)}`,
         );
       }
+      return value;
+    },
+  };
+}
+
+/** A duration in whole seconds: the job queue counts its retry delays in seconds. */
+function wholeSeconds(fallback: number, min: number, max: number): Parser<number> {
+  const any = duration(fallback, min, max);
+  return {
+    accepts: `${any.accepts}, in whole seconds`,
+    default: any.default,
+    parse(name, raw) {
+      const value = any.parse(name, raw);
+      if (value % 1000 !== 0) throw new ConfigError(`${name} must be a whole number of seconds (e.g. 2s, 5m)`);
       return value;
     },
   };

@@ -1,133 +1,203 @@
-// Composition root: configuration → logger → storage → job queue → API server, apps server,
-// workers and the webhook delivery worker, and the order of a graceful stop on SIGTERM/SIGINT (stop accepting, drain requests and
-// jobs in hand, close storage).
+// The composition root: one function builds the whole process from its configuration (storage,
+// job queue, the API and apps listeners, workers, webhook deliveries, the admin socket) and hands
+// back what it built, with `start` and `stop`. src/main.ts runs one for the process; the tests
+// build theirs with the same function, handing in the few parts they replace (a test database, a
+// scripted agent).
+import type { Agent } from "./agents/agent.ts";
 import { selectAgent } from "./agents/index.ts";
-import { createApp } from "./app.ts";
-import { createAppsServer } from "./apps/server.ts";
-import { startAdminSocket } from "./cli/admin-socket.ts";
-import { loadConfig } from "./config.ts";
-import { createAppAccess } from "./domain/app-access.ts";
+import { createApp, type App, type AppOptions } from "./app.ts";
+import { createAppsServer, type AppsServer } from "./apps/server.ts";
+import { startAdminSocket, type AdminSocket } from "./cli/admin-socket.ts";
+import type { Config } from "./config.ts";
+import { createAppAccess, type AppAccess } from "./domain/app-access.ts";
 import { setPasswordHashCost } from "./domain/passwords.ts";
-import { createWebhookTargets } from "./domain/webhook-targets.ts";
-import { selectRateLimitStore } from "./http/rate-limit/index.ts";
-import { createBuildPool } from "./jobs/build-pool/build-pool.ts";
-import { openJobQueue } from "./jobs/queue.ts";
-import { startDeliveryWorker } from "./jobs/webhook-delivery-worker.ts";
+import { createWebhookTargets, type Resolver, type WebhookTargets } from "./domain/webhook-targets.ts";
+import { selectRateLimitStore, type RateLimitStore } from "./http/rate-limit/index.ts";
+import { createBuildPool, type BuildPool } from "./jobs/build-pool/build-pool.ts";
+import { openJobQueue, type JobQueue } from "./jobs/queue.ts";
+import { startDeliveryWorker, type DeliveryWorker } from "./jobs/webhook-delivery-worker.ts";
 import { startWorkers } from "./jobs/workers.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { openStorage, type Storage } from "./storage/index.ts";
-import { SchemaNotCurrentError } from "./storage/migrator.ts";
 import { sharedSecret } from "./storage/secrets.ts";
 
-/** Before this process opened the database: on the embedded one, an upload pending from before then is a dead process's. */
-const startedAt = new Date();
-const config = loadConfig();
-setPasswordHashCost(config.passwordHashCost);
-const logger = createLogger({ level: config.logLevel });
-const storage = await exitIfSchemaNotCurrent(
-  openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" }),
-);
-const rateLimitStore = await selectRateLimitStore({
-  redisUrl: config.redisUrl,
-  pgPool: storage.driver === "postgres" ? storage.pool : undefined,
-  onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
-});
-const jobs = await exitIfSchemaNotCurrent(
-  openJobQueue(storage, logger, { agentRunTimeoutMs: config.agentRunTimeoutMs, migrate: config.migrateOnStart }),
-  storage,
-);
-const webhookTargets = createWebhookTargets({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
-const apps = createAppAccess({
-  secret: await sharedSecret(storage.db, "apps"),
-  appsDomain: config.appsDomain,
-  appsPort: config.appsPort,
-});
-const app = await createApp({
-  storage,
-  logger,
-  rateLimitStore,
-  work: jobs,
-  apps,
-  webhookTargets,
-  cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
-  publicUrl: config.publicUrl,
-  csrfSecret: await sharedSecret(storage.db, "csrf"),
-  serverLimits: config.serverLimits,
-  trustProxy: config.trustProxy,
-  unauthenticatedLimit: { limit: config.unauthenticatedRateLimit },
-  eventStreams: { perKey: config.eventStreamsPerKey, heartbeatMs: config.eventStreamHeartbeatMs },
-});
-const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
-// On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
-const admin =
-  storage.driver === "pglite"
-    ? await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger })
-    : undefined;
-const url = await app.listen(config.port, config.host);
-const appsUrl = await appsServer.listen(config.appsPort, config.host);
-// Tenants' builds and the built-in agent's edits run in these threads, never on this event loop.
-const buildPool = createBuildPool({ threads: config.buildWorkers, timeoutMs: config.buildTimeoutMs });
-// Work after requests starts once the API answers: requests only queue it, and the first answer
-// should not wait for the workers to subscribe.
-await startWorkers(jobs, {
-  db: storage.db,
-  agent: selectAgent(config.agent, buildPool.editProject),
-  apps,
-  buildPool,
-  logger,
-  concurrency: config.agentConcurrency,
-  agentRunTimeoutMs: config.agentRunTimeoutMs,
-  changes: storage.changes,
-  retentionDays: config.auditRetentionDays,
-  withoutAutovacuum: storage.driver === "pglite",
-  ...(storage.driver === "pglite" ? { abandonedUploadsBefore: startedAt } : {}),
-});
-const deliveries = await startDeliveryWorker({
-  db: storage.db,
-  soleOwner: storage.driver === "pglite",
-  targets: webhookTargets,
-  logger,
-  concurrency: config.webhookConcurrency,
-  ...(config.webhookRetrySchedule ? { retrySchedule: config.webhookRetrySchedule } : {}),
-});
-logger.info({ url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" }, "listening");
+/** What a caller may hand in instead of what the configuration would build. */
+export interface ServerParts {
+  /** Storage opened by the caller; otherwise the one the configuration names. Closed by `stop`. */
+  readonly storage?: Storage;
+  readonly logger?: Logger;
+  /** The agent every run uses; otherwise the model the configuration names, or the built-in agent. */
+  readonly agent?: Agent;
+  /** How webhook URLs' host names are resolved (default: the system's resolver). */
+  readonly resolve?: Resolver;
+  /** Where rate-limit counters live; otherwise Redis, PostgreSQL or memory, as configured. Closed by `stop`. */
+  readonly rateLimitStore?: RateLimitStore;
+  /**
+   * Which work after requests this process does (default both): agent runs and deployment builds,
+   * and webhook deliveries. A process without them only queues work, for others to do.
+   */
+  readonly workers?: boolean;
+  readonly deliveries?: boolean;
+  /** How long `stop` waits for requests and deliveries in flight before cutting them (default 10 s and 5 s). */
+  readonly drainTimeoutMs?: number;
+  /** The API's settings the configuration does not carry: rate-limit figures, stream timings. */
+  readonly api?: Pick<AppOptions, "rateLimitPlans" | "rateLimitWindows" | "unauthenticatedLimit" | "eventStreams">;
+}
+
+export interface Server {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly storage: Storage;
+  readonly app: App;
+  readonly appsServer: AppsServer;
+  readonly jobs: JobQueue;
+  readonly apps: AppAccess;
+  readonly webhookTargets: WebhookTargets;
+  /** Binds both listeners (port 0 picks a free one), then starts the work after requests. */
+  start(): Promise<{ url: string; appsUrl: string }>;
+  /** Stops accepting, drains the requests and jobs in hand, closes storage. */
+  stop(): Promise<void>;
+}
 
 /**
- * Opening storage and the job queue migrates their schemas by default; with MIGRATE_ON_START=false
- * it only checks them, and a schema that is behind stops the process with a message saying what to
- * run, not a stack trace.
+ * Opens storage and the job queue (migrating or checking their schemas as MIGRATE_ON_START says:
+ * a schema behind this release throws SchemaNotCurrentError) and builds everything else; nothing
+ * listens until `start`.
  */
-async function exitIfSchemaNotCurrent<T>(opening: Promise<T>, opened?: Storage): Promise<T> {
+export async function createServer(config: Config, parts: ServerParts = {}): Promise<Server> {
+  // Before this process opened the database: on the embedded one, an upload pending from before
+  // then is a dead process's.
+  const openedAt = new Date();
+  setPasswordHashCost(config.passwordHashCost);
+  const logger = parts.logger ?? createLogger({ level: config.logLevel });
+  const storage =
+    parts.storage ?? (await openStorage(config, { migrations: config.migrateOnStart ? "apply" : "require" }));
+  const closing: (() => Promise<void>)[] = [() => storage.close()];
   try {
-    return await opening;
-  } catch (error) {
-    if (!(error instanceof SchemaNotCurrentError)) throw error;
-    logger.fatal({ pending: error.pending }, `${error.message} (or start with MIGRATE_ON_START=true)`);
-    await opened?.close();
-    process.exit(1);
-  }
-}
+    const workers = parts.workers ?? true;
+    const jobs = await openJobQueue(storage, logger, {
+      agentRunTimeoutMs: config.agentRunTimeoutMs,
+      migrate: config.migrateOnStart,
+      // A process that works no jobs leaves pg-boss's maintenance to those that do.
+      maintain: workers,
+      superviseIntervalMs: config.jobSuperviseIntervalMs,
+      retryDelayMs: config.jobRetryDelayMs,
+      retryDelayMaxMs: config.jobRetryDelayMaxMs,
+    });
+    closing.unshift(() => jobs.stop());
+    const rateLimitStore =
+      parts.rateLimitStore ??
+      (await selectRateLimitStore({
+        redisUrl: config.redisUrl,
+        pgPool: storage.driver === "postgres" ? storage.pool : undefined,
+        onError: (error) => logger.warn({ err: error }, "rate-limit store unavailable; counting in memory"),
+      }));
+    const webhookTargets = createWebhookTargets({
+      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+      ...(parts.resolve ? { resolve: parts.resolve } : {}),
+    });
+    let appsPort = config.appsPort;
+    const apps = createAppAccess({
+      secret: await sharedSecret(storage.db, "apps"),
+      appsDomain: config.appsDomain,
+      appsPort: () => appsPort,
+    });
+    const app = await createApp({
+      storage,
+      logger,
+      rateLimitStore,
+      work: jobs,
+      apps,
+      webhookTargets,
+      cursorSecret: config.cursorSecret ?? (await sharedSecret(storage.db, "cursor")),
+      publicUrl: config.publicUrl,
+      csrfSecret: await sharedSecret(storage.db, "csrf"),
+      serverLimits: config.serverLimits,
+      trustProxy: config.trustProxy,
+      unauthenticatedLimit: { limit: config.unauthenticatedRateLimit },
+      eventStreams: { perKey: config.eventStreamsPerKey, heartbeatMs: config.eventStreamHeartbeatMs },
+      idempotencyLockTimeoutMs: config.idempotencyLockTimeoutMs,
+      ...(parts.drainTimeoutMs !== undefined ? { drainTimeoutMs: parts.drainTimeoutMs } : {}),
+      ...parts.api,
+    });
+    const appsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: config.serverLimits });
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "stopping: draining requests and jobs in flight");
-  await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries.stop()]);
-  // After the jobs in hand: they may be waiting on a build thread.
-  await buildPool.close();
-  await admin?.close();
-  await storage.close();
-  logger.info("stopped");
-}
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    stop(signal).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "unclean stop");
-        process.exit(1);
-      },
-    );
-  });
+    let started: Promise<{ url: string; appsUrl: string }> | undefined;
+    let admin: AdminSocket | undefined;
+    let buildPool: BuildPool | undefined;
+    let deliveries: DeliveryWorker | undefined;
+
+    async function start(): Promise<{ url: string; appsUrl: string }> {
+      // On the embedded database this process owns DATA_DIR, so `pbs` reaches it through this socket.
+      if (storage.driver === "pglite") {
+        admin = await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger });
+      }
+      const url = await app.listen(config.port, config.host);
+      const appsUrl = await appsServer.listen(config.appsPort, config.host);
+      appsPort = Number(new URL(appsUrl).port);
+      // Work after requests starts once the API answers: requests only queue it, and the first
+      // answer should not wait for the workers to subscribe.
+      if (workers) {
+        // Tenants' builds and the built-in agent's edits run in these threads, never on this event loop.
+        buildPool = createBuildPool({ threads: config.buildWorkers, timeoutMs: config.buildTimeoutMs });
+        await startWorkers(jobs, {
+          db: storage.db,
+          agent: parts.agent ?? selectAgent(config.agent, buildPool.editProject),
+          apps,
+          buildPool,
+          logger,
+          concurrency: config.agentConcurrency,
+          agentRunTimeoutMs: config.agentRunTimeoutMs,
+          changes: storage.changes,
+          pollingIntervalSeconds: config.jobPollIntervalMs / 1000,
+          retentionDays: config.auditRetentionDays,
+          withoutAutovacuum: storage.driver === "pglite",
+          ...(storage.driver === "pglite" ? { abandonedUploadsBefore: openedAt } : {}),
+        });
+      }
+      if (parts.deliveries ?? true) {
+        deliveries = await startDeliveryWorker({
+          db: storage.db,
+          soleOwner: storage.driver === "pglite",
+          targets: webhookTargets,
+          logger,
+          concurrency: config.webhookConcurrency,
+          pollMs: config.webhookPollIntervalMs,
+          attemptTimeoutMs: config.webhookAttemptTimeoutMs,
+          ...(config.webhookRetrySchedule ? { retrySchedule: config.webhookRetrySchedule } : {}),
+        });
+      }
+      logger.info(
+        { url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" },
+        "listening",
+      );
+      return { url, appsUrl };
+    }
+
+    let stopped: Promise<void> | undefined;
+    async function stop(): Promise<void> {
+      await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries?.stop(parts.drainTimeoutMs)]);
+      // After the jobs in hand: they may be waiting on a build thread.
+      await buildPool?.close();
+      await admin?.close();
+      await storage.close();
+    }
+
+    return {
+      config,
+      logger,
+      storage,
+      app,
+      appsServer,
+      jobs,
+      apps,
+      webhookTargets,
+      start: () => (started ??= start()),
+      stop: () => (stopped ??= stop()),
+    };
+  } catch (error) {
+    // What was opened before the failure is closed, so a caller that handles the error leaks nothing.
+    for (const close of closing) await close().catch(() => {});
+    throw error;
+  }
 }

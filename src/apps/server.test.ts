@@ -16,7 +16,7 @@ async function gate(secure: boolean): Promise<{
   const access = createAppAccess({
     secret: "test-apps-secret-0123456789",
     appsDomain: secure ? "apps.example.com" : undefined,
-    appsPort: 8081,
+    appsPort: () => 8081,
   });
   const cookies = cookieJar(access.secure);
   const server: Server = createServer((req, res) => {

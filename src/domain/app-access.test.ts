@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ACCESS_TOKEN_TTL_MS, createAppAccess } from "./app-access.ts";
 
-const local = createAppAccess({ secret: "s".repeat(32), appsDomain: undefined, appsPort: 8081 });
-const hosted = createAppAccess({ secret: "s".repeat(32), appsDomain: "Apps.Example.com", appsPort: 8081 });
+const local = createAppAccess({ secret: "s".repeat(32), appsDomain: undefined, appsPort: () => 8081 });
+const hosted = createAppAccess({ secret: "s".repeat(32), appsDomain: "Apps.Example.com", appsPort: () => 8081 });
 
 describe("app origins", () => {
   it("puts each label on an origin of its own", () => {
@@ -47,7 +47,7 @@ describe("private-app tokens", () => {
     const [expires, signature] = token.split(".");
     expect(local.verify(`${Number(expires) + 3600}.${signature}`, "prj_a", now)).toBe(false);
     expect(local.verify(`${expires}.${signature!.slice(0, -1)}A`, "prj_a", now)).toBe(false);
-    const other = createAppAccess({ secret: "t".repeat(32), appsDomain: undefined, appsPort: 8081 });
+    const other = createAppAccess({ secret: "t".repeat(32), appsDomain: undefined, appsPort: () => 8081 });
     expect(other.verify(token, "prj_a", now)).toBe(false);
     for (const garbage of [undefined, "", "x", "1.2", `${expires}.${signature}.extra`])
       expect(local.verify(garbage, "prj_a", now)).toBe(false);

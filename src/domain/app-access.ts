@@ -18,8 +18,11 @@ export interface AppAccessOptions {
   readonly secret: string | Uint8Array;
   /** The wildcard domain apps are served under (https), or undefined for `<label>.localhost`. */
   readonly appsDomain: string | undefined;
-  /** The apps listener's port, for `http://<label>.localhost:<port>/`. */
-  readonly appsPort: number;
+  /**
+   * The apps listener's port, for `http://<label>.localhost:<port>/`: read when an origin is made,
+   * so it may be the port the listener bound (APPS_PORT=0 picks one).
+   */
+  readonly appsPort: () => number;
 }
 
 export interface AppAccess {
@@ -46,7 +49,7 @@ export function createAppAccess(options: AppAccessOptions): AppAccess {
 
   const access: AppAccess = {
     secure: domain !== undefined,
-    origin: (label) => (domain ? `https://${label}.${domain}/` : `http://${label}.localhost:${options.appsPort}/`),
+    origin: (label) => (domain ? `https://${label}.${domain}/` : `http://${label}.localhost:${options.appsPort()}/`),
     labelOf(host) {
       const name = host?.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
       const suffix = `.${domain ?? "localhost"}`;

@@ -21,12 +21,12 @@ export const queues = {
 /**
  * How long a worker may go silent before its job counts as abandoned: pg-boss's minimum. A live
  * worker refreshes the heartbeat every HEARTBEAT_SECONDS / 2; the supervisor looks every
- * SUPERVISE_SECONDS, so a dead worker's job is retried within about 20 seconds.
+ * `superviseIntervalMs` (JOB_SUPERVISE_INTERVAL, 10 s), so a dead worker's job is retried within
+ * about 20 seconds.
  */
 const HEARTBEAT_SECONDS = 10;
 /** Retries of an agent-run or deployment-build job before it is given up (about 10 minutes of backoff). */
 export const JOB_RETRY_LIMIT = 8;
-const SUPERVISE_SECONDS = 10;
 
 export interface JobQueueOptions {
   /** The longest an agent run may take; its job expires a little after that. */
@@ -41,6 +41,11 @@ export interface JobQueueOptions {
    * with MIGRATE_ON_START=false) only checks it, and `pbs migrate` installs it (migrateJobQueue).
    */
   migrate?: boolean;
+  /** How often the supervisor looks for lapsed heartbeats (JOB_SUPERVISE_INTERVAL; default 10 s). */
+  superviseIntervalMs?: number;
+  /** A failed job's first retry delay, doubling up to the max (JOB_RETRY_DELAY, _MAX; whole seconds). */
+  retryDelayMs?: number;
+  retryDelayMaxMs?: number;
 }
 
 export interface JobQueue extends WorkQueue {
@@ -51,7 +56,14 @@ export interface JobQueue extends WorkQueue {
 /** Starts pg-boss on the storage (installing or migrating its schema unless told not to) and creates the queues. */
 export async function openJobQueue(storage: Storage, logger: Logger, options: JobQueueOptions): Promise<JobQueue> {
   const maintenance = options.maintain === false ? { supervise: false, schedule: false } : {};
-  const boss = newBoss(storage, { ...maintenance, migrate: options.migrate ?? true });
+  const superviseSeconds = (options.superviseIntervalMs ?? 10_000) / 1000;
+  const boss = newBoss(storage, {
+    ...maintenance,
+    migrate: options.migrate ?? true,
+    superviseIntervalSeconds: superviseSeconds,
+    // Lapsed heartbeats are found by the monitor pass, which runs as often as the supervisor.
+    monitorIntervalSeconds: superviseSeconds,
+  });
   boss.on("error", (error: unknown) => logger.warn({ err: error }, "job queue error"));
   try {
     await boss.start();
@@ -70,7 +82,12 @@ export async function openJobQueue(storage: Storage, logger: Logger, options: Jo
   const expireInSeconds = Math.ceil(options.agentRunTimeoutMs / 1000) + 60;
   // A job fails only when its process died or storage failed (the worker records an agent's own
   // failure on the run): retry soon, then back off.
-  const retries = { retryLimit: JOB_RETRY_LIMIT, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 };
+  const retries = {
+    retryLimit: JOB_RETRY_LIMIT,
+    retryDelay: (options.retryDelayMs ?? 2000) / 1000,
+    retryBackoff: true,
+    retryDelayMax: (options.retryDelayMaxMs ?? 300_000) / 1000,
+  };
   await ensureQueue(boss, queues.agentRun, { expireInSeconds, heartbeatSeconds: HEARTBEAT_SECONDS, ...retries });
   await ensureQueue(boss, queues.deploymentBuild, {
     expireInSeconds: 15 * 60,
@@ -125,7 +142,16 @@ export async function migrateJobQueue(storage: Storage): Promise<void> {
   await boss.stop({ graceful: false, close: false });
 }
 
-function newBoss(storage: Storage, maintenance: { supervise?: boolean; schedule?: boolean; migrate: boolean }): PgBoss {
+function newBoss(
+  storage: Storage,
+  maintenance: {
+    supervise?: boolean;
+    schedule?: boolean;
+    migrate: boolean;
+    superviseIntervalSeconds?: number;
+    monitorIntervalSeconds?: number;
+  },
+): PgBoss {
   return storage.driver === "pglite"
     ? new PgBoss({ db: fromPglite(storage.client), backend: "pglite", ...bossOptions, ...maintenance })
     : new PgBoss({ db: poolDatabase(storage.pool), ...bossOptions, ...maintenance });
@@ -133,9 +159,6 @@ function newBoss(storage: Storage, maintenance: { supervise?: boolean; schedule?
 
 const bossOptions = {
   schema: "pgboss",
-  superviseIntervalSeconds: SUPERVISE_SECONDS,
-  // Lapsed heartbeats are found by the monitor pass, which runs as often as the supervisor.
-  monitorIntervalSeconds: SUPERVISE_SECONDS,
   // Telemetry off: nothing leaves the machine, and no spans are made for nobody.
   openTelemetry: { enabled: false },
   registerInstance: false,

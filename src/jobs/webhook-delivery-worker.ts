@@ -28,8 +28,10 @@ export interface DeliveryWorkerOptions {
   readonly concurrency: number;
   /** The waits between attempts (default: the contract's schedule); tests shorten it. */
   readonly retrySchedule?: readonly number[];
-  /** How often an idle worker looks for due deliveries (default 250 ms). */
+  /** How often an idle worker looks for due deliveries (WEBHOOK_POLL_INTERVAL; default 250 ms). */
   readonly pollMs?: number;
+  /** The longest an attempt may take (WEBHOOK_ATTEMPT_TIMEOUT; default 10 s). */
+  readonly attemptTimeoutMs?: number;
   /**
    * This process owns the database alone (the embedded default): claims found at start were left
    * by a process that died, and are released at once instead of when their lease ends.
@@ -49,12 +51,13 @@ export interface DeliveryWorker {
  * How long a claim holds: past an attempt's time limit and the recording after it, so it never
  * lapses under a live attempt; a dead claimant's deliveries are attempted again once it ends.
  */
-const LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000;
+const leaseMs = (attemptTimeoutMs: number) => attemptTimeoutMs + Math.min(5_000, attemptTimeoutMs);
 
 export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
   const { db, logger } = options;
   const claimant = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const pollMs = options.pollMs ?? 250;
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const inFlight = new Set<Promise<void>>();
   /** Aborts the attempts still in flight when a stop's grace period ends. */
   const abandon = new AbortController();
@@ -66,6 +69,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     const attemptedAt = new Date();
     const result = await sendWebhook({
       url: delivery.url,
+      timeoutMs: attemptTimeoutMs,
       body,
       targets: options.targets,
       signal: abandon.signal,
@@ -100,7 +104,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     const free = options.concurrency - inFlight.size;
     if (free > 0) {
       try {
-        claimed = await claimDueDeliveries(db, claimant, free, LEASE_MS);
+        claimed = await claimDueDeliveries(db, claimant, free, leaseMs(attemptTimeoutMs));
       } catch (error) {
         logger.warn({ err: error }, "could not claim webhook deliveries");
       }

@@ -19,17 +19,22 @@ export interface PageDeps {
 
 export function pageDeps(
   db: Queryable,
-  publicUrl: string,
+  publicUrl: () => string,
   csrfSecret: string,
   clientAddress: PageDeps["clientAddress"],
   sessions?: SessionSightings,
 ): PageDeps {
-  const origin = new URL(publicUrl).origin;
+  // Read when the first page is served: the public URL may follow the port the listener bound.
+  let cookies: CookieJar | undefined;
   return {
     db,
-    origin,
+    get origin() {
+      return new URL(publicUrl()).origin;
+    },
     csrfSecret,
-    cookies: cookieJar(origin.startsWith("https:")),
+    get cookies() {
+      return (cookies ??= cookieJar(publicUrl().startsWith("https:")));
+    },
     clientAddress,
     ...(sessions ? { sessions } : {}),
   };

@@ -1,35 +1,35 @@
 // The real server over HTTP on a free port, on a fresh database of the given driver, with helpers
 // to make workspaces and keys. Every response goes through the contract-checking client.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import type { Agent } from "../../src/agents/agent.ts";
-import { createBuiltinAgent } from "../../src/agents/builtin.ts";
-import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../src/config.ts";
-import { createApp, type App, type AppOptions } from "../../src/app.ts";
-import { createAppsServer, type AppsServer } from "../../src/apps/server.ts";
-import { createAppAccess, type AppAccess } from "../../src/domain/app-access.ts";
-import { createWebhookTargets, type Resolver, type WebhookTargets } from "../../src/domain/webhook-targets.ts";
-import { createBuildPool, type BuildPool } from "../../src/jobs/build-pool/build-pool.ts";
-import { openJobQueue, type JobQueue } from "../../src/jobs/queue.ts";
-import { startDeliveryWorker } from "../../src/jobs/webhook-delivery-worker.ts";
-import { startWorkers } from "../../src/jobs/workers.ts";
+import type { App, AppOptions } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { AppAccess } from "../../src/domain/app-access.ts";
 import { createApiKey, type ExpiryChoice } from "../../src/domain/keys.ts";
+import type { Resolver, WebhookTargets } from "../../src/domain/webhook-targets.ts";
 import { ensureWorkspace } from "../../src/domain/workspaces.ts";
+import type { TrustProxy } from "../../src/http/client-address.ts";
 import {
+  createMemoryStore,
   PLAN_LIMITS,
   type Plan,
   type PlanLimits,
   type RateLimitStore,
   type RateLimitWindows,
 } from "../../src/http/rate-limit/index.ts";
+import type { JobQueue } from "../../src/jobs/queue.ts";
+import type { ServerLimits } from "../../src/listen.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/listen.ts";
-import type { TrustProxy } from "../../src/http/client-address.ts";
+import { createServer } from "../../src/server.ts";
 import type { Storage } from "../../src/storage/index.ts";
 import { auditLog, type AuditEntry, type Environment } from "../../src/storage/schema.ts";
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll } from "vitest";
 import { createApiClient, type ApiClient } from "./api-client.ts";
 import type { TestDriver } from "./database.ts";
-import { freePort } from "./net.ts";
+import { testEnvironment } from "./environment.ts";
 
 export interface KeyOptions {
   workspace?: string;
@@ -119,81 +119,52 @@ export async function startTestServer(
     };
     /** The live event streams' bounds (per key, heartbeat, slow-reader buffer, poll). */
     eventStreams?: AppOptions["eventStreams"];
+    /** Environment variables over the tests' defaults (testEnvironment), as an operator would set them. */
+    env?: Record<string, string>;
   } = {},
 ): Promise<TestServer> {
   const storage = await driver.open();
-  const logger = options.logger ?? createLogger({ level: "silent" });
-  // Servers without workers only queue jobs: they leave pg-boss's timers off, which keeps suites light.
-  const jobs = await openJobQueue(storage, logger, { agentRunTimeoutMs: 600_000, maintain: Boolean(options.workers) });
-  const apps = createAppAccess({
-    secret: "test-apps-secret-0123456789",
-    appsDomain: undefined,
-    appsPort: await freePort(),
+  const dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
+  const workers = options.workers === true ? {} : options.workers || undefined;
+  const config = loadConfig({
+    ...testEnvironment({ DATA_DIR: dataDir }),
+    ...(options.webhooks?.allowPrivateNetworks ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } : {}),
+    ...options.env,
   });
-  const webhookTargets = createWebhookTargets({
-    allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
-    ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
-  });
-  // Known before listening: the console and the OAuth issuer are told where they are reached.
-  const port = await freePort();
-  const serverLimits = { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits };
-  const app = await createApp({
-    storage,
-    logger,
-    work: jobs,
-    apps,
-    webhookTargets,
-    cursorSecret: "test-cursor-secret-0123456789",
-    rateLimitPlans: options.rateLimitPlans ?? unlimited,
-    ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
-    ...(options.rateLimitStore
-      ? {
-          rateLimitStore:
-            typeof options.rateLimitStore === "function"
-              ? await options.rateLimitStore(storage)
-              : options.rateLimitStore,
-        }
-      : {}),
-    ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
-    drainTimeoutMs: 1000,
-    serverLimits,
-    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
-    unauthenticatedLimit: options.unauthenticatedLimit ?? { limit: 0 },
-    publicUrl: `http://127.0.0.1:${port}`,
-    csrfSecret: "test-csrf-secret-0123456789",
-    ...(options.eventStreams ? { eventStreams: options.eventStreams } : {}),
-  });
-  const url = await app.listen(port, "127.0.0.1");
-  const appsServer: AppsServer = createAppsServer({ db: storage.db, access: apps, logger, limits: serverLimits });
-  const appsUrl = await appsServer.listen(Number(new URL(apps.origin("x")).port), "127.0.0.1");
-  const deliveries = options.webhooks?.deliver
-    ? await startDeliveryWorker({
-        db: storage.db,
-        targets: webhookTargets,
-        logger,
-        concurrency: 10,
-        pollMs: 100,
-        ...(options.webhooks.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
-      })
-    : undefined;
-  let buildPool: BuildPool | undefined;
-  if (options.workers) {
-    const workers = options.workers === true ? {} : options.workers;
-    buildPool = createBuildPool({ threads: 1, timeoutMs: workers.buildTimeoutMs ?? 60_000 });
-    await startWorkers(jobs, {
-      db: storage.db,
-      agent: workers.agent ?? createBuiltinAgent(buildPool.editProject),
-      apps,
-      buildPool,
-      logger,
-      concurrency: workers.concurrency ?? 2,
-      agentRunTimeoutMs: workers.agentRunTimeoutMs ?? 600_000,
-      changes: storage.changes,
-      pollingIntervalSeconds: 0.5,
-      retentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      withoutAutovacuum: storage.driver === "pglite",
-    });
-  }
+  const server = await createServer(
+    {
+      ...config,
+      serverLimits: { ...config.serverLimits, ...options.serverLimits },
+      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+      ...(options.webhooks?.retrySchedule ? { webhookRetrySchedule: options.webhooks.retrySchedule } : {}),
+      // Below what an operator may set: tests about time limits meet them in milliseconds.
+      ...(workers?.agentRunTimeoutMs ? { agentRunTimeoutMs: workers.agentRunTimeoutMs } : {}),
+      ...(workers?.buildTimeoutMs ? { buildTimeoutMs: workers.buildTimeoutMs } : {}),
+      ...(workers?.concurrency ? { agentConcurrency: workers.concurrency } : {}),
+      ...(options.idempotencyLockTimeoutMs ? { idempotencyLockTimeoutMs: options.idempotencyLockTimeoutMs } : {}),
+    },
+    {
+      storage,
+      logger: options.logger ?? createLogger({ level: "silent" }),
+      ...(workers?.agent ? { agent: workers.agent } : {}),
+      ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
+      rateLimitStore:
+        typeof options.rateLimitStore === "function"
+          ? await options.rateLimitStore(storage)
+          : (options.rateLimitStore ?? createMemoryStore()),
+      workers: workers !== undefined,
+      deliveries: options.webhooks?.deliver ?? false,
+      // Deliveries still waiting on a receiver are abandoned at once: a test has no use for them.
+      drainTimeoutMs: 1000,
+      api: {
+        rateLimitPlans: options.rateLimitPlans ?? unlimited,
+        ...(options.rateLimitWindows ? { rateLimitWindows: options.rateLimitWindows } : {}),
+        unauthenticatedLimit: options.unauthenticatedLimit ?? { limit: 0 },
+        ...(options.eventStreams ? { eventStreams: options.eventStreams } : {}),
+      },
+    },
+  );
+  const { url, appsUrl } = await server.start();
 
   async function createKey(key: KeyOptions = {}): Promise<string> {
     const { workspace } = await ensureWorkspace(storage.db, { slug: key.workspace ?? "acme", plan: key.plan ?? "pro" });
@@ -211,11 +182,11 @@ export async function startTestServer(
   return {
     url,
     storage,
-    app,
+    app: server.app,
     appsUrl,
-    apps,
-    jobs,
-    webhookTargets,
+    apps: server.apps,
+    jobs: server.jobs,
+    webhookTargets: server.webhookTargets,
     client: createApiClient(url, defaultKey),
     createKey,
     as: (key) => createApiClient(url, key ?? undefined),
@@ -229,10 +200,8 @@ export async function startTestServer(
       }
     },
     async stop() {
-      // Deliveries still waiting on a receiver are abandoned at once: a test has no use for them.
-      await Promise.all([app.stop(), appsServer.stop(), jobs.stop(), deliveries?.stop(0)]);
-      await buildPool?.close();
-      await storage.close();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
