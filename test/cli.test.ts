@@ -1,10 +1,14 @@
 // `pbs` end to end: the real executable in a child process, against a temp DATA_DIR (PGlite) or a
 // fresh PostgreSQL database, and through the admin socket of a process holding the data directory.
+// Each case's first command (and any that reads standard input) runs the executable; the steps after
+// it run the same command in this process (runAdminCommand, which the executable calls), sparing a
+// Node start per step.
 import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAdminSocket } from "../src/cli/admin-socket.ts";
+import { runAdminCommand } from "../src/cli/run-pbs.ts";
 import { authenticate, type Principal } from "../src/domain/keys.ts";
 import { signIn } from "../src/domain/sessions.ts";
 import { sql } from "drizzle-orm";
@@ -18,6 +22,11 @@ type Run = Awaited<ReturnType<typeof runPbs>>;
 /** Runs `pbs` as operators do: the file itself, executable, under Node's type stripping. */
 function pbs(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return runPbs(args, { LOG_LEVEL: "silent", ...env });
+}
+
+/** The same command in this process, as the executable runs it. */
+function command(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return runAdminCommand(args, { ...process.env, LOG_LEVEL: "silent", ...env });
 }
 
 /** `pbs` with `input` piped to its standard input (`--password-stdin`). */
@@ -84,7 +93,7 @@ forEachDriver("pbs executable", (driver) => {
     const secret = lastLine(created.stdout);
     expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{46}$/);
 
-    const json = await pbs(
+    const json = await command(
       database.env,
       "keys",
       "create",
@@ -110,7 +119,7 @@ forEachDriver("pbs executable", (driver) => {
     });
     expect((first.key.expiresAt!.getTime() - first.key.createdAt.getTime()) / 86_400_000).toBeCloseTo(90, 5);
 
-    const revoked = await pbs(database.env, "keys", "revoke", first.key.id);
+    const revoked = await command(database.env, "keys", "revoke", first.key.id);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`Revoked key ${first.key.id}`);
     await withStorage(database, async (storage) => {
@@ -163,10 +172,10 @@ forEachDriver("pbs migrate", (driver) => {
         ).rows,
       ).toEqual([{ installed: "pgboss.version" }]);
     });
-    const again = await pbs(database.env, "migrate", "--json");
+    const again = await command(database.env, "migrate", "--json");
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ applied: [], latest: tags.at(-1) });
-    expect((await pbs(database.env, "keys", "create", "--workspace", "acme", "--name", "after")).code).toBe(0);
+    expect((await command(database.env, "keys", "create", "--workspace", "acme", "--name", "after")).code).toBe(0);
   });
 
   it("brings a database that is behind up to date; until then the other commands name what is missing", async () => {
@@ -184,12 +193,12 @@ forEachDriver("pbs migrate", (driver) => {
       `pbs: the database schema is behind this release: 1 migration not applied (${tags.at(-1)}); run \`pbs migrate\`\n`,
     );
 
-    const migrated = await pbs(database.env, "migrate");
+    const migrated = await command(database.env, "migrate");
     expect(migrated.code).toBe(0);
     expect(migrated.stdout).toMatch(
       new RegExp(`^Applied ${tags.at(-1)} in \\d+ ms\\.\n${upToDate.replace(/[.()]/g, "\\$&")}\n$`),
     );
-    expect((await pbs(database.env, "workspaces", "create", "--slug", "acme")).code).toBe(0);
+    expect((await command(database.env, "workspaces", "create", "--slug", "acme")).code).toBe(0);
   });
 });
 
@@ -217,10 +226,10 @@ describe("pbs while another process holds the PGlite data directory", () => {
       const principal = (await authenticate(storage!.db, secret)) as Principal;
       expect(principal.key.name).toBe("live one");
 
-      const listed = await pbs(database.env, "keys", "list", "--workspace", "acme", "--json");
+      const listed = await command(database.env, "keys", "list", "--workspace", "acme", "--json");
       expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: principal.key.id, status: "active" })]);
 
-      expect((await pbs(database.env, "keys", "revoke", principal.key.id)).code).toBe(0);
+      expect((await command(database.env, "keys", "revoke", principal.key.id)).code).toBe(0);
       expect(await authenticate(storage!.db, secret)).toMatchObject({ refused: "revoked" });
 
       // The password travels to the server over the socket, never on a command line.
@@ -244,13 +253,13 @@ describe("pbs while another process holds the PGlite data directory", () => {
       ).toMatchObject({ outcome: "signed_in" });
 
       // The server migrates on pbs's behalf; it did at start, so there is nothing left.
-      const migrated = await pbs(database.env, "migrate");
+      const migrated = await command(database.env, "migrate");
       expect(migrated.stderr).toBe("");
       expect(migrated.stdout).toBe(
         `Nothing to apply. The schema is up to date (last migration ${readMigrations().at(-1)!.tag}).\n`,
       );
 
-      const failed = await pbs(database.env, "keys", "list", "--workspace", "nope");
+      const failed = await command(database.env, "keys", "list", "--workspace", "nope");
       expect(failed.code).toBe(1);
       expect(failed.stderr).toBe('pbs: there is no workspace "nope"\n');
     } finally {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiClient, expectBody } from "./support/api-client.ts";
 import { forEachDriver, useProcessDatabase } from "./support/database.ts";
+import { testEnvironment } from "./support/environment.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { pbs, startServer } from "./support/process.ts";
 
@@ -32,12 +33,7 @@ forEachDriver("a run whose server was killed mid-run", (driver) => {
       : "is finished once by another replica",
     async () => {
       const env = {
-        ...database().env,
-        PORT: "0",
-        APPS_PORT: "0",
-        HOST: "127.0.0.1",
-        REDIS_URL: "",
-        LOG_LEVEL: "info",
+        ...testEnvironment(database().env),
         AGENT_BASE_URL: model.url,
         AGENT_MODEL: "fake-1",
       };

@@ -30,6 +30,7 @@ import {
   type ResponseTo,
 } from "./support/api-client.ts";
 import { postgresDriver, type ProcessDatabase } from "./support/database.ts";
+import { testEnvironment } from "./support/environment.ts";
 import { final } from "./support/poll.ts";
 import { pbs, runPbs, startServer } from "./support/process.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
@@ -53,15 +54,10 @@ describe.skipIf(skipReason !== undefined)(
       database = await postgresDriver.forProcess({ migrated: false });
       receiver = await startReceiver();
       const env = {
-        ...database.env,
+        ...testEnvironment(database.env),
         REDIS_URL: redisUrl!,
-        PORT: "0",
-        APPS_PORT: "0",
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "info",
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
         WEBHOOK_RETRY_SCHEDULE: "1s",
-        AGENT_CONCURRENCY: "2",
       };
       // Started together on an empty database: both migrate at start (MIGRATE_ON_START's default).
       replicas = await Promise.all([startServer(env), startServer(env)]);

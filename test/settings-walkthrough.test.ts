@@ -11,7 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieBrowser, formFields } from "./support/cookie-browser.ts";
-import { freePort } from "./support/net.ts";
+import { testEnvironment } from "./support/environment.ts";
 import { runPbs, startServer } from "./support/process.ts";
 
 const PASSWORD = "a password long enough";
@@ -26,15 +26,7 @@ describe("docs/console-and-oauth.md walk-through: settings console and OAuth, wi
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "pbs-settings-"));
-    const port = await freePort();
-    env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      APPS_PORT: String(await freePort()),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "info",
-    };
+    env = testEnvironment({ DATA_DIR: dataDir });
     server = await startServer(env);
   });
   afterAll(async () => {

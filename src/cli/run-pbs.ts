@@ -28,9 +28,8 @@ import {
   type CommandInput,
 } from "./commands.ts";
 
-process.stdin.setEncoding("utf8");
-
-async function main(argv: string[]): Promise<number> {
+/** The executable (src/cli/pbs.ts): answers its exit code. */
+export async function main(argv: string[]): Promise<number> {
   // Clients of a running server rather than administration commands: no storage of their own.
   if (argv[0] === "mcp") return (await import("./mcp-stdio.ts")).runMcpProxy(argv.slice(1));
   if (argv[0] === "listen") {
@@ -45,33 +44,55 @@ async function main(argv: string[]): Promise<number> {
     });
     return listen ? listen.runListen(argv.slice(1)) : 1;
   }
+  const result = await runAdminCommand(argv, process.env, {
+    stdin: readStdin,
+    progress: (message) => process.stderr.write(`pbs: ${message}\n`),
+  });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  return result.code;
+}
+
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Parses and carries out an administration command (every one but `mcp` and `listen`) with `env`
+ * as its environment, reading standard input from `stdin` when the command takes it: what the
+ * executable does, answered as its exit code and output. `progress` hears a migration's steps as
+ * they happen (otherwise they lead the error output).
+ */
+export async function runAdminCommand(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: { readonly stdin?: () => Promise<string>; readonly progress?: (message: string) => void } = {},
+): Promise<CommandResult> {
   let command: Command;
   try {
     command = parseCommand(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`pbs: ${error.message}\n`);
-    return 2;
+    return { code: 2, stdout: "", stderr: `pbs: ${error.message}\n` };
   }
-  if (command.name === "help") {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const input: CommandInput = readsStdin(command) ? { stdin: await readStdin() } : {};
-  const config = loadConfig();
+  if (command.name === "help") return { code: 0, stdout: `${USAGE}\n`, stderr: "" };
+  const input: CommandInput = readsStdin(command) ? { stdin: (await io.stdin?.()) ?? "" } : {};
+  const config = loadConfig(env);
   setPasswordHashCost(config.passwordHashCost);
-  const reply = await run(config, argv, command, input);
-  if (!reply.ok) {
-    process.stderr.write(`pbs: ${reply.message}\n`);
-    return reply.exitCode;
-  }
+  const steps: string[] = [];
+  const progress = io.progress ?? ((message: string) => void steps.push(`pbs: ${message}\n`));
+  const reply = await run(config, argv, command, input, progress);
+  if (!reply.ok) return { code: reply.exitCode, stdout: "", stderr: `${steps.join("")}pbs: ${reply.message}\n` };
   const json = "json" in command && command.json;
-  process.stdout.write(json ? `${JSON.stringify(reply.output.json, null, 2)}\n` : `${reply.output.text}\n`);
-  return 0;
+  const stdout = json ? `${JSON.stringify(reply.output.json, null, 2)}\n` : `${reply.output.text}\n`;
+  return { code: 0, stdout, stderr: steps.join("") };
 }
 
 /** All of standard input (up to 64 KiB): a password piped in. */
 async function readStdin(): Promise<string> {
+  process.stdin.setEncoding("utf8");
   if (process.stdin.isTTY) process.stderr.write("pbs: reading the password from standard input (end with Ctrl-D)\n");
   let text = "";
   for await (const chunk of process.stdin) {
@@ -81,7 +102,13 @@ async function readStdin(): Promise<string> {
   return text;
 }
 
-async function run(config: Config, argv: string[], command: Command, input: CommandInput): Promise<AdminReply> {
+async function run(
+  config: Config,
+  argv: readonly string[],
+  command: Command,
+  input: CommandInput,
+  progress: (message: string) => void,
+): Promise<AdminReply> {
   if (!config.databaseUrl) {
     const reply = await sendToAdminSocket(config.adminSocketPath, argv, input);
     if (reply) return reply;
@@ -100,7 +127,7 @@ async function run(config: Config, argv: string[], command: Command, input: Comm
   }
   // The application's migrations, then pg-boss's own schema (servers that do not migrate only check it).
   const migrate = async () => {
-    const report = await storage.migrate({ progress: (message) => process.stderr.write(`pbs: ${message}\n`) });
+    const report = await storage.migrate({ progress });
     const { migrateJobQueue } = await import("../jobs/queue.ts");
     await migrateJobQueue(storage);
     return report;
@@ -114,13 +141,3 @@ async function run(config: Config, argv: string[], command: Command, input: Comm
     await storage.close();
   }
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`pbs: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);

@@ -2,6 +2,7 @@
 // `src/cli/pbs.ts` with the environment a test gives them.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { runAdminCommand } from "../../src/cli/run-pbs.ts";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
 
@@ -62,7 +63,8 @@ export async function startServer(
   command: readonly string[] = [process.execPath, "src/main.ts"],
 ): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
   const [program, ...args] = command;
-  const child = tracked(spawn(program!, args, { cwd: repoRoot, env: { ...process.env, ...env } }));
+  // What it logs at info is how it is followed: when it listens, and where.
+  const child = tracked(spawn(program!, args, { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: "info", ...env } }));
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
@@ -83,9 +85,14 @@ export async function startServer(
   return { child, url, logs };
 }
 
-/** Runs `pbs` and answers what it printed; fails unless it exits 0. */
+/**
+ * Runs a `pbs` administration command in this process, as the executable would with `env` (on the
+ * embedded database, through the admin socket of the server holding it), and answers what it
+ * printed; fails unless it exits 0. For tests that provision workspaces and keys; cli.test.ts runs
+ * the executable itself.
+ */
 export async function pbs(args: string[], env: Record<string, string>): Promise<string> {
-  const { code, stdout } = await runPbs(args, env);
-  if (code !== 0) throw new Error(`pbs ${args.join(" ")} exited with ${code}`);
+  const { code, stdout, stderr } = await runAdminCommand(args, { ...process.env, ...env });
+  if (code !== 0) throw new Error(`pbs ${args.join(" ")} exited with ${code}: ${stderr}`);
   return stdout;
 }

@@ -16,10 +16,10 @@ import { createHash, randomBytes, randomInt } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { purgeAbandonedUploads } from "../../../src/domain/files.ts";
-import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "../../../src/http/idempotency.ts";
 import type { Storage, StorageDriver } from "../../../src/storage/index.ts";
 import { expectStatus, type StatusAndBodyTo } from "../../support/api-client.ts";
 import { forEachDriver, type ProcessDatabase } from "../../support/database.ts";
+import { testEnvironment } from "../../support/environment.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { rawClient } from "./http.ts";
 import { recordResult } from "./summary.ts";
@@ -58,6 +58,9 @@ interface Sent {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** IDEMPOTENCY_LOCK_TIMEOUT of the servers: how long a claim a kill cut stays in use. */
+const LOCK_TIMEOUT_MS = 5_000;
+
 export function crashSuite(options: CrashSuiteOptions): void {
   forEachDriver(
     "crash: kill -9 during creates and uploads",
@@ -74,15 +77,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
       });
 
       it(`loses no acknowledged write, duplicates nothing and leaves no orphan over ${options.cycles} kill -9 cycle(s)`, async () => {
-        const env = {
-          ...database.env,
-          PORT: "0",
-          APPS_PORT: "0",
-          HOST: "127.0.0.1",
-          REDIS_URL: "",
-          LOG_LEVEL: "info",
-          AGENT_CONCURRENCY: "2",
-        };
+        const env = { ...testEnvironment(database.env), IDEMPOTENCY_LOCK_TIMEOUT: `${LOCK_TIMEOUT_MS}ms` };
         const start = async () => {
           const server = await startServer(env);
           children.push(server.child);
@@ -233,7 +228,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
 
         if (options.waitForLeases) {
           // The claims the kills cut free themselves a lease after their last renewal: then each is made once.
-          await sleep(IDEMPOTENCY_LOCK_TIMEOUT_MS + 2_000);
+          await sleep(LOCK_TIMEOUT_MS + 2_000);
           for (const sent of ledger.filter((entry) => entry.outcome === "in progress at the crash")) {
             const answer = await send(sent);
             expectStatus(answer, 201, `${sent.key}: ${JSON.stringify(answer.body)}`);

@@ -18,8 +18,8 @@ import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "../../../src/http/idempotency.ts";
 import { postgresDriver, type ProcessDatabase } from "../../support/database.ts";
+import { testEnvironment } from "../../support/environment.ts";
 import { freePort } from "../../support/net.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy.ts";
@@ -35,6 +35,9 @@ export interface FaultsSuiteOptions {
 const serverLogFile = join(tmpdir(), "pbs-faults-server.log");
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** IDEMPOTENCY_LOCK_TIMEOUT of the server: how long a claim the database cut left stays in use. */
+const LOCK_TIMEOUT_MS = 5_000;
 
 /** A webhook receiver on a fixed port that can go down (stop listening) and come back. */
 async function flakyReceiver(): Promise<{
@@ -108,13 +111,10 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
 
       it(`answers 503 then recovers, keeps answering without Redis, and delivers every event once the receiver is back (${options.rounds} round(s))`, async () => {
         const server = await startServer({
-          ...database.env,
+          ...testEnvironment(database.env),
           DATABASE_URL: pgProxy.url(database.databaseUrl!),
           REDIS_URL: redisProxy.url(redisUrl!),
-          PORT: "0",
-          APPS_PORT: "0",
-          HOST: "127.0.0.1",
-          LOG_LEVEL: "info",
+          IDEMPOTENCY_LOCK_TIMEOUT: `${LOCK_TIMEOUT_MS}ms`,
           AGENT_CONCURRENCY: "4",
           WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
           // Retries every second, then every ten seconds (the most attempts allowed, 20, span 155 s)
@@ -237,8 +237,8 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
 
         // Every key again: 201, made now (its first try was refused) or replayed. A key whose claim
         // was taken just as the database went away could not be released: it is in use until its
-        // lease ends (IDEMPOTENCY_LOCK_TIMEOUT_MS), and a client retries it later, as told.
-        const retryUntil = Date.now() + IDEMPOTENCY_LOCK_TIMEOUT_MS + 15_000;
+        // lease ends (IDEMPOTENCY_LOCK_TIMEOUT), and a client retries it later, as told.
+        const retryUntil = Date.now() + LOCK_TIMEOUT_MS + 15_000;
         for (const request of sent) {
           let again = await api("/v1/projects", {
             method: "POST",
