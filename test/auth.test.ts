@@ -1,4 +1,4 @@
-// Authentication over HTTP, on every storage driver: each 401 code of the description, in the
+// Authentication over HTTP, on the embedded database: each 401 code of the description, in the
 // contract's error shape with the request id of the response; a refused caller consumes no key's
 // quota; every attempt, refused ones included, is written to the audit log.
 import { eq, sql } from "drizzle-orm";
@@ -14,7 +14,7 @@ import {
   type ApiResponse,
   type Schemas,
 } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
 type AuthCode = "missing_api_key" | "invalid_api_key" | "expired_api_key";
@@ -36,7 +36,7 @@ function expectRefused(response: ApiResponse, code: AuthCode): asserts response 
   }
 }
 
-forEachDriver("authentication", (driver) => {
+onEmbeddedDatabase("authentication", (driver) => {
   const server = suiteServer(driver);
 
   /** A key of workspace `acme` with its id, made through the domain so the test can revoke or age it. */

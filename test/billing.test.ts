@@ -1,4 +1,4 @@
-// Billing usage and invoices over HTTP, end to end, on every storage driver.
+// Billing usage and invoices over HTTP, end to end, on the embedded database.
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { billingPeriod, closeBillingPeriod } from "../src/domain/billing.ts";
@@ -8,10 +8,10 @@ import { PLAN_LIMITS, type Plan } from "../src/http/rate-limit/index.ts";
 import { newId } from "../src/storage/ids.ts";
 import { agentRuns, invoices } from "../src/storage/schema.ts";
 import { expectBody, expectStatus, type ApiClient, type Schemas } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
-forEachDriver("billing", (driver) => {
+onEmbeddedDatabase("billing", (driver) => {
   const server = suiteServer(driver);
 
   let workspaces = 0;

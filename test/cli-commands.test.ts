@@ -1,11 +1,11 @@
-// The `pbs` commands in process: parsing and execution, on both drivers. (The executable, its exit
+// The `pbs` commands in process: parsing and execution. (The executable, its exit
 // codes and the admin socket are exercised end to end in cli.test.ts.)
 import { describe, expect, it } from "vitest";
 import { CommandError, executeCommand, parseCommand, UsageError, type CommandOutput } from "../src/cli/commands.ts";
 import { authenticate } from "../src/domain/keys.ts";
 import { signIn } from "../src/domain/sessions.ts";
 import { apiKeys, auditLog, oauthClients, users } from "../src/storage/schema.ts";
-import { forEachDriver, useStorage } from "./support/database.ts";
+import { onEmbeddedDatabase, useStorage } from "./support/database.ts";
 
 describe("parseCommand", () => {
   it("reads the fixed forms operators script", () => {
@@ -140,7 +140,7 @@ describe("parseCommand", () => {
   });
 });
 
-forEachDriver("pbs commands", (driver) => {
+onEmbeddedDatabase("pbs commands", (driver) => {
   const storage = useStorage(driver);
 
   const run = (...argv: string[]): Promise<CommandOutput> => executeCommand(storage().db, parseCommand(argv));

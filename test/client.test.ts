@@ -1,4 +1,4 @@
-// The client library (packages/client, from its source) against the real server on every storage driver: typed calls,
+// The client library (packages/client, from its source) against the real server on the embedded database: typed calls,
 // pagination across pages, automatic idempotency keys kept across the client's own retries, typed
 // errors, a 429 waited out, 5xx retried with backoff. Then its transport alone, on a fake fetch:
 // what is retried and what is not, timeouts, aborts, the Retry-After cap.
@@ -19,7 +19,7 @@ import {
 } from "../packages/client/src/index.ts";
 import { createProject } from "../src/domain/projects.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
-import { forEachDriver, pgliteDriver } from "./support/database.ts";
+import { onEmbeddedDatabase, pgliteDriver } from "./support/database.ts";
 import { startTestServer, suiteServer, type TestServer } from "./support/server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -93,7 +93,7 @@ export function typeChecks(client: ProjectBuilderClient) {
   };
 }
 
-forEachDriver("client library", (driver) => {
+onEmbeddedDatabase("client library", (driver) => {
   const server = suiteServer(driver);
 
   const clientFor = async (workspace: string, options: Partial<ClientOptions> = {}) =>

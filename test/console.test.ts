@@ -1,4 +1,4 @@
-// The settings console over HTTP without a browser, on each storage driver: sign-in (a generic 401,
+// The settings console over HTTP without a browser, on the embedded database: sign-in (a generic 401,
 // throttling with a wait in words, no session fixation, no open redirect, sign-out), refusals that
 // change nothing but leave a `console.refused` row (forged CSRF, a member calling an admin action, an
 // oversize form), keys created and revoked with their audit rows, escaping, the audit log's
@@ -20,7 +20,7 @@ import {
   type Workspace,
 } from "../src/storage/schema.ts";
 import { expectBody } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const PASSWORD = "correct horse battery staple";
@@ -129,7 +129,7 @@ async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T;
   }
 }
 
-forEachDriver("settings console", (driver) => {
+onEmbeddedDatabase("settings console", (driver) => {
   let server: TestServer;
   let workspace: Workspace;
   const people = { owner: "owner@example.com", admin: "admin@example.com", member: "member@example.com" } as const;

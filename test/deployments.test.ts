@@ -1,4 +1,4 @@
-// Deployments over HTTP, on every storage driver. The tests play the workers themselves, calling
+// Deployments over HTTP, on the embedded database. The tests play the workers themselves, calling
 // the real run and deployment workers at the moment they choose (the server runs none), so every
 // state in between can be observed; test/work-that-finishes.test.ts runs them for real.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
 import { createBuildPool, type BuildPool } from "../src/jobs/build-pool/build-pool.ts";
 import { createDeploymentWorker } from "../src/jobs/deployment-worker.ts";
 import { createLogger } from "../src/logger.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import {
   expectApiError,
@@ -38,7 +38,7 @@ const failingAgent: Agent = {
   },
 };
 
-forEachDriver("deployments", (driver) => {
+onEmbeddedDatabase("deployments", (driver) => {
   let server: TestServer;
   let build: (deploymentId: string) => Promise<void>;
   let buildPool: BuildPool;

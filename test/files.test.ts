@@ -1,4 +1,4 @@
-// Files over HTTP, end to end, on every storage driver: streamed multipart uploads, chunked
+// Files over HTTP, end to end, on the embedded database: streamed multipart uploads, chunked
 // downloads, the 25 MiB limit, path rules, and that no failed upload leaves anything stored.
 import { createHash, randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
@@ -14,7 +14,7 @@ import {
   type ResponseTo,
   type StatusAndBodyTo,
 } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { suiteServer, type TestServer } from "./support/server.ts";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -37,7 +37,7 @@ function form(parts: FormPart[]): FormData {
   return data;
 }
 
-forEachDriver("files", (driver) => {
+onEmbeddedDatabase("files", (driver) => {
   const server = suiteServer(driver);
 
   const newProject = async () =>

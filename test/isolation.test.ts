@@ -1,4 +1,4 @@
-// Workspace and live/test isolation over HTTP, on every storage driver. A resource of another
+// Workspace and live/test isolation over HTTP, on the embedded database. A resource of another
 // workspace, or of the other environment of the same workspace, answers exactly what a resource
 // that does not exist answers (status, code, param, message, headers): the API never reveals that
 // it exists, reads it or changes it. Lists show only the caller's partition.
@@ -16,7 +16,7 @@ import {
   type Schemas,
 } from "./support/api-client.ts";
 import { exampleBody, operations } from "./support/contract.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** The ids of one partition's resources, by path parameter name. */
@@ -74,7 +74,7 @@ it("probes every kind of id the partitions are populated with, and only those", 
   expect([...named].sort()).toEqual(Object.keys(prefixes).sort());
 });
 
-forEachDriver("isolation", (driver) => {
+onEmbeddedDatabase("isolation", (driver) => {
   let server: TestServer;
   let aLive: ApiClient;
   let aTest: ApiClient;

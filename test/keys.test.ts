@@ -1,13 +1,13 @@
-// GET /v1/key over HTTP, end to end, on every storage driver.
+// GET /v1/key over HTTP, end to end, on the embedded database.
 import { expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/domain/keys.ts";
 import { ensureWorkspace } from "../src/domain/workspaces.ts";
 import { expectApiError, expectBody, expectStatus } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
 import { insertLegacyKey } from "./support/legacy-keys.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
-forEachDriver("keys", (driver) => {
+onEmbeddedDatabase("keys", (driver) => {
   const server = suiteServer(driver);
 
   it("tells the calling key what it is, without its secret", async () => {

@@ -21,7 +21,7 @@ import { createOAuthClient } from "../src/domain/oauth-clients.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
 import { expectStatus } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** An SDK client connected to the server's /mcp with `bearer` (none when undefined). */
@@ -87,7 +87,7 @@ async function post(
   };
 }
 
-forEachDriver("MCP server", (driver) => {
+onEmbeddedDatabase("MCP server", (driver) => {
   let server: TestServer;
   let key: string;
   let client: Client;

@@ -1,16 +1,16 @@
 // The OpenAI-compatible agent inside the running server, against a local fake chat-completions
-// endpoint, on both storage drivers: its tool calls write files that are built and served, a
+// endpoint, on the embedded database: its tool calls write files that are built and served, a
 // cancel aborts the model request in flight, a failing model fails the run, tokens are charged.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createOpenAiAgent } from "../src/agents/openai.ts";
 import { expectBody, expectStatus } from "./support/api-client.ts";
 import { getApp, openApp } from "./support/apps-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-forEachDriver("the model-backed agent", (driver) => {
+onEmbeddedDatabase("the model-backed agent", (driver) => {
   let model: FakeModel;
   let server: TestServer;
   beforeAll(async () => {

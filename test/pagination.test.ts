@@ -1,4 +1,4 @@
-// Keyset pagination over HTTP, on every storage driver: many pages while items are inserted and
+// Keyset pagination over HTTP, on the embedded database: many pages while items are inserted and
 // deleted between fetches, newest first, no duplicates, nothing skipped; cursors bound to their
 // list, filters and partition, and tamper-evident; limit bounds and the default page size.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import {
   type ApiResponse,
   type ResponseTo,
 } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 interface Item {
@@ -21,7 +21,7 @@ interface Item {
   latest_run_id?: string | null;
 }
 
-forEachDriver("pagination", (driver) => {
+onEmbeddedDatabase("pagination", (driver) => {
   let server: TestServer;
   let client: ApiClient;
   /** The 45 projects made before any test, oldest first. */

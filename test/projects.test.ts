@@ -1,12 +1,12 @@
-// Projects over HTTP, end to end, on every storage driver.
+// Projects over HTTP, end to end, on the embedded database.
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { projects } from "../src/storage/schema.ts";
 import { expectBody, expectStatus, invalidBody } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
-forEachDriver("projects", (driver) => {
+onEmbeddedDatabase("projects", (driver) => {
   const server = suiteServer(driver);
 
   it("creates a project with the defaults, queues its initial run and answers at once", async () => {

@@ -1,4 +1,4 @@
-// The request rules of the pipeline over HTTP, on every storage driver: unknown routes, wrong
+// The request rules of the pipeline over HTTP, on the embedded database: unknown routes, wrong
 // methods, body size, content types, malformed JSON and paths, bugs (500 without a stack, which is
 // logged instead), the request id on every error, the audit of every request, and the probes.
 import { gzipSync } from "node:zlib";
@@ -19,7 +19,7 @@ import {
   invalidBody,
   type Schemas,
 } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** POSTs a JSON body of about `size` bytes in chunks, without Content-Length; resolves with the answer. */
@@ -129,7 +129,7 @@ function logCapture() {
   return { lines, logger: createLogger({ level: "info", destination }) };
 }
 
-forEachDriver("request rules", (driver) => {
+onEmbeddedDatabase("request rules", (driver) => {
   let server: TestServer;
   let logs: ReturnType<typeof logCapture>;
   /** A live key of another workspace, for raw requests and log searches. */

@@ -1,4 +1,4 @@
-// The scope matrix, over every operation the contract declares, on every storage driver: a key with
+// The scope matrix, over every operation the contract declares, on the embedded database: a key with
 // exactly the operation's `x-required-scopes` gets past authorization, a key with every other scope
 // gets 401 insufficient_scope, `*` passes; the calling-key operation needs no scope at all.
 import type { Operation } from "openapi-backend";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopes as allScopes } from "../src/domain/keys.ts";
 import { expectApiError, expectBody, expectStatus, type ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { exampleBody, operations, samplePath } from "./support/contract.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const namedScopes = allScopes.filter((scope) => scope !== "*");
@@ -47,7 +47,7 @@ describe("the contract's scopes", () => {
   });
 });
 
-forEachDriver("scope matrix", (driver) => {
+onEmbeddedDatabase("scope matrix", (driver) => {
   let server: TestServer;
   /** One client per scope set, made once. */
   const clients = new Map<string, ApiClient>();

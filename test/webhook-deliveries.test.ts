@@ -10,7 +10,7 @@ import { verifyWebhook } from "../src/domain/webhook-signature.ts";
 import type { Resolver } from "../src/domain/webhook-targets.ts";
 import { webhookEndpoints } from "../src/storage/schema.ts";
 import { expectBody, expectStatus, type ApiResponse, type Schemas } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { forEachDriver, onEmbeddedDatabase } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -235,7 +235,7 @@ forEachDriver("webhook deliveries", (driver) => {
   });
 });
 
-forEachDriver("webhook targets", (driver) => {
+onEmbeddedDatabase("webhook targets", (driver) => {
   let server: TestServer;
   // A stub resolver: the names a test controls, and what they resolve to (nothing here connects to
   // a public address: the only deliveries made go to names that resolve to refused ones).

@@ -1,4 +1,4 @@
-// Webhook endpoints and deliveries over HTTP, end to end, on every storage driver.
+// Webhook endpoints and deliveries over HTTP, end to end, on the embedded database.
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../src/storage/schema.ts";
@@ -10,12 +10,12 @@ import {
   type RequestBody,
   type ResponseTo,
 } from "./support/api-client.ts";
-import { forEachDriver } from "./support/database.ts";
+import { onEmbeddedDatabase } from "./support/database.ts";
 import { suiteServer } from "./support/server.ts";
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
-forEachDriver("webhooks", (driver) => {
+onEmbeddedDatabase("webhooks", (driver) => {
   const server = suiteServer(driver);
 
   const create = (body: RequestBody<"POST", "/v1/webhooks">) => server.client.post("/v1/webhooks", body);

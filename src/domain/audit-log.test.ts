@@ -1,12 +1,12 @@
 import { expect, it } from "vitest";
-import { forEachDriver, useStorage } from "../../test/support/database.ts";
+import { onEmbeddedDatabase, useStorage } from "../../test/support/database.ts";
 import { auditLog } from "../storage/schema.ts";
 import { AUDIT_CSV_HEADER, auditCsvLine, eachAuditEntry, listAuditLog, recordAdminAction } from "./audit-log.ts";
 import { createWorkspace } from "./workspaces.ts";
 
 const T0 = Date.UTC(2026, 10, 23, 12);
 
-forEachDriver("the audit log as the console reads it", (driver) => {
+onEmbeddedDatabase("the audit log as the console reads it", (driver) => {
   const storage = useStorage(driver);
 
   async function seed() {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { apiKeys } from "../storage/schema.ts";
-import { forEachDriver, useStorage } from "../../test/support/database.ts";
+import { forEachDriver, onEmbeddedDatabase, useStorage } from "../../test/support/database.ts";
 import { InvalidInputError } from "./errors.ts";
 import {
   authenticate,
@@ -56,7 +56,7 @@ describe("scopes", () => {
   });
 });
 
-forEachDriver("api keys", (driver) => {
+onEmbeddedDatabase("api keys", (driver) => {
   const storage = useStorage(driver);
   let workspaceId: string;
   beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forEachDriver, useStorage } from "../../test/support/database.ts";
+import { onEmbeddedDatabase, useStorage } from "../../test/support/database.ts";
 import { ConflictError, ForbiddenError, InvalidInputError } from "./errors.ts";
 import {
   addMember,
@@ -67,7 +67,7 @@ describe("what a role may do through the API", () => {
   });
 });
 
-forEachDriver("members", (driver) => {
+onEmbeddedDatabase("members", (driver) => {
   const storage = useStorage(driver);
   const password = "a long enough password";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { forEachDriver, useStorage } from "../../test/support/database.ts";
+import { onEmbeddedDatabase, useStorage } from "../../test/support/database.ts";
 import { signInFailures } from "../storage/schema.ts";
 import { addMember } from "./members.ts";
 import {
@@ -19,7 +19,7 @@ const T0 = new Date("2026-11-23T12:00:00.000Z");
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const password = "a long enough password";
 
-forEachDriver("sign-in sessions", (driver) => {
+onEmbeddedDatabase("sign-in sessions", (driver) => {
   const storage = useStorage(driver);
   const setUp = async () => {
     const { db } = storage();

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { forEachDriver, useStorage } from "../../test/support/database.ts";
+import { onEmbeddedDatabase, useStorage } from "../../test/support/database.ts";
 import { createLogger } from "../logger.ts";
 import type { Database } from "../storage/index.ts";
 import { auditLog } from "../storage/schema.ts";
@@ -27,7 +27,7 @@ function entry(i: number): AuditEntry {
 
 const noDatabase = {} as Database;
 
-forEachDriver("audit writer", (driver) => {
+onEmbeddedDatabase("audit writer", (driver) => {
   const storage = useStorage(driver);
 
   it("writes every row, many per statement, and flush waits for them", async () => {
