@@ -6,22 +6,62 @@ import LongestFirst from "./test/support/longest-first.ts";
 export const longTests = "test/reliability/**/*.long.test.ts";
 
 /**
- * Test files run in parallel, one worker per core (vitest's own default leaves one core idle: on
- * two cores, one file at a time). TEST_WORKERS overrides it (e.g. 1 to see a file alone). Each
- * worker is apart from the others: its own databases (test/support/database.ts), its own slice of ports
- * (test/support/net.ts), its own temp directories and Redis keys (named by random ids).
+ * Test files run in parallel, one worker more than there are cores: a file spends part of its time
+ * waiting (on child processes, timers, PostgreSQL), and on two cores a third worker uses that time
+ * (230 s → 198 s for npm test; a fourth gained nothing). TEST_WORKERS overrides it (1 to see a file
+ * alone). Each worker is apart from the others: its own databases (test/support/database.ts),
+ * servers on ports the kernel picks, its own temp directories and Redis keys (named by random ids).
  */
-export const testWorkers = Number(process.env.TEST_WORKERS) || availableParallelism();
+export const testWorkers = Number(process.env.TEST_WORKERS) || availableParallelism() + 1;
+
+/**
+ * The tiers, each a vitest project (`npx vitest run --project api`): modules on their own, the
+ * server over HTTP in this process, real processes (the server, pbs, crashes, replicas, faults),
+ * and the tools around the contract (its documents, the mock, the packages, the docs).
+ */
+const processTests = [
+  "cli",
+  "cli-listen",
+  "crash-recovery",
+  "deployment",
+  "replicas",
+  "server-process",
+  "settings-walkthrough",
+  "webhook-crash-recovery",
+].map((name) => `test/${name}.test.ts`);
+const toolingTests = [
+  "check-breaking",
+  "contract",
+  "docs",
+  "examples",
+  "imports",
+  "migration-rules",
+  "mock",
+  "packages",
+  "prism-proxy",
+  "release",
+  "spectral",
+].map((name) => `test/${name}.test.ts`);
+const tiers: Record<string, { include: string[]; exclude?: string[] }> = {
+  unit: {
+    include: ["src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts", "test/support/*.test.ts"],
+  },
+  api: { include: ["test/*.test.ts"], exclude: [...processTests, ...toolingTests] },
+  process: { include: [...processTests, "test/reliability/*.test.ts"] },
+  tooling: { include: toolingTests },
+};
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
-    exclude: ["**/node_modules/**", longTests],
+    projects: Object.entries(tiers).map(([name, { include, exclude = [] }]) => ({
+      extends: true,
+      test: { name, include, exclude: ["**/node_modules/**", longTests, ...exclude] },
+    })),
     maxWorkers: testWorkers,
-    // A worker runs file after file in one process, keeping the modules it has loaded and the
-    // contract's compiled validators: each file in a fresh one spent about a third of its CPU
-    // loading the server's modules and compiling them again (README, "Test"). Files keep nothing
-    // else between them: each opens its own servers and databases and closes them when it ends.
+    // A worker runs file after file in one process, keeping the modules it has loaded, the
+    // contract's compiled validators and its embedded databases (emptied when a file closes them,
+    // test/support/database.ts): a fresh process per file spent about a third of its CPU loading
+    // and compiling them again. Each file opens its own servers and closes them when it ends.
     isolate: false,
     // Deadlines, not measurements: generous, because with files in parallel (and, on a shared CI
     // machine, other work beside them) a case that starts servers and child processes can take
@@ -37,8 +77,6 @@ export default defineConfig({
       "test/reliability/summary-setup.ts",
       // The migrated PostgreSQL database every test database is cloned from (with TEST_DATABASE_URL).
       "test/support/postgres-template-setup.ts",
-      // Where this run's workers take their ports (test/support/net.ts).
-      "test/support/ports-setup.ts",
     ],
     // Longest files first, also in a fresh clone (where vitest has no timings yet).
     sequence: { sequencer: LongestFirst },

@@ -4,5 +4,12 @@ import base, { longTests } from "./vitest.config.ts";
 
 export default defineConfig({
   // A fresh worker per file: a handful of files, each minutes long, gain nothing from sharing one.
-  test: { ...base.test, include: [longTests], exclude: ["**/node_modules/**"], testTimeout: 600_000, isolate: true },
+  test: {
+    ...base.test,
+    projects: undefined,
+    include: [longTests],
+    exclude: ["**/node_modules/**"],
+    testTimeout: 600_000,
+    isolate: true,
+  },
 });

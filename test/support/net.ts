@@ -1,30 +1,21 @@
 import { readFileSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
-import { inject } from "vitest";
 
 /**
- * A TCP port nothing listens on right now, for a server to bind a moment later (a child process, or
- * one that must know its URL before it listens). Taken below the kernel's ephemeral range: a port of
- * that range, once released, can become the local port of any outgoing connection (to PostgreSQL, say)
- * before the server binds it, and its listen then fails with EADDRINUSE. Each vitest worker takes
- * its ports from a slice of that range of its own, so two test files running at once never pick the
- * same port between checking it and binding it (the run's offset, ports-setup.ts, keeps two runs
- * on one machine mostly apart too). Within a worker, a port is not handed out again until half its
- * slice has been since: a caller often takes two before binding either (a test server's API and
- * apps ports), and the second check would find the first one still free.
+ * A TCP port nothing listens on right now, for a program that must be told its port before it
+ * starts (Prism, haproxy, a mock's bin): servers of our own bind port 0 and say where they listen.
+ * Taken at random below the kernel's ephemeral range: a port of that range, once released, can
+ * become the local port of any outgoing connection (to PostgreSQL, say) before the program binds
+ * it. A port is not handed out again by this process until many others have been.
  */
 export async function freePort(): Promise<number> {
-  const [low, high] = workerPorts(
-    portsBelowEphemeral(),
-    (inject("portSliceOffset") ?? 0) + (Number(process.env.VITEST_POOL_ID) || 1),
-  );
+  const [low, high] = portsBelowEphemeral();
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
     if (handedOut.has(port)) continue;
     if (await canListen(port)) {
       handedOut.add(port);
-      // The oldest goes back into the draw once half the slice is out: long bound (or closed) by now.
-      if (handedOut.size > (high - low + 1) / 2) handedOut.delete(handedOut.values().next().value!);
+      if (handedOut.size > 1000) handedOut.delete(handedOut.values().next().value!);
       return port;
     }
   }
@@ -33,19 +24,6 @@ export async function freePort(): Promise<number> {
 
 /** The ports this process's freePort has returned lately, oldest first: some may not be bound yet. */
 const handedOut = new Set<number>();
-
-/** Ports per worker: enough that a random pick rarely meets one in use. */
-const SLICE = 1024;
-
-/**
- * The `slice`th slice of SLICE ports of `[low, high]`, counting round: consecutive workers (1, 2, …)
- * get consecutive slices, as many as fit before they share.
- */
-export function workerPorts([low, high]: [number, number], slice: number): [number, number] {
-  const slices = Math.max(1, Math.floor((high - low + 1) / SLICE));
-  const start = low + (slice % slices) * SLICE;
-  return [start, Math.min(high, start + SLICE - 1)];
-}
 
 /** [first, last] of the ports no outgoing connection is given (Linux; elsewhere a conservative guess). */
 function portsBelowEphemeral(): [number, number] {
