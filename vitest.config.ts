@@ -7,9 +7,8 @@ export const longTests = "test/reliability/**/*.long.test.ts";
 
 /**
  * Test files run in parallel, one worker more than there are cores: a file spends part of its time
- * waiting (on child processes, timers, PostgreSQL), and on two cores a third worker uses that time
- * (230 s → 198 s for npm test; a fourth gained nothing). TEST_WORKERS overrides it (1 to see a file
- * alone). Each worker is apart from the others: its own databases (test/support/database.ts),
+ * waiting (on child processes, timers, PostgreSQL), which the extra worker uses; more than one extra
+ * only shares the same cores. TEST_WORKERS overrides it (1 to see a file alone). Each worker is apart from the others: its own databases (test/support/database.ts),
  * servers on ports the kernel picks, its own temp directories and Redis keys (named by random ids).
  */
 export const testWorkers = Number(process.env.TEST_WORKERS) || availableParallelism() + 1;
@@ -60,8 +59,8 @@ export default defineConfig({
     maxWorkers: testWorkers,
     // A worker runs file after file in one process, keeping the modules it has loaded, the
     // contract's compiled validators and its embedded databases (emptied when a file closes them,
-    // test/support/database.ts): a fresh process per file spent about a third of its CPU loading
-    // and compiling them again. Each file opens its own servers and closes them when it ends.
+    // test/support/database.ts), which it would otherwise load and compile again for each file.
+    // Each file opens its own servers and closes them when it ends.
     isolate: false,
     // Deadlines, not measurements: generous, because with files in parallel (and, on a shared CI
     // machine, other work beside them) a case that starts servers and child processes can take
