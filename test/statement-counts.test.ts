@@ -137,7 +137,9 @@ forEachDriver("statements per request", (driver) => {
       expect(responses.map((response) => response.status)).toEqual(Array(20).fill(429));
       const sent = [...seen];
       await limited.app.flushAudit();
-      expect(sent.map(({ text }) => text).filter((text) => !/insert into audit_log/i.test(text))).toEqual([]);
+      // A connection the pool opens meanwhile (for the audit rows) LISTENs first: no request's.
+      const requests = sent.map(({ text }) => text).filter((text) => !/^LISTEN /.test(text));
+      expect(requests.filter((text) => !/insert into audit_log/i.test(text))).toEqual([]);
     } finally {
       await limited.stop();
     }
