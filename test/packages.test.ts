@@ -4,12 +4,22 @@
 // against a running server, a consumer's strict TypeScript (nodenext and bundler), an esbuild
 // browser bundle in Chromium, the contract's documents through its exports, the mock's bin with a
 // preflight; publint and Are the Types Wrong on each tarball, and `npm publish --dry-run`. Node 22
-// is fetched once from the npm registry (the `node` package) into node_modules/.cache.
+// is fetched once per machine from the npm registry (the `node` package) into ~/.cache.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import type * as ClientPackage from "@project-builder/client";
@@ -64,18 +74,29 @@ async function succeed(
   return ran.stdout;
 }
 
-/** Node 22's binary, installed once from the npm registry beside the repository's modules. */
+/**
+ * Node 22's binary, installed once per machine from the npm registry into the user's cache (as
+ * .ci/run installs Node 24 into /tmp/node24): a fresh clone does not fetch it again. Installed beside
+ * and moved into place whole, so a run at the same time never sees half of it.
+ */
 async function node22(): Promise<string> {
-  const prefix = join(repoRoot, "node_modules/.cache/node22");
+  const prefix = join(homedir(), ".cache", "project-builder-api", `node-${NODE_22}`);
   const binary = join(prefix, "node_modules/node/bin/node");
-  const installed =
+  const works = async () =>
     existsSync(binary) && (await exec(binary, ["--version"], { cwd: prefix })).stdout.trim() === `v${NODE_22}`;
-  if (!installed) {
-    mkdirSync(prefix, { recursive: true });
-    await succeed("npm", ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", `node@${NODE_22}`], {
-      cwd: prefix,
-    });
+  if (await works()) return binary;
+  const partial = `${prefix}.${process.pid}.partial`;
+  mkdirSync(partial, { recursive: true });
+  await succeed("npm", ["install", "--prefix", partial, "--no-save", "--no-audit", "--no-fund", `node@${NODE_22}`], {
+    cwd: partial,
+  });
+  rmSync(prefix, { recursive: true, force: true });
+  try {
+    renameSync(partial, prefix);
+  } catch {
+    rmSync(partial, { recursive: true, force: true }); // another run moved its own into place first
   }
+  if (!(await works())) throw new Error(`Node ${NODE_22} did not install into ${prefix}`);
   return binary;
 }
 
