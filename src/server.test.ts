@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { pgliteDriver } from "../test/support/database.ts";
-import { testEnvironment } from "../test/support/environment.ts";
+import { serverEnvironment } from "../test/support/environment.ts";
 import { loadConfig } from "./config.ts";
 import { createServer } from "./server.ts";
 
 it("binds free ports when told port 0, is reached where it says, and says so to OAuth clients", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
-  const server = await createServer(loadConfig({ ...testEnvironment({ DATA_DIR: dataDir }), LOG_LEVEL: "silent" }), {
+  const server = await createServer(loadConfig({ ...serverEnvironment({ DATA_DIR: dataDir }), LOG_LEVEL: "silent" }), {
     storage: await pgliteDriver.open(),
   });
   try {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiClient, expectBody } from "./support/api-client.ts";
 import { forEachDriver, useProcessDatabase } from "./support/database.ts";
-import { testEnvironment } from "./support/environment.ts";
+import { serverEnvironment } from "./support/environment.ts";
 import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
 import { pbs, startServer } from "./support/process.ts";
 
@@ -33,7 +33,7 @@ forEachDriver("a run whose server was killed mid-run", (driver) => {
       : "is finished once by another replica",
     async () => {
       const env = {
-        ...testEnvironment(database().env),
+        ...serverEnvironment(database().env),
         AGENT_BASE_URL: model.url,
         AGENT_MODEL: "fake-1",
       };

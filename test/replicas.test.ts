@@ -30,7 +30,7 @@ import {
   type ResponseTo,
 } from "./support/api-client.ts";
 import { postgresDriver, type ProcessDatabase } from "./support/database.ts";
-import { testEnvironment } from "./support/environment.ts";
+import { serverEnvironment } from "./support/environment.ts";
 import { final } from "./support/poll.ts";
 import { pbs, runPbs, startServer } from "./support/process.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
@@ -54,7 +54,7 @@ describe.skipIf(skipReason !== undefined)(
       database = await postgresDriver.forProcess({ migrated: false });
       receiver = await startReceiver();
       const env = {
-        ...testEnvironment(database.env),
+        ...serverEnvironment(database.env),
         REDIS_URL: redisUrl!,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
         WEBHOOK_RETRY_SCHEDULE: "1s",

@@ -11,7 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieBrowser, formFields } from "./support/cookie-browser.ts";
-import { testEnvironment } from "./support/environment.ts";
+import { serverEnvironment } from "./support/environment.ts";
 import { runPbs, startServer } from "./support/process.ts";
 
 const PASSWORD = "a password long enough";
@@ -26,7 +26,7 @@ describe("docs/console-and-oauth.md walk-through: settings console and OAuth, wi
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "pbs-settings-"));
-    env = testEnvironment({ DATA_DIR: dataDir });
+    env = serverEnvironment({ DATA_DIR: dataDir });
     server = await startServer(env);
   });
   afterAll(async () => {

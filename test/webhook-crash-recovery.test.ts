@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiClient, expectBody } from "./support/api-client.ts";
 import { forEachDriver, useProcessDatabase } from "./support/database.ts";
-import { testEnvironment } from "./support/environment.ts";
+import { serverEnvironment } from "./support/environment.ts";
 import { pbs, startServer } from "./support/process.ts";
 import { startReceiver, type Receiver } from "./support/receiver.ts";
 
@@ -20,7 +20,7 @@ forEachDriver("webhook deliveries through a crash", (driver) => {
   afterAll(() => receiver?.close());
 
   it("delivers every event of a burst after kill -9 and a restart, none lost", async () => {
-    const env = { ...testEnvironment(database().env), WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
+    const env = { ...serverEnvironment(database().env), WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
     let server = await startServer(env);
     await pbs(["workspaces", "create", "--slug", "burst", "--plan", "enterprise"], database().env);
     const secret = (await pbs(["keys", "create", "--workspace", "burst", "--name", "t"], database().env))

@@ -6,7 +6,7 @@
  * the data directory only holds its admin socket), cheap password hashes, and the job queue's and deliveries'
  * timings short, so work is picked up and a dead process's work retried within seconds.
  */
-export function testEnvironment(database: {
+export function serverEnvironment(database: {
   readonly DATA_DIR: string;
   readonly DATABASE_URL?: string;
 }): Record<string, string> {

@@ -29,7 +29,7 @@ import type { Storage } from "../../src/storage/index.ts";
 import { auditLog, type AuditEntry, type Environment } from "../../src/storage/schema.ts";
 import { createApiClient, type ApiClient } from "./api-client.ts";
 import type { TestDriver } from "./database.ts";
-import { testEnvironment } from "./environment.ts";
+import { serverEnvironment } from "./environment.ts";
 
 export interface KeyOptions {
   workspace?: string;
@@ -119,7 +119,7 @@ export async function startTestServer(
     };
     /** The live event streams' bounds (per key, heartbeat, slow-reader buffer, poll). */
     eventStreams?: AppOptions["eventStreams"];
-    /** Environment variables over the tests' defaults (testEnvironment), as an operator would set them. */
+    /** Environment variables over the tests' defaults (serverEnvironment), as an operator would set them. */
     env?: Record<string, string>;
   } = {},
 ): Promise<TestServer> {
@@ -127,7 +127,7 @@ export async function startTestServer(
   const dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
   const workers = options.workers === true ? {} : options.workers || undefined;
   const config = loadConfig({
-    ...testEnvironment({ DATA_DIR: dataDir }),
+    ...serverEnvironment({ DATA_DIR: dataDir }),
     ...(options.webhooks?.allowPrivateNetworks ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } : {}),
     ...options.env,
   });

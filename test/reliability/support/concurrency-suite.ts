@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectBody, expectStatus } from "../../support/api-client.ts";
 import { forEachDriver, postgresDriver, type ProcessDatabase } from "../../support/database.ts";
-import { testEnvironment } from "../../support/environment.ts";
+import { serverEnvironment } from "../../support/environment.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import { recordResult } from "./summary.ts";
@@ -167,7 +167,7 @@ export function concurrencySuite(options: ConcurrencySuiteOptions): void {
       let secret: string;
       beforeAll(async () => {
         database = await postgresDriver.forProcess();
-        const env = testEnvironment(database.env);
+        const env = serverEnvironment(database.env);
         const replicas = await Promise.all([startServer(env), startServer(env)]);
         children.push(...replicas.map((replica) => replica.child));
         urls = replicas.map((replica) => replica.url);

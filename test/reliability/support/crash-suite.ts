@@ -19,7 +19,7 @@ import { purgeAbandonedUploads } from "../../../src/domain/files.ts";
 import type { Storage, StorageDriver } from "../../../src/storage/index.ts";
 import { expectStatus, type StatusAndBodyTo } from "../../support/api-client.ts";
 import { forEachDriver, type ProcessDatabase } from "../../support/database.ts";
-import { testEnvironment } from "../../support/environment.ts";
+import { serverEnvironment } from "../../support/environment.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { rawClient } from "./http.ts";
 import { recordResult } from "./summary.ts";
@@ -77,7 +77,7 @@ export function crashSuite(options: CrashSuiteOptions): void {
       });
 
       it(`loses no acknowledged write, duplicates nothing and leaves no orphan over ${options.cycles} kill -9 cycle(s)`, async () => {
-        const env = { ...testEnvironment(database.env), IDEMPOTENCY_LOCK_TIMEOUT: `${LOCK_TIMEOUT_MS}ms` };
+        const env = { ...serverEnvironment(database.env), IDEMPOTENCY_LOCK_TIMEOUT: `${LOCK_TIMEOUT_MS}ms` };
         const start = async () => {
           const server = await startServer(env);
           children.push(server.child);

@@ -19,7 +19,7 @@ import { createServer, type Server } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresDriver, type ProcessDatabase } from "../../support/database.ts";
-import { testEnvironment } from "../../support/environment.ts";
+import { serverEnvironment } from "../../support/environment.ts";
 import { freePort } from "../../support/net.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy.ts";
@@ -111,7 +111,7 @@ export function faultsSuite(options: FaultsSuiteOptions): void {
 
       it(`answers 503 then recovers, keeps answering without Redis, and delivers every event once the receiver is back (${options.rounds} round(s))`, async () => {
         const server = await startServer({
-          ...testEnvironment(database.env),
+          ...serverEnvironment(database.env),
           DATABASE_URL: pgProxy.url(database.databaseUrl!),
           REDIS_URL: redisProxy.url(redisUrl!),
           IDEMPOTENCY_LOCK_TIMEOUT: `${LOCK_TIMEOUT_MS}ms`,

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgliteDriver, type ProcessDatabase } from "../../support/database.ts";
-import { testEnvironment } from "../../support/environment.ts";
+import { serverEnvironment } from "../../support/environment.ts";
 import { pbs, startServer } from "../../support/process.ts";
 import { percentile, rawClient, type RawClient } from "./http.ts";
 import { recordResult } from "./summary.ts";
@@ -41,7 +41,7 @@ export function slowClientsSuite(options: SlowClientsSuiteOptions): void {
 
     beforeAll(async () => {
       database = await pgliteDriver.forProcess();
-      const server = await startServer(testEnvironment(database.env));
+      const server = await startServer(serverEnvironment(database.env));
       child = server.child;
       url = server.url;
       await pbs(["workspaces", "create", "--slug", "abused", "--plan", "enterprise"], database.env);
