@@ -1,6 +1,7 @@
 // bench/RESULTS.md from what the drivers measured (bench/run.ts).
 import { cpus, totalmem } from "node:os";
 import { median, type DriverInfo, type Round, type Row } from "./results.ts";
+import { fairShareSection } from "./fair-share.ts";
 import type { RoutingResult } from "./routing.ts";
 import {
   CENSUS_REQUESTS,
@@ -177,6 +178,8 @@ export function report(
       "",
     );
   }
+  const fairShare = infos.flatMap((info) => (info.fairShare ? [{ driver: info.driver, result: info.fairShare }] : []));
+  if (fairShare.length) lines.push(...fairShareSection(fairShare));
   for (const info of infos.filter((i) => i.scale)) {
     lines.push(`## Scale (${info.driver}): 100 projects vs ${info.scaleNote}`, "");
     lines.push(

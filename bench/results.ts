@@ -1,5 +1,6 @@
 // What the benchmark measures, as its drivers record it and its report reads it.
 import type { EventStreamResult } from "./event-stream.ts";
+import type { FairShareResult } from "./fair-share.ts";
 import type { Driver, ScenarioName, TargetName } from "./settings.ts";
 
 /** What the profile phase loads a server with: a scenario, or the MCP part's pair. */
@@ -50,6 +51,8 @@ export interface DriverInfo {
   mcp?: { get: Round[]; mcp: Round[]; list: Round[]; call: Round[] };
   /** Event written → received on 100 open streams of GET /v1/events/stream. */
   eventStream?: EventStreamResult;
+  /** Another tenant's create → ready, alone and behind a flood (pglite and postgres). */
+  fairShare?: FairShareResult;
 }
 
 export const median = (values: number[]): number => {

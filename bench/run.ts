@@ -38,6 +38,7 @@ import { sendToAdminSocket } from "../src/cli/admin-socket.ts";
 import { executeCommand, parseCommand } from "../src/cli/commands.ts";
 import { openPostgresStorage } from "../src/storage/postgres.ts";
 import { benchEventStream } from "./event-stream.ts";
+import { benchFairShare } from "./fair-share.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { benchRouting } from "./routing.ts";
 import {
@@ -50,6 +51,7 @@ import {
   DURATION,
   type Driver,
   EVENTS,
+  FAIR_SHARE,
   FILE,
   KEY_COUNT,
   LIST_COPIES,
@@ -875,7 +877,15 @@ const startedAt = new Date();
 // Only a whole run (every driver, scenario and extra part; not --quick) replaces the committed results;
 // any other run writes its report beside them (git-ignored) unless --out says where.
 const complete =
-  !flags.quick && !flags.scenarios && DRIVERS.length === 3 && SCALE && PROFILE && ROUTING && MCP && EVENTS;
+  !flags.quick &&
+  !flags.scenarios &&
+  DRIVERS.length === 3 &&
+  SCALE &&
+  PROFILE &&
+  ROUTING &&
+  MCP &&
+  EVENTS &&
+  FAIR_SHARE;
 const resultsPath = resolve(flags.out ?? join(root, "bench", complete ? "RESULTS.md" : "RESULTS.partial.md"));
 const prismPort = await freePort();
 const prismCli = join(
@@ -908,6 +918,13 @@ try {
   });
   for (const driver of DRIVERS) {
     const { rows: driverRows, info } = await benchDriver(driver, prismBase, prism);
+    if (FAIR_SHARE && driver !== "postgres+redis") {
+      info.fairShare = await benchFairShare(driver, PG_URL);
+      const { runs, builds } = info.fairShare;
+      console.log(
+        `[${driver}] fair share: a run behind ${runs.flood} p50 ${runs.behindFlood.p50} ms (alone ${runs.alone.p50}), a build behind ${builds.flood} p50 ${builds.behindFlood.p50} ms (alone ${builds.alone.p50})`,
+      );
+    }
     rows.push(...driverRows);
     infos.push(info);
     writeFileSync(resultsPath, report(rows, infos, startedAt, prismRss, routing));

@@ -18,6 +18,7 @@ export const { values: flags } = parseArgs({
     mcp: { type: "boolean" },
     "db-proxy": { type: "boolean", default: false },
     events: { type: "boolean" },
+    "fair-share": { type: "boolean" },
     out: { type: "string" },
   },
 });
@@ -28,6 +29,8 @@ export const ROUTING = flags.routing ?? true;
 export const MCP = flags.mcp ?? true;
 /** The live event stream's latency at 100 open streams, on the PostgreSQL drivers (bench/event-stream.ts). */
 export const EVENTS = flags.events ?? true;
+/** Another tenant's create → ready behind a flood, on a fresh server per driver (bench/fair-share.ts). */
+export const FAIR_SHARE = flags["fair-share"] ?? true;
 export const DURATION = Number(flags.duration ?? (flags.quick ? 3 : 10));
 export const ROUNDS = Number(flags.rounds ?? (flags.quick ? 1 : 3));
 export const KEY_COUNT = Number(flags.keys);

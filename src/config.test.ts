@@ -15,6 +15,8 @@ describe("loadConfig", () => {
       logLevel: "info",
       adminSocketPath: resolve("data", "admin.sock"),
       agentConcurrency: 2,
+      planRunConcurrency: { free: 1, pro: 2, team: 4, enterprise: 8 },
+      planBuildConcurrency: { free: 1, pro: 2, team: 4, enterprise: 8 },
       agentRunTimeoutMs: 600_000,
       buildWorkers: 1,
       buildTimeoutMs: 60_000,
@@ -232,6 +234,20 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ AGENT_BASE_URL: "http://127.0.0.1:9000/v1" })).toThrow(/AGENT_MODEL/);
     expect(() => loadConfig({ AGENT_MODEL: "m-1" })).toThrow(/AGENT_BASE_URL/);
     expect(() => loadConfig({ APPS_DOMAIN: "not a domain" })).toThrow(/APPS_DOMAIN/);
+  });
+
+  it("reads the per-plan caps, each plan left out keeping its default", () => {
+    expect(
+      loadConfig({ PLAN_RUN_CONCURRENCY: "free=2, enterprise=16", PLAN_BUILD_CONCURRENCY: "team=1" }),
+    ).toMatchObject({
+      planRunConcurrency: { free: 2, pro: 2, team: 4, enterprise: 16 },
+      planBuildConcurrency: { free: 1, pro: 2, team: 1, enterprise: 8 },
+    });
+    for (const bad of ["free", "free=0", "gold=3", "free=1,pro", "pro=1001", "team=two", "free=1,,pro=2"]) {
+      expect(() => loadConfig({ PLAN_RUN_CONCURRENCY: bad })).toThrow(
+        /PLAN_RUN_CONCURRENCY must list plan=n \(plans: free, pro, team, enterprise; n from 1 to 1000\)/,
+      );
+    }
   });
 
   it("reads BUILD_WORKERS and BUILD_TIMEOUT (durations as AGENT_RUN_TIMEOUT)", () => {

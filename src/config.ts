@@ -14,6 +14,7 @@ import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./listen.ts";
 import { IDEMPOTENCY_LOCK_TIMEOUT_MS } from "./http/idempotency.ts";
 import { logLevels, type LogLevel } from "./logger.ts";
+import { PLAN_CONCURRENCY, type Plan } from "./domain/plans.ts";
 
 /** How long audit rows, events and webhook delivery logs are kept unless AUDIT_RETENTION_DAYS says otherwise. */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
@@ -39,6 +40,10 @@ export interface Config {
   readonly agentConcurrency: number;
   /** The longest an agent run may take before it fails with `timeout`. */
   readonly agentRunTimeoutMs: number;
+  /** Agent runs a tenant may have in progress at once, by its workspace's plan (on every replica together). */
+  readonly planRunConcurrency: Readonly<Record<Plan, number>>;
+  /** Deployment builds a tenant may have in progress at once, by plan. */
+  readonly planBuildConcurrency: Readonly<Record<Plan, number>>;
   /** Threads this process runs builds and the built-in agent's edits in (src/jobs/build-pool/). */
   readonly buildWorkers: number;
   /** The longest a build (or an edit) may take in its thread before it fails. */
@@ -246,6 +251,19 @@ export const variables = {
     meaning: "A run's time limit; past it the run fails with `timeout`.",
     replicas: "The same on every replica.",
   },
+  PLAN_RUN_CONCURRENCY: {
+    group: "agents",
+    ...planCaps(PLAN_CONCURRENCY),
+    meaning:
+      'Agent runs one tenant (an environment of a workspace) may have in progress at once, by plan; more wait, `queued`, and free slots go to tenants in turn (docs/operations.md, "Fair share"). Plans left out keep their default. A plan change applies to runs queued after it.',
+    replicas: "The same on every replica: the cap counts the tenant's runs on all of them.",
+  },
+  PLAN_BUILD_CONCURRENCY: {
+    group: "agents",
+    ...planCaps(PLAN_CONCURRENCY),
+    meaning: "The same for deployment builds.",
+    replicas: "The same on every replica.",
+  },
   BUILD_WORKERS: {
     group: "agents",
     ...integer(1, 1, 64),
@@ -427,6 +445,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminSocketPath: join(dataDir, "admin.sock"),
     agentConcurrency: read("AGENT_CONCURRENCY"),
     agentRunTimeoutMs: read("AGENT_RUN_TIMEOUT"),
+    planRunConcurrency: read("PLAN_RUN_CONCURRENCY"),
+    planBuildConcurrency: read("PLAN_BUILD_CONCURRENCY"),
     buildWorkers: read("BUILD_WORKERS"),
     buildTimeoutMs: read("BUILD_TIMEOUT"),
     agent: agentEndpoint(read("AGENT_BASE_URL"), read("AGENT_MODEL"), read("AGENT_API_KEY")),
@@ -583,6 +603,33 @@ function durations(shown: readonly number[]): Parser<number[] | undefined> {
       const parts = raw.split(",").map((part) => part.trim());
       if (parts.length > 20) throw new ConfigError(`${name} may list at most 20 durations`);
       return parts.map((part) => each.parse(name, part));
+    },
+  };
+}
+
+/** Caps by plan, `plan=n` separated by commas (`free=1,team=6`); plans left out keep `defaults`. */
+function planCaps(defaults: Readonly<Record<Plan, number>>): Parser<Readonly<Record<Plan, number>>> {
+  const plans = Object.keys(defaults) as Plan[];
+  const written = Object.entries(defaults)
+    .map(([plan, cap]) => `${plan}=${cap}`)
+    .join(",");
+  return {
+    accepts: `a comma-separated list of \`plan=n\` (plans: ${plans.join(", ")}; n from 1 to 1000)`,
+    default: written,
+    parse(name, raw) {
+      if (raw === undefined) return defaults;
+      const caps: Record<Plan, number> = { ...defaults };
+      for (const part of raw.split(",")) {
+        const [plan, cap] = part.trim().split("=");
+        const value = Number(cap);
+        if (!plans.includes(plan as Plan) || !/^\d+$/.test(cap ?? "") || value < 1 || value > 1000) {
+          throw new ConfigError(
+            `${name} must list plan=n (plans: ${plans.join(", ")}; n from 1 to 1000), e.g. ${written}; got ${JSON.stringify(raw)}`,
+          );
+        }
+        caps[plan as Plan] = value;
+      }
+      return caps;
     },
   };
 }

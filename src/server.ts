@@ -147,6 +147,7 @@ export async function createServer(config: Config, parts: ServerParts = {}): Pro
           buildPool,
           logger,
           concurrency: config.agentConcurrency,
+          tenantCaps: { runs: config.planRunConcurrency, builds: config.planBuildConcurrency },
           agentRunTimeoutMs: config.agentRunTimeoutMs,
           changes: storage.changes,
           pollingIntervalSeconds: config.jobPollIntervalMs / 1000,

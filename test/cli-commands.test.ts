@@ -3,8 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { CommandError, executeCommand, parseCommand, UsageError, type CommandOutput } from "../src/cli/commands.ts";
 import { authenticate } from "../src/domain/keys.ts";
+import { createProject } from "../src/domain/projects.ts";
 import { signIn } from "../src/domain/sessions.ts";
-import { apiKeys, auditLog, oauthClients, users } from "../src/storage/schema.ts";
+import { ensureWorkspace } from "../src/domain/workspaces.ts";
+import { eq } from "drizzle-orm";
+import { agentRuns, apiKeys, auditLog, oauthClients, users } from "../src/storage/schema.ts";
 import { onEmbeddedDatabase, useStorage } from "./support/database.ts";
 
 describe("parseCommand", () => {
@@ -484,5 +487,65 @@ onEmbeddedDatabase("pbs commands", (driver) => {
     expect(taken.exitCode).toBe(1);
     expect(taken.message).toMatch(/already exists/);
     expect((await refusal("workspaces", "create", "--slug", "Not_A_Slug")).exitCode).toBe(2);
+  });
+
+  it("queue: runs and builds waiting and in progress per workspace environment, the deepest first", async () => {
+    expect((await run("queue")).text).toBe("No agent runs or deployment builds are waiting or in progress.");
+    const queued: string[] = [];
+    const work = {
+      queueAgentRun: async (_tx: unknown, id: string) => void queued.push(id),
+      queueDeploymentBuild: async () => {},
+    };
+    const { workspace: busy } = await ensureWorkspace(storage().db, { slug: "busy", plan: "team" });
+    const { workspace: quiet } = await ensureWorkspace(storage().db, { slug: "quiet" });
+    for (const [workspace, environment, count] of [
+      [busy, "live", 3],
+      [quiet, "test", 1],
+    ] as const) {
+      for (let i = 0; i < count; i++) {
+        await createProject(
+          storage().db,
+          work,
+          { workspaceId: workspace.id, environment },
+          { name: `p${i}`, prompt: "A page." },
+        );
+      }
+    }
+    await storage().db.update(agentRuns).set({ status: "running" }).where(eq(agentRuns.id, queued[0]!));
+
+    const [header, ...rows] = (await run("queue")).text.split("\n");
+    expect(header!.split(/\s{2,}/)).toEqual([
+      "WORKSPACE",
+      "ENV",
+      "PLAN",
+      "RUNS QUEUED",
+      "RUNNING",
+      "BUILDS QUEUED",
+      "BUILDING",
+    ]);
+    expect(rows.map((row) => row.split(/\s+/))).toEqual([
+      ["busy", "live", "team", "2", "1", "0", "0"],
+      ["quiet", "test", "free", "1", "0", "0", "0"],
+    ]);
+    expect((await run("queue", "--json")).json).toEqual([
+      {
+        workspace: "busy",
+        environment: "live",
+        plan: "team",
+        runs_queued: 2,
+        runs_running: 1,
+        builds_queued: 0,
+        builds_building: 0,
+      },
+      {
+        workspace: "quiet",
+        environment: "test",
+        plan: "free",
+        runs_queued: 1,
+        runs_running: 0,
+        builds_queued: 0,
+        builds_building: 0,
+      },
+    ]);
   });
 });

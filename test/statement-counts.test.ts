@@ -1,7 +1,8 @@
 // What a request costs the database, counted at the driver by the bench's hooks
-// (bench/statement-hooks.ts): a warm read is one statement, an idempotent create six (the claim;
-// BEGIN; the project, its run, its events and their deliveries in one; pg-boss's job; the stored
-// answer; COMMIT — every one but BEGIN and COMMIT a named statement on PostgreSQL), the audit rows
+// (bench/statement-hooks.ts): a warm read is one statement, an idempotent create seven (the claim;
+// BEGIN; the project, its run, its events and their deliveries in one; the run's turn in the fair
+// queue; pg-boss's job; the stored answer; COMMIT — every one but BEGIN and COMMIT a named statement
+// on PostgreSQL), the audit rows
 // of concurrent requests a few batched INSERTs. With a shared rate-limit store (PostgreSQL or
 // Redis) each request adds one round trip for its limit (src/http/rate-limit.test.ts pins that one).
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -83,7 +84,7 @@ forEachDriver("statements per request", (driver) => {
     },
   );
 
-  it("an idempotent create: claim, then BEGIN, project + run + events + deliveries, job, stored answer, COMMIT", async () => {
+  it("an idempotent create: claim, then BEGIN, project + run + events + deliveries, turn, job, stored answer, COMMIT", async () => {
     await server.client.get("/v1/projects?limit=1");
     const sent = await statementsOf(server, () =>
       server.client.post(
@@ -92,7 +93,7 @@ forEachDriver("statements per request", (driver) => {
         { headers: { "Idempotency-Key": `count-${Date.now()}` } },
       ),
     );
-    expect(sent.length, sent.map(({ text }) => text).join("\n")).toBeLessThanOrEqual(6);
+    expect(sent.length, sent.map(({ text }) => text).join("\n")).toBeLessThanOrEqual(7);
     if (driver.name === "postgres") {
       // Each parsed and planned once per connection, pg-boss's job insert included (src/storage/prepared.ts).
       const unnamed = sent

@@ -52,6 +52,7 @@ const allTables = [
   "webhook_deliveries",
   "webhook_delivery_attempts",
   "webhook_endpoints",
+  "work_queue_clocks",
   "workspaces",
 ];
 

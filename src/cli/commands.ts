@@ -10,6 +10,7 @@ import { environments, plans, type AuditEntry, type Environment, type Plan } fro
 import { listAuditLog, recordAdminAction } from "../domain/audit-log.ts";
 import { addMember, memberRoles, type MemberRole } from "../domain/members.ts";
 import { createOAuthClient } from "../domain/oauth-clients.ts";
+import { queueDepths } from "../domain/fair-share.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import {
   createApiKey,
@@ -46,6 +47,9 @@ Usage:
       Registers an OAuth application. Prints its client id and, for a confidential client, its
       secret, once. A public client (--public) has no secret and must use PKCE.
   pbs workspaces create --slug <slug> [--name <name>] [--plan free|pro|team|enterprise] [--json]
+  pbs queue [--json]
+      Agent runs and deployment builds waiting and in progress, per workspace environment (each
+      has its plan's share of the workers), the deepest queue first.
   pbs migrate [--json]
       Applies the database migrations this release has and the database lacks, and prints them.
       No other command migrates: on a database that is behind they stop and say to run this.
@@ -76,6 +80,7 @@ export type Command =
   | { readonly name: "keys.list"; readonly workspace: string; readonly json: boolean }
   | { readonly name: "keys.revoke"; readonly keyId: string; readonly json: boolean }
   | { readonly name: "audit"; readonly workspace: string | null; readonly limit: number; readonly json: boolean }
+  | { readonly name: "queue"; readonly json: boolean }
   | {
       readonly name: "workspaces.create";
       readonly slug: string;
@@ -146,6 +151,11 @@ export function parseCommand(argv: readonly string[]): Command {
     const { values } = parse(argv.slice(1), common);
     if (values.help) return { name: "help" };
     return { name: "migrate", json: values.json === true };
+  }
+  if (group === "queue") {
+    const { values } = parse(argv.slice(1), common);
+    if (values.help) return { name: "help" };
+    return { name: "queue", json: values.json === true };
   }
   if (group === "audit") {
     const { values } = parse(argv.slice(1), {
@@ -533,6 +543,33 @@ async function execute(db: Database, command: Command, input: CommandInput): Pro
           ? `No requests recorded for workspace ${workspace.slug}.`
           : "No requests recorded outside a workspace.";
       return { text, json: entries.map(auditJson) };
+    }
+    case "queue": {
+      const tenants = await queueDepths(db);
+      const rows = tenants.map((tenant) => [
+        tenant.workspace,
+        tenant.environment,
+        tenant.plan,
+        String(tenant.runsQueued),
+        String(tenant.runsRunning),
+        String(tenant.buildsQueued),
+        String(tenant.buildsBuilding),
+      ]);
+      const text = tenants.length
+        ? table(["WORKSPACE", "ENV", "PLAN", "RUNS QUEUED", "RUNNING", "BUILDS QUEUED", "BUILDING"], rows)
+        : "No agent runs or deployment builds are waiting or in progress.";
+      return {
+        text,
+        json: tenants.map((tenant) => ({
+          workspace: tenant.workspace,
+          environment: tenant.environment,
+          plan: tenant.plan,
+          runs_queued: tenant.runsQueued,
+          runs_running: tenant.runsRunning,
+          builds_queued: tenant.buildsQueued,
+          builds_building: tenant.buildsBuilding,
+        })),
+      };
     }
   }
 }

@@ -45,3 +45,15 @@ export const PLAN_PRICES: Readonly<Record<Plan, number>> = Object.freeze({
   enterprise: 50_000,
 });
 export const PLAN_CURRENCY = "usd";
+
+/**
+ * Agent runs a tenant (one environment of a workspace) may have in progress at once, and likewise
+ * deployment builds; more wait, queued, for a slot (src/domain/fair-share.ts). The defaults of
+ * PLAN_RUN_CONCURRENCY and PLAN_BUILD_CONCURRENCY.
+ */
+export const PLAN_CONCURRENCY: Readonly<Record<Plan, number>> = Object.freeze({
+  free: 1,
+  pro: 2,
+  team: 4,
+  enterprise: 8,
+});

@@ -64,6 +64,7 @@ export async function createProject(
     errorCode: null,
     errorMessage: null,
     summary: null,
+    queueRound: null,
     createdAt: now,
     startedAt: null,
     finishedAt: null,

@@ -8,6 +8,8 @@ import type { BuildPool } from "./build-pool/build-pool.ts";
 import type { AppAccess } from "../domain/app-access.ts";
 import { abandonAgentRun } from "../domain/agent-runs.ts";
 import { closeBillingPeriod } from "../domain/billing.ts";
+import { advanceQueueClock, type WorkKind } from "../domain/fair-share.ts";
+import type { Plan } from "../domain/plans.ts";
 import { failDeployment } from "../domain/deployments.ts";
 import { purgeUnreferencedBlobs } from "../domain/builds.ts";
 import { purgeAbandonedUploads } from "../domain/files.ts";
@@ -31,6 +33,11 @@ export interface WorkerOptions {
   readonly buildPool: Pick<BuildPool, "buildSite">;
   /** Jobs of each kind this process works on at once. */
   readonly concurrency: number;
+  /** Runs, and builds, one tenant may have in progress at once on all replicas, by plan. */
+  readonly tenantCaps: {
+    readonly runs: Readonly<Record<Plan, number>>;
+    readonly builds: Readonly<Record<Plan, number>>;
+  };
   readonly agentRunTimeoutMs: number;
   /** The database's change feed: a running run notices its cancel by it (src/jobs/agent-run-worker.ts). */
   readonly changes?: ChangeFeed;
@@ -67,6 +74,17 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     localConcurrency: options.concurrency,
     batchSize: 1,
   };
+  // A job's group is its tenant and its tier the tenant's plan (src/jobs/queue.ts). A job queued
+  // before tenants had caps has no group, and no cap.
+  const capped = (caps: Readonly<Record<Plan, number>>) => ({
+    ...polling,
+    groupConcurrency: { default: Math.min(...Object.values(caps)), tiers: { ...caps } },
+  });
+  /** Runs `work` after moving the queue's clock to the job's turn (src/domain/fair-share.ts). */
+  const inTurn = async (kind: WorkKind, round: number | undefined, work: () => Promise<void>) => {
+    if (round !== undefined) await advanceQueueClock(db, kind, round);
+    await work();
+  };
   const periodic = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 };
 
   const carryOutRun = createAgentRunWorker({
@@ -76,10 +94,10 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     logger,
     ...(options.changes ? { changes: options.changes } : {}),
   });
-  await boss.work<{ runId: string }>(queues.agentRun, polling, async ([job]) =>
+  await boss.work<{ runId: string; round?: number }>(queues.agentRun, capped(options.tenantCaps.runs), async ([job]) =>
     lastAttemptEnds(
       job!.retryCount,
-      () => carryOutRun(job!.data.runId),
+      () => inTurn("agent_run", job!.data.round, () => carryOutRun(job!.data.runId)),
       () => abandonAgentRun(db, job!.data.runId),
     ),
   );
@@ -90,16 +108,19 @@ export async function startWorkers(queue: JobQueue, options: WorkerOptions): Pro
     logger,
     buildSite: options.buildPool.buildSite,
   });
-  await boss.work<{ deploymentId: string }>(queues.deploymentBuild, polling, async ([job]) =>
-    lastAttemptEnds(
-      job!.retryCount,
-      () => buildDeployment(job!.data.deploymentId),
-      () =>
-        failDeployment(db, job!.data.deploymentId, {
-          code: "internal_error",
-          message: "The deployment could not be built; create it again.",
-        }),
-    ),
+  await boss.work<{ deploymentId: string; round?: number }>(
+    queues.deploymentBuild,
+    capped(options.tenantCaps.builds),
+    async ([job]) =>
+      lastAttemptEnds(
+        job!.retryCount,
+        () => inTurn("deployment_build", job!.data.round, () => buildDeployment(job!.data.deploymentId)),
+        () =>
+          failDeployment(db, job!.data.deploymentId, {
+            code: "internal_error",
+            message: "The deployment could not be built; create it again.",
+          }),
+      ),
   );
 
   /** Runs `work`; when it fails on the job's last attempt, `giveUp` ends the resource so it does not stay pending. */

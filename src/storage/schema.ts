@@ -299,6 +299,8 @@ export const agentRuns = pgTable(
     errorMessage: text("error_message"),
     /** What the agent said it did, once the run succeeded. */
     summary: text("summary"),
+    /** The run's turn in the fair queue across tenants (src/domain/fair-share.ts). */
+    queueRound: integer("queue_round"),
     createdAt: createdAt(),
     startedAt: optionalTime("started_at"),
     finishedAt: optionalTime("finished_at"),
@@ -316,6 +318,10 @@ export const agentRuns = pgTable(
     index("agent_runs_running_idx")
       .on(t.workspaceId, t.environment)
       .where(sql`status = 'running'`),
+    // A tenant's last turn among its queued runs, and the queue's depth per tenant.
+    index("agent_runs_queued_idx")
+      .on(t.workspaceId, t.environment, t.queueRound)
+      .where(sql`status = 'queued'`),
   ],
 );
 
@@ -335,6 +341,8 @@ export const deployments = pgTable(
     errorMessage: text("error_message"),
     /** For a rollback, the earlier deployment whose build this one serves again. */
     rollbackOf: text("rollback_of").references((): AnyPgColumn => deployments.id, { onDelete: "set null" }),
+    /** The build's turn in the fair queue across tenants (src/domain/fair-share.ts). */
+    queueRound: integer("queue_round"),
     createdAt: createdAt(),
     readyAt: optionalTime("ready_at"),
     updatedAt: updatedAt(),
@@ -344,8 +352,20 @@ export const deployments = pgTable(
     oneOf("deployments", "target", deploymentTargets),
     oneOf("deployments", "status", deploymentStatuses),
     index("deployments_project_idx").on(t.projectId, ...newestFirst(t)),
+    index("deployments_queued_idx")
+      .on(t.workspaceId, t.environment, t.queueRound)
+      .where(sql`status = 'queued'`),
   ],
 );
+
+/**
+ * Each job queue's clock: the turn of the job a worker started last. A tenant that starts queueing
+ * takes its first turn here, behind nobody who has waited longer (src/domain/fair-share.ts).
+ */
+export const workQueueClocks = pgTable("work_queue_clocks", {
+  queue: text("queue").primaryKey(),
+  round: integer("round").notNull(),
+});
 
 /** A file's metadata; its bytes are in file_chunks, so every replica can stream them. */
 export const files = pgTable(
