@@ -40,7 +40,12 @@ const policyOf = (plan: Plan, longSeconds = 60, shortSeconds = 1) =>
 /** A 429 key_rate_limited; its X-RateLimit-* fields describe the minute (`minute`), whichever window refused. */
 function expectLimited(response: ApiResponse, minute: { limit: number; remaining: number }): void {
   expectApiError(response, 429, "key_rate_limited");
-  expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  const retryAfter = Number(response.headers.get("retry-after"));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  // The message says the same wait, in words that read right: "1 second", "30 seconds".
+  expect(response.body.error.message).toBe(
+    `Too many requests from this key; retry after ${retryAfter} second${retryAfter === 1 ? "" : "s"}.`,
+  );
   expect(response.headers.get("x-ratelimit-limit")).toBe(String(minute.limit));
   expect(response.headers.get("x-ratelimit-remaining")).toBe(String(minute.remaining));
   expect(response.headers.get("x-ratelimit-used")).toBe(String(minute.limit - minute.remaining));

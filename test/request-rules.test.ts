@@ -146,7 +146,13 @@ onEmbeddedDatabase("request rules", (driver) => {
   });
 
   it("answers an unknown route 404 not_found, with or without a key, and audits it without a route", async () => {
-    for (const path of ["/v1/nope", "/", "/v2/projects", "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/nope", "/V1/PROJECTS"]) {
+    for (const path of [
+      "/v1/nope",
+      "/index.html",
+      "/v2/projects",
+      "/v1/projects/prj_8kF2mQ9xLp3vR7tZ/nope",
+      "/V1/PROJECTS",
+    ]) {
       expectError(await server.client.get(path), 404, "not_found");
       expectError(await server.as(null).get(path), 404, "not_found");
     }
@@ -356,6 +362,17 @@ onEmbeddedDatabase("request rules", (driver) => {
     expect(misspelt.body.error.message).toMatch(/Unknown field `visiblity`/);
     expect(expectBody(await server.client.get("/v1/projects?limit=100"), 200).data.length).toBe(
       before.body.data.length,
+    );
+  });
+
+  it("refuses a value outside an enum, listing the allowed values", async () => {
+    const refused = await server.client.post(
+      "/v1/projects",
+      invalidBody({ name: "enum", prompt: "y", agent: "coding-agent-9" }),
+    );
+    expectError(refused, 400, "invalid_request", "agent");
+    expect(refused.body.error.message).toBe(
+      '`agent` must be one of "coding-agent-1", "coding-agent-2", "coding-agent-3".',
     );
   });
 

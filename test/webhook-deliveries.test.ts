@@ -45,6 +45,8 @@ forEachDriver("webhook deliveries", (driver) => {
   const deliveryOf = async (endpointId: string, eventId: string) => {
     const list = expectBody(await server.client.get(`/v1/webhooks/${endpointId}/deliveries?limit=100`), 200).data;
     const delivery = list.find((entry) => entry.event_id === eventId)!;
+    // Made inside the statement that records the event, in the format of every id.
+    expect(delivery.id).toMatch(/^dlv_[0-9A-Za-z]{24}$/);
     return `/v1/webhooks/${endpointId}/deliveries/${delivery.id}` as const;
   };
 

@@ -61,6 +61,11 @@ onEmbeddedDatabase("webhooks", (driver) => {
       expectStatus(refused, 400, url);
       expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "url" });
     }
+    // The refusal says how to receive deliveries locally.
+    const local = await create({ url: "http://localhost:3000/hooks", enabled_events: ["*"] });
+    expectStatus(local, 400);
+    expect(local.body.error.message).toContain("pbs listen --forward-to <url>");
+    expect(local.body.error.message).toContain("WEBHOOK_ALLOW_PRIVATE_NETWORKS=true");
     const empty = await create({ url: "https://example.com/x", enabled_events: [] });
     expectStatus(empty, 400);
     expect(empty.body.error.param).toBe("enabled_events");
@@ -174,7 +179,7 @@ onEmbeddedDatabase("webhooks", (driver) => {
       response_status: null,
       last_attempt_at: null,
     });
-    expect(sent.body.id).toMatch(/^dlv_/);
+    expect(sent.body.id).toMatch(/^dlv_[0-9A-Za-z]{24}$/);
     expect(sent.body.next_attempt_at).not.toBeNull();
 
     const event = await server.client.get(`/v1/events/${sent.body.event_id}`);

@@ -111,12 +111,12 @@ export function recordingSql(db: Queryable, count: number, before?: SQL): SQL {
     data: placeholder(`data${i}`),
     createdAt: placeholder("createdAt"),
   }));
-  // A delivery's id is random like every id (96 bits of gen_random_uuid), made where its row is.
+  // A delivery's id is made where its row is, in every id's format (new_id: migration 0015).
   // (drizzle puts the embedded INSERT in parentheses itself.)
   return sql`
     with ${before ?? sql``} recorded as ${db.insert(events).values(rows).returning({ id: events.id, type: events.type, createdAt: events.createdAt })}
     insert into ${webhookDeliveries} (id, webhook_endpoint_id, event_id, workspace_id, environment, next_attempt_at)
-    select 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${webhookEndpoints.id}, recorded.id,
+    select new_id('dlv'), ${webhookEndpoints.id}, recorded.id,
       ${webhookEndpoints.workspaceId}, ${webhookEndpoints.environment}, recorded.created_at
     from recorded
     join ${webhookEndpoints}

@@ -156,6 +156,10 @@ export function refusedAddressReason(address: string): string | undefined {
   return why && `${address} is ${why}`;
 }
 
+/** What a developer does to receive deliveries on their own machine. */
+const LOCAL_DELIVERIES =
+  "To receive deliveries on your own machine, forward them with `pbs listen --forward-to <url>`, or (on a development server) set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.";
+
 export function createWebhookTargets(options: { allowPrivateNetworks: boolean; resolve?: Resolver }): WebhookTargets {
   const resolve: Resolver = options.resolve ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
   const refusal = (address: string) => (options.allowPrivateNetworks ? undefined : refusedAddressReason(address));
@@ -189,7 +193,7 @@ export function createWebhookTargets(options: { allowPrivateNetworks: boolean; r
         throw new InvalidInputError(
           options.allowPrivateNetworks
             ? "The url must start with https:// or http://."
-            : "Webhook deliveries are only sent over https: the url must start with https://.",
+            : `Webhook deliveries are only sent over https: the url must start with https://. ${LOCAL_DELIVERIES}`,
           "url",
         );
       }
@@ -199,7 +203,7 @@ export function createWebhookTargets(options: { allowPrivateNetworks: boolean; r
         await addressesOf(parsed.hostname);
       } catch (error) {
         if (error instanceof RefusedAddressError)
-          throw new InvalidInputError(`The url cannot be used: ${error.message}.`, "url");
+          throw new InvalidInputError(`The url cannot be used: ${error.message}. ${LOCAL_DELIVERIES}`, "url");
         // A name that does not resolve yet is accepted: its deliveries fail, and retry, until it does.
       }
       return url;

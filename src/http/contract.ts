@@ -241,5 +241,9 @@ function describe(error: ErrorObject): string {
     return `The body is missing the required field \`${param}\`.`;
   if (error.keyword === "required" && !param?.includes(".")) return `The request is missing \`${param}\`.`;
   if (error.keyword === "required") return `\`${param}\` is required.`;
+  if (error.keyword === "enum") {
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((value) => JSON.stringify(value));
+    return `${param ? `\`${param}\`` : "The value"} must be one of ${allowed.join(", ")}.`;
+  }
   return param ? `\`${param}\` ${error.message}.` : `The request ${error.message}.`;
 }

@@ -211,7 +211,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         throw new HttpError(
           429,
           "key_rate_limited",
-          `Too many requests from this key; retry after ${limit.retryAfterSeconds} seconds.`,
+          `Too many requests from this key; retry after ${seconds(Math.max(1, limit.retryAfterSeconds ?? 1))}.`,
         );
       }
       requireScopes(operationMeta[operationId].scopes, principal);
@@ -335,7 +335,7 @@ function addressLimited(refusal: AddressRefusal): HttpError {
   return new HttpError(
     429,
     "ip_rate_limited",
-    `Too many requests without a valid API key from this address; retry after ${refusal.retryAfterSeconds} seconds.`,
+    `Too many requests without a valid API key from this address; retry after ${seconds(refusal.retryAfterSeconds)}.`,
     null,
     headers,
   );
@@ -478,4 +478,9 @@ export async function writeAnswer(
 async function pipeTo(source: Readable, response: ServerResponse): Promise<void> {
   const { pipeline } = await import("node:stream/promises");
   await pipeline(source, response);
+}
+
+/** "1 second", "30 seconds". */
+function seconds(count: number): string {
+  return count === 1 ? "1 second" : `${count} seconds`;
 }
