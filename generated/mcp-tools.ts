@@ -61,6 +61,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -568,6 +569,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -2818,6 +2820,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -4011,6 +4014,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -5212,6 +5216,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -6024,6 +6029,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -7264,6 +7270,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },
@@ -8492,6 +8499,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   }
                 ],
                 "maxLength": 512,
+                "pattern": "^[A-Za-z0-9_-]+$",
                 "description": "Pass as `cursor` to get the following page; null on the last page."
               }
             },

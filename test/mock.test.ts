@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { Operation } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../packages/client/src/index.ts";
 import type { Schemas } from "./support/api-client.ts";
 import { freePort } from "./support/net.ts";
 import { document, operations, responseErrors, root, samplePath } from "./support/contract.ts";
@@ -132,6 +133,13 @@ describe("npm run mock", () => {
       for (let draw = 0; draw < count; draw++) await expectValidAnswer(id, op, { Prefer: "dynamic=true" });
     },
   );
+
+  it("lets the client's paginate walk a list to its end", async () => {
+    const client = createClient({ baseUrl: base, apiKey: "svc_test_anything", maxRetries: 0 });
+    const seen: string[] = [];
+    for await (const project of client.paginate("/v1/projects")) seen.push(project.id);
+    expect(seen.length).toBeGreaterThan(0);
+  });
 
   it("refuses a request that breaks the contract", async () => {
     // Prism answers an invalid request with the operation's 422 when it declares one (the
