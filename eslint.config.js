@@ -1,6 +1,7 @@
 // ESLint (npm run lint, npm run check): typescript-eslint's type-checked recommended rules over
 // the code, with one program for the whole tree, the one `npm run typecheck` builds. Layout is
-// Prettier's. Written by tools, not linted: generated/, the migrations, the packages' builds.
+// Prettier's. Written by tools, not linted: generated/, the migrations, the packages' builds, the
+// vendored Redoc.
 // @ts-check
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
@@ -10,6 +11,7 @@ export default defineConfig([
   globalIgnores([
     "generated/",
     "src/storage/migrations/",
+    "src/http/vendor/",
     "packages/*/dist/",
     "packages/contract/",
     "packages/client/src/idempotent-routes.ts",

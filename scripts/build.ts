@@ -3,7 +3,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { vendoredRedoc } from "../src/http/front-door.ts";
 import { configurationDoc, renderConfigurationDoc } from "./configuration-doc.ts";
+import { redocBundle } from "./docs.ts";
 import { generate, root } from "./generate.ts";
 import { buildPackages, idempotentRoutesFile, renderIdempotentRoutes } from "./packages.ts";
 
@@ -23,6 +25,8 @@ buildPackages();
 console.log("packages/: contract, client, mock");
 writeFileSync(configurationDoc, renderConfigurationDoc());
 console.log("docs/: configuration.md, from src/config.ts");
+writeFileSync(vendoredRedoc, redocBundle());
+console.log("src/http/vendor/: redoc.standalone.js, from the redoc package (GET /docs)");
 run(process.execPath, [join(root, "scripts/lint.ts"), "--documents"]);
 run(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"]);
 console.log("build: ok");

@@ -4,10 +4,12 @@
 // must be formatted as Prettier writes it, the code and both documents must lint clean, everything
 // must type-check, and the contract must not break the last released one.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { vendoredRedoc } from "../src/http/front-door.ts";
 import { configurationDocIsFresh } from "./configuration-doc.ts";
+import { redocBundle } from "./docs.ts";
 import { generate, generatedFiles, root } from "./generate.ts";
 import { idempotentRoutesFile, renderIdempotentRoutes, versionProblems } from "./packages.ts";
 
@@ -49,6 +51,13 @@ if (!configurationDocIsFresh()) {
   process.exit(1);
 }
 console.log("drift: docs/configuration.md matches src/config.ts");
+if (!existsSync(vendoredRedoc) || readFileSync(vendoredRedoc, "utf8") !== redocBundle()) {
+  console.error(
+    "src/http/vendor/redoc.standalone.js differs from the installed redoc package's bundle. Run `npm run build` and commit the result.",
+  );
+  process.exit(1);
+}
+console.log("drift: src/http/vendor/redoc.standalone.js matches the redoc package");
 const outOfStep = versionProblems();
 if (outOfStep.length > 0) {
   console.error(`versions: ${outOfStep.join("; ")}. Release with \`npm run release\`, which keeps them in step.`);

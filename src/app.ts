@@ -31,6 +31,7 @@ import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
 import { createEventStreams } from "./domain/event-stream.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import { openKeyScreen } from "./http/key-screen.ts";
+import { createFrontDoor } from "./http/front-door.ts";
 import { createAddressLimiter, DEFAULT_UNAUTHENTICATED_LIMIT } from "./http/address-limit.ts";
 import {
   createKeyRateLimiter,
@@ -236,6 +237,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Something went wrong on our side.");
   };
 
+  const frontDoor = createFrontDoor();
   const limits = options.serverLimits ?? DEFAULT_SERVER_LIMITS;
   const server = createLimitedServer(limits, (request, response) => {
     // Probes for orchestrators: outside the contract, unauthenticated, not audited.
@@ -275,6 +277,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (path.startsWith("/oauth/")) {
       if (!admitted(path === "/oauth/token" || path === "/oauth/revoke" ? "oauth" : "page")) return;
       return void oauth(request, response).catch(pageFailed(response));
+    }
+    if (frontDoor.paths.has(path)) {
+      logPageRequest(logger, request, response, path);
+      return void frontDoor.serve(request, response, path);
     }
     api(request, response).catch((error: unknown) => {
       logger.error({ err: error }, "pipeline failed");

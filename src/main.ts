@@ -4,17 +4,22 @@
 import "./boot.ts";
 
 const { ConfigError, loadConfig } = await import("./config.ts");
-const { createServer } = await import("./server.ts");
+const { createServer, NEXT_COMMAND } = await import("./server.ts");
 const { SchemaNotCurrentError } = await import("./storage/migrator.ts");
 const { createLogger } = await import("./logger.ts");
+
+/** Ends the process with one line saying what to change: no stack trace for what an operator sets. */
+function refuse(message: string): never {
+  console.error(`configuration: ${message}`);
+  process.exit(1);
+}
 
 let config;
 try {
   config = loadConfig();
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  console.error(`configuration: ${error.message}`);
-  process.exit(1);
+  refuse(error.message);
 }
 const logger = createLogger({ level: config.logLevel });
 
@@ -27,7 +32,20 @@ try {
   logger.fatal({ pending: error.pending }, `${error.message} (or start with MIGRATE_ON_START=true)`);
   process.exit(1);
 }
-await server.start();
+try {
+  const { url, appsUrl } = await server.start();
+  // People starting it in a terminal get one line to read; a log collector gets the same as fields.
+  if (process.stdout.isTTY) {
+    const origin = config.publicUrl ?? url;
+    console.log(
+      `Project Builder API on ${origin} (docs ${origin}/docs, console ${origin}/settings); apps on ${appsUrl}. Next: ${NEXT_COMMAND}`,
+    );
+  }
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  await server.stop().catch(() => {});
+  refuse(error.message);
+}
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {

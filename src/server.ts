@@ -8,7 +8,7 @@ import { selectAgent } from "./agents/index.ts";
 import { createApp, type App, type AppOptions } from "./app.ts";
 import { createAppsServer, type AppsServer } from "./apps/server.ts";
 import { startAdminSocket, type AdminSocket } from "./cli/admin-socket.ts";
-import type { Config } from "./config.ts";
+import { ConfigError, type Config } from "./config.ts";
 import { createAppAccess, type AppAccess } from "./domain/app-access.ts";
 import { setPasswordHashCost } from "./domain/passwords.ts";
 import { createWebhookTargets, type Resolver, type WebhookTargets } from "./domain/webhook-targets.ts";
@@ -132,8 +132,10 @@ export async function createServer(config: Config, parts: ServerParts = {}): Pro
       if (storage.driver === "pglite") {
         admin = await startAdminSocket({ storage, socketPath: config.adminSocketPath, logger });
       }
-      const url = await app.listen(config.port, config.host);
-      const appsUrl = await appsServer.listen(config.appsPort, config.host);
+      const url = await app.listen(config.port, config.host).catch(refused("PORT", config.port, config.host));
+      const appsUrl = await appsServer
+        .listen(config.appsPort, config.host)
+        .catch(refused("APPS_PORT", config.appsPort, config.host));
       appsPort = Number(new URL(appsUrl).port);
       // Work after requests starts once the API answers: requests only queue it, and the first
       // answer should not wait for the workers to subscribe.
@@ -169,7 +171,15 @@ export async function createServer(config: Config, parts: ServerParts = {}): Pro
         });
       }
       logger.info(
-        { url, apps: appsUrl, storage: storage.driver, agent: config.agent ? "model" : "builtin" },
+        {
+          url,
+          apps: appsUrl,
+          docs: `${config.publicUrl ?? url}/docs`,
+          console: `${config.publicUrl ?? url}/settings`,
+          next: NEXT_COMMAND,
+          storage: storage.driver,
+          agent: config.agent ? "model" : "builtin",
+        },
         "listening",
       );
       return { url, appsUrl };
@@ -201,4 +211,22 @@ export async function createServer(config: Config, parts: ServerParts = {}): Pro
     for (const close of closing) await close().catch(() => {});
     throw error;
   }
+}
+
+/** What a person starting the server for the first time runs next: a key to call the API with. */
+export const NEXT_COMMAND = "npx pbs keys create --workspace acme --name dev";
+
+/** A listener that cannot bind ends the start with a ConfigError naming the variable to change. */
+function refused(variable: string, port: number, host: string) {
+  return (error: NodeJS.ErrnoException): never => {
+    if (error.code === "EADDRINUSE")
+      throw new ConfigError(`port ${port} on ${host} is in use; set ${variable} to a free port (0: any free port).`);
+    if (error.code === "EACCES")
+      throw new ConfigError(
+        `port ${port} on ${host} needs privileges this process lacks; set ${variable} to a port above 1023.`,
+      );
+    if (error.code === "EADDRNOTAVAIL")
+      throw new ConfigError(`${host} is not an address of this machine; set HOST to one that is (or 0.0.0.0).`);
+    throw error;
+  };
 }

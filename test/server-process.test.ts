@@ -4,6 +4,7 @@
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,6 +100,31 @@ describe("the server process on the embedded default", () => {
       expect(result.rows.map((row) => row.path)).toContain("slow.txt");
     } finally {
       await storage.close();
+    }
+  }, 180_000);
+});
+
+describe("the server process on a port in use", () => {
+  it("ends with exit code 1 and one line naming PORT or APPS_PORT, no stack trace", async () => {
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const taken = String((holder.address() as AddressInfo).port);
+    const dataDir = await mkdtemp(join(tmpdir(), "pbs-server-"));
+    try {
+      const env = { DATA_DIR: dataDir, HOST: "127.0.0.1", DATABASE_URL: "", REDIS_URL: "", LOG_LEVEL: "warn" };
+      for (const [variable, ports] of [
+        ["PORT", { PORT: taken, APPS_PORT: "0" }],
+        ["APPS_PORT", { PORT: "0", APPS_PORT: taken }],
+      ] as const) {
+        const refused = await run(process.execPath, ["src/main.ts"], { ...env, ...ports });
+        expect(refused.code, refused.stderr).toBe(1);
+        expect(refused.stderr.trim()).toBe(
+          `configuration: port ${taken} on 127.0.0.1 is in use; set ${variable} to a free port (0: any free port).`,
+        );
+      }
+    } finally {
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
 });
