@@ -141,22 +141,36 @@ describe("npm run mock", () => {
     expect(seen.length).toBeGreaterThan(0);
   });
 
-  it("refuses a request that breaks the contract", async () => {
-    // Prism answers an invalid request with the operation's 422 when it declares one (the
-    // idempotent creates do, for idempotency_key_reused), else its 400.
-    const missingPrompt = await fetch(`${base}/v1/projects`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "No prompt" }),
-    });
-    expect(missingPrompt.status).toBe(422);
-    expect(((await missingPrompt.json()) as Schemas["Error"]).error).toBeDefined();
-    const tooMany = await fetch(`${base}/v1/projects?limit=1000`, { headers: auth });
-    expect(tooMany.status).toBe(400);
-    const badId = await fetch(`${base}/v1/projects/not-a-project-id`, { headers: auth });
-    expect(badId.status).toBe(400);
-    const noKey = await fetch(`${base}/v1/projects`);
-    expect(noKey.status).toBe(401);
+  it("refuses a request that breaks the contract as the server does: 400 invalid_request naming the field", async () => {
+    const refusal = async (response: Response) => {
+      const body = (await response.json()) as Schemas["Error"];
+      expect(body.error.request_id).toBe(response.headers.get("x-request-id"));
+      return [response.status, body.error.code, body.error.param];
+    };
+    const post = (body: object) =>
+      fetch(`${base}/v1/projects`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect(await refusal(await post({ name: "No prompt" }))).toEqual([400, "invalid_request", "prompt"]);
+    expect(await refusal(await post({ name: "x", prompt: "y", agent: "nine" }))).toEqual([
+      400,
+      "invalid_request",
+      "agent",
+    ]);
+    expect(await refusal(await fetch(`${base}/v1/projects?limit=1000`, { headers: auth }))).toEqual([
+      400,
+      "invalid_request",
+      "limit",
+    ]);
+    expect((await fetch(`${base}/v1/projects/not-a-project-id`, { headers: auth })).status).toBe(400);
+    expect(await refusal(await fetch(`${base}/v1/projects`))).toEqual([401, "missing_api_key", "Authorization"]);
+    expect(await refusal(await fetch(`${base}/v1/projects`, { headers: { Authorization: "Basic eA==" } }))).toEqual([
+      401,
+      "invalid_api_key",
+      "Authorization",
+    ]);
   });
 
   it("takes an OAuth token request as a form too, and answers its errors in the RFC 6749 shape", async () => {

@@ -519,7 +519,12 @@ describe("@project-builder/mock, installed", () => {
         headers: { Authorization: "Bearer svc_test_anything", "Content-Type": "application/json" },
         body: "{}",
       });
-      expect(refused.status).toBe(422);
+      // Refused as the server refuses it: 400 invalid_request naming the field.
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { code: string; param: string } }).error).toMatchObject({
+        code: "invalid_request",
+        param: "name",
+      });
     },
     120_000,
   );

@@ -11,7 +11,8 @@ A mock of the Project Builder API ${contractVersion} (Prism, with CORS).
   --host H     address to listen on (default 127.0.0.1; 0.0.0.0 for other machines or containers)
   --dynamic    random bodies valid against the schemas instead of the documented examples
 
-Every request needs "Authorization: Bearer <anything>". Choose an answer with
+Every /v1 request needs "Authorization: Bearer <anything>"; refusals come in the
+contract's error shape, as the server's. Choose an answer with
 "Prefer: code=404", "Prefer: example=<title>", or ?__code=404&__example=<title>.`;
 
 let values: { port?: string; host?: string; dynamic?: boolean; help?: boolean };
