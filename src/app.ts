@@ -197,6 +197,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     options.csrfSecret,
     clientAddress,
     pageLimit.sessions,
+    options.publicUrl === undefined,
   );
   // Loaded on their first request: most API servers never serve a page, and starting without them
   // is ~0.15 s faster.

@@ -359,6 +359,24 @@ onEmbeddedDatabase("settings console", (driver) => {
       expect((await keysOf()).some((key) => key.name === "cross-site")).toBe(false);
     });
 
+    it("takes a post from another spelling of loopback at the same port while PUBLIC_URL is unset", async () => {
+      // The quick start opens 127.0.0.1, a browser's address bar may say localhost: the same server.
+      const visitor = await signedIn("owner");
+      const page = await visitor.get("/settings/w/acme/keys");
+      const port = new URL(server.url).port;
+      const answer = await visitor.request("POST", "/settings/w/acme/keys", {
+        form: { csrf_token: csrfOf(page.text), name: "loopback", environment: "live", scopes: "*", expires: "none" },
+        headers: { origin: `http://localhost:${port}` },
+      });
+      expect(answer.status, answer.text).toBeLessThan(400);
+      expect((await keysOf()).some((key) => key.name === "loopback")).toBe(true);
+      const otherPort = await visitor.request("POST", "/settings/w/acme/keys", {
+        form: { csrf_token: csrfOf(page.text), name: "other port", environment: "live", scopes: "*", expires: "none" },
+        headers: { origin: `http://localhost:${Number(port) + 1}` },
+      });
+      expect(otherPort.status).toBe(400);
+    });
+
     it("refuses the sign-in form without its token, as anonymous", async () => {
       const visitor = new Visitor(server.url);
       const answer = await visitor.request("POST", "/settings/sign-in", {

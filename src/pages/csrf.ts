@@ -34,12 +34,12 @@ export function sameOrigin(originHeader: string | undefined, origin: string): bo
 
 /** Refuses a post whose CSRF token or Origin is not this browser's and this console's. */
 export function requireCsrf(
-  deps: Pick<PageDeps, "origin" | "csrfSecret">,
+  deps: Pick<PageDeps, "origin" | "formOrigins" | "csrfSecret">,
   request: IncomingMessage,
   visitor: { readonly csrfBinding: string },
   form: URLSearchParams,
 ): void {
-  if (!sameOrigin(request.headers.origin, deps.origin)) {
+  if (!deps.formOrigins.some((origin) => sameOrigin(request.headers.origin, origin))) {
     throw new FormError(
       `This form was sent from ${request.headers.origin}, not from ${deps.origin} where this server is reached (PUBLIC_URL); it was refused and nothing was changed.`,
       400,

@@ -8,6 +8,12 @@ export interface PageDeps {
   readonly db: Queryable;
   /** Where the console is reached, e.g. `https://api.example.com` (no trailing slash). */
   readonly origin: string;
+  /**
+   * The origins a form may be posted from: `origin`, and, when no PUBLIC_URL names it and the
+   * server is reached on this machine, the other spellings of loopback at the same port
+   * (`localhost`, `127.0.0.1`, `[::1]`), which are the same machine and port to a browser user.
+   */
+  readonly formOrigins: readonly string[];
   /** Signs CSRF tokens; shared by every replica. */
   readonly csrfSecret: string;
   readonly cookies: CookieJar;
@@ -23,6 +29,8 @@ export function pageDeps(
   csrfSecret: string,
   clientAddress: PageDeps["clientAddress"],
   sessions?: SessionSightings,
+  /** PUBLIC_URL is unset: the public URL is the address the listener bound. */
+  derivedUrl = false,
 ): PageDeps {
   // Read when the first page is served: the public URL may follow the port the listener bound.
   let cookies: CookieJar | undefined;
@@ -30,6 +38,11 @@ export function pageDeps(
     db,
     get origin() {
       return new URL(publicUrl()).origin;
+    },
+    get formOrigins() {
+      const url = new URL(publicUrl());
+      if (!derivedUrl || !LOOPBACK.includes(url.hostname)) return [url.origin];
+      return LOOPBACK.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}`);
     },
     csrfSecret,
     get cookies() {
@@ -39,3 +52,5 @@ export function pageDeps(
     ...(sessions ? { sessions } : {}),
   };
 }
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];

@@ -30,7 +30,7 @@ export const contractVersion: string = (
 const prismCli = fileURLToPath(new URL("dist/index.js", import.meta.resolve("@stoplight/prism-cli/package.json")));
 
 export interface MockOptions {
-  /** Default 4010. */
+  /** Default 4010; 0: any free port (read it from `url`). */
   port?: number;
   /** Default 127.0.0.1; 0.0.0.0 to reach the mock from other machines or containers. */
   host?: string;
