@@ -1034,7 +1034,8 @@ function wrongMethod(fixture: HostileFixture): fc.Arbitrary<HostileCase> {
 }
 
 /** Paths served outside the contract (probes, console, OAuth): not for the unknown-route generator. */
-const servedOutside = /^\/(healthz|readyz|settings|oauth|\.well-known)(\/|$)/;
+/** What the server answers outside the contract: the probes, the pages, MCP and the front door. */
+const servedOutside = /^\/(healthz|readyz|settings|oauth|\.well-known|mcp|docs|openapi\.(json|yaml))(\/|$)|^\/$/;
 /** Every route of the contract, as the server's router reads it (a parameter is one non-empty segment). */
 const routes = [...new Set(contractOperations.map((operation) => operation.template))].map(
   (template) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "[^/]+")}$`),
