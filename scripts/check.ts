@@ -6,18 +6,24 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { vendoredRedoc } from "../src/http/front-door.ts";
 import { configurationDocIsFresh } from "./configuration-doc.ts";
 import { redocBundle } from "./docs.ts";
 import { generate, generatedFiles, root } from "./generate.ts";
 import { idempotentRoutesFile, renderIdempotentRoutes, versionProblems } from "./packages.ts";
 
-/** Runs one step; its own output says what failed, so a failure only sets the exit code. */
+/**
+ * Runs one step. Its own output says what failed; this says which step it was and how it ended, for
+ * a step that ends without a word (killed for its memory or time, say).
+ */
 function run(command: string, args: string[]): void {
   try {
     execFileSync(command, args, { cwd: root, stdio: "inherit" });
-  } catch {
+  } catch (error) {
+    const { status, signal } = error as { status: number | null; signal: NodeJS.Signals | null };
+    const step = [command, ...args].map((part) => (isAbsolute(part) ? relative(root, part) : part)).join(" ");
+    console.error(`check: \`${step}\` failed (${signal ? `killed by ${signal}` : `exit code ${status}`}).`);
     process.exit(1);
   }
 }

@@ -21,6 +21,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parse } from "yaml";
+import { escapeHtml } from "../src/html/template.ts";
+import { redocOptions } from "../src/http/front-door.ts";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -41,9 +43,6 @@ const INLINE_LOGO =
   encodeURIComponent(
     '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="6" fill="#8a8a8a"/></svg>',
   );
-
-const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-const MONO_FONTS = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
 
 // Nothing may be fetched: scripts, styles and images are inline or data:/blob:
 // (Redoc runs its search index in a blob: worker and builds the download of
@@ -102,10 +101,6 @@ function docsView(contract: Doc): Doc {
   return view;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** JSON that can sit inside a <script> element. */
 function inlineJson(value: unknown): string {
   return JSON.stringify(value)
@@ -115,19 +110,7 @@ function inlineJson(value: unknown): string {
 }
 
 function page(contract: Doc, downloadUrls: Array<{ title: string; url: string }>): string {
-  const options = {
-    downloadUrls,
-    expandResponses: "200,201,202",
-    showExtensions: ["x-required-scopes"],
-    sortRequiredPropsFirst: true,
-    theme: {
-      typography: {
-        fontFamily: SYSTEM_FONTS,
-        headings: { fontFamily: SYSTEM_FONTS },
-        code: { fontFamily: MONO_FONTS },
-      },
-    },
-  };
+  const options = { downloadUrls, ...redocOptions };
   const title = `${contract.info?.title ?? "API"} ${contract.info?.version ?? ""} reference`.trim();
   return `<!doctype html>
 <html lang="en">

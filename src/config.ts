@@ -610,12 +610,12 @@ function durations(shown: readonly number[]): Parser<number[] | undefined> {
 /** Caps by plan, `plan=n` separated by commas (`free=1,team=6`); plans left out keep `defaults`. */
 function planCaps(defaults: Readonly<Record<Plan, number>>): Parser<Readonly<Record<Plan, number>>> {
   const plans = Object.keys(defaults) as Plan[];
-  const written = Object.entries(defaults)
+  const shown = Object.entries(defaults)
     .map(([plan, cap]) => `${plan}=${cap}`)
     .join(",");
   return {
     accepts: `a comma-separated list of \`plan=n\` (plans: ${plans.join(", ")}; n from 1 to 1000)`,
-    default: written,
+    default: shown,
     parse(name, raw) {
       if (raw === undefined) return defaults;
       const caps: Record<Plan, number> = { ...defaults };
@@ -624,7 +624,7 @@ function planCaps(defaults: Readonly<Record<Plan, number>>): Parser<Readonly<Rec
         const value = Number(cap);
         if (!plans.includes(plan as Plan) || !/^\d+$/.test(cap ?? "") || value < 1 || value > 1000) {
           throw new ConfigError(
-            `${name} must list plan=n (plans: ${plans.join(", ")}; n from 1 to 1000), e.g. ${written}; got ${JSON.stringify(raw)}`,
+            `${name} must list plan=n (plans: ${plans.join(", ")}; n from 1 to 1000), e.g. ${shown}; got ${JSON.stringify(raw)}`,
           );
         }
         caps[plan as Plan] = value;

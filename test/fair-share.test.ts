@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Agent } from "../src/agents/agent.ts";
 import { queueDepths } from "../src/domain/fair-share.ts";
+import type { Database } from "../src/storage/index.ts";
 import { agentRuns, workspaces } from "../src/storage/schema.ts";
 import { expectBody, type ApiClient } from "./support/api-client.ts";
 import { forEachDriver, postgresDriver, type ProcessDatabase } from "./support/database.ts";
@@ -62,6 +63,24 @@ async function allReady(client: ApiClient, count: number): Promise<void> {
     if (statuses.every((status) => status === "ready")) return;
     if (Date.now() > deadline) throw new Error(`projects not ready: ${statuses.join(", ")}`);
     await sleep(250);
+  }
+}
+
+/** Samples a workspace's running runs every 20 ms until none is queued or running; the most seen at once. */
+async function mostRunningAtOnce(db: Database, slug: string): Promise<number> {
+  const [workspace] = await db.select().from(workspaces).where(eq(workspaces.slug, slug));
+  let most = 0;
+  for (;;) {
+    const [counts] = await db
+      .select({
+        running: sql<number>`count(*) filter (where status = 'running')::int`,
+        open: sql<number>`count(*) filter (where status in ('queued', 'running'))::int`,
+      })
+      .from(agentRuns)
+      .where(eq(agentRuns.workspaceId, workspace!.id));
+    most = Math.max(most, counts!.running);
+    if (counts!.open === 0) return most;
+    await sleep(20);
   }
 }
 
@@ -142,21 +161,7 @@ forEachDriver("fair share of the workers", (driver) => {
     expect(depths.find((depth) => depth.workspace === "small")).toMatchObject({ plan: "free", environment: "live" });
     expect(depths.find((depth) => depth.workspace === "small")!.runsQueued).toBeGreaterThanOrEqual(3);
 
-    let most = 0;
-    const small = await server.storage.db.select().from(workspaces).where(eq(workspaces.slug, "small"));
-    for (;;) {
-      const [running] = await server.storage.db
-        .select({
-          running: sql<number>`count(*) filter (where status = 'running')::int`,
-          open: sql<number>`count(*) filter (where status in ('queued', 'running'))::int`,
-        })
-        .from(agentRuns)
-        .where(eq(agentRuns.workspaceId, small[0]!.id));
-      most = Math.max(most, running!.running);
-      if (running!.open === 0) break;
-      await sleep(20);
-    }
-    expect(most).toBe(1);
+    expect(await mostRunningAtOnce(server.storage.db, "small")).toBe(1);
     expect((await other).status).toBe("ready");
     await allReady(free, projects.length);
   }, 60_000);
@@ -191,26 +196,10 @@ describe.skipIf(postgresDriver.skipReason !== undefined)("fair share across two 
 
     const floodClient = first.as(await first.createKey({ workspace: "flood", plan: "team" }));
     for (let i = 0; i < 40; i++) await createProject(floodClient, `flood ${i}`);
-    const [flood] = await first.storage.db.select().from(workspaces).where(eq(workspaces.slug, "flood"));
-    let most = 0;
-    const watching = (async () => {
-      for (;;) {
-        const [counts] = await first.storage.db
-          .select({
-            running: sql<number>`count(*) filter (where status = 'running')::int`,
-            open: sql<number>`count(*) filter (where status in ('queued', 'running'))::int`,
-          })
-          .from(agentRuns)
-          .where(eq(agentRuns.workspaceId, flood!.id));
-        most = Math.max(most, counts!.running);
-        if (counts!.open === 0) return;
-        await sleep(20);
-      }
-    })();
+    const most = mostRunningAtOnce(first.storage.db, "flood");
     const behind = await timeProject(newcomer, "behind");
     expect(behind.ms).toBeLessThanOrEqual(allowance(alone.ms));
-    await watching;
-    expect(most).toBe(3);
+    expect(await most).toBe(3);
     await allReady(floodClient, 40);
   }, 120_000);
 });

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { escapeHtml } from "../html/template.ts";
 
 const generated = new URL("../../generated/", import.meta.url);
 export const vendoredRedoc = new URL("./vendor/redoc.standalone.js", import.meta.url);
@@ -36,19 +37,19 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const REDOC_OPTIONS = {
+const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+const MONO_FONTS = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
+
+/** How the reference is shown, here and on the published page (scripts/docs.ts), bar where its documents are. */
+export const redocOptions = {
   expandResponses: "200,201,202",
   showExtensions: ["x-required-scopes"],
   sortRequiredPropsFirst: true,
-  downloadUrls: [
-    { title: "OpenAPI (JSON)", url: "/openapi.json" },
-    { title: "OpenAPI (YAML)", url: "/openapi.yaml" },
-  ],
   theme: {
     typography: {
-      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-      headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' },
-      code: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace' },
+      fontFamily: SYSTEM_FONTS,
+      headings: { fontFamily: SYSTEM_FONTS },
+      code: { fontFamily: MONO_FONTS },
     },
   },
 };
@@ -59,7 +60,7 @@ function docsPage(title: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)} reference</title>
+<title>${escapeHtml(title)} reference</title>
 <link rel="icon" href="data:,">
 </head>
 <body style="margin: 0">
@@ -72,7 +73,14 @@ function docsPage(title: string): string {
 `;
 }
 
-const docsInit = `Redoc.init("/openapi.json", ${JSON.stringify(REDOC_OPTIONS)}, document.getElementById("redoc"));\n`;
+const docsOptions = {
+  ...redocOptions,
+  downloadUrls: [
+    { title: "OpenAPI (JSON)", url: "/openapi.json" },
+    { title: "OpenAPI (YAML)", url: "/openapi.yaml" },
+  ],
+};
+const docsInit = `Redoc.init("/openapi.json", ${JSON.stringify(docsOptions)}, document.getElementById("redoc"));\n`;
 
 export interface FrontDoor {
   /** The paths it answers (every method: GET and HEAD are served, others refused 405). */
