@@ -22,7 +22,7 @@ generate(join(root, "generated"));
 console.log("generated/: openapi.yaml, openapi.3.1.yaml, schema.d.ts, handlers.ts");
 writeFileSync(idempotentRoutesFile, renderIdempotentRoutes(readFileSync(join(root, "generated/openapi.yaml"), "utf8")));
 buildPackages();
-console.log("packages/: contract, client, mock");
+console.log("packages/: contract, client, mock, mcp");
 writeFileSync(configurationDoc, renderConfigurationDoc());
 console.log("docs/: configuration.md, from src/config.ts");
 writeFileSync(vendoredRedoc, redocBundle());

@@ -1,12 +1,18 @@
 // Renders generated/mcp-tools.ts: the MCP server's tools (src/mcp/), one per operation of the `/v1`
 // pipeline, from the OpenAPI 3.1 document, whose schemas are JSON Schema 2020-12 (3.0's `nullable`
-// is not). Each tool is named by its operationId and described by the operation's summary,
-// description and scopes. Its input schema is an object of the operation's path and query
-// parameters, plus `body` for its request body as the API takes it (not flattened: no name can
-// collide, and it reads like the API), plus `idempotency_key` where the operation takes an
-// Idempotency-Key. Its output schema is the operation's 2xx JSON answer, or the API's error object
-// (what a failed call carries, with `isError`). Every component schema a tool's schemas name is
-// bundled into their `$defs`, so each schema stands alone.
+// is not). A tool list is read by a model on every connection, so each tool is the least that lets
+// a model call it well; the rest is the reference's (GET /docs):
+//   - named by its operationId, titled by its summary, described by the first sentence or two of
+//     the operation's description;
+//   - an input schema of the operation's path and query parameters, plus `body` for its request
+//     body as the API takes it (not flattened: no name can collide, and it reads like the API),
+//     plus `idempotency_key` where the operation takes an Idempotency-Key. The component schemas it
+//     names are written in place, or once in its `$defs` when it names a large one more than once;
+//     long patterns, examples and all but the first sentence of each description are left out
+//     (the pipeline validates every call against the contract, and its refusal names the field);
+//   - no output schema: the answer is the operation's, as the reference gives it (docs/mcp.md);
+//   - annotations from the method: GET reads; PUT, PATCH and DELETE remove or overwrite, and
+//     repeating one changes nothing more; a POST adds, and repeating it adds again.
 //
 // Uploads and downloads: a multipart body is given as an object of its parts, a file part as
 // `{text | content_base64, filename?, content_type?}`, which the server hands to the operation as
@@ -62,33 +68,59 @@ interface ToolCall {
 
 const SCHEMA_REF = "#/components/schemas/";
 
-/** A file part of a multipart body, as a tool takes it. */
-const filePart = (description: string | undefined): Schema => ({
+/** The keywords a tool's input schema keeps: its shape, bounds and defaults, and a short description. */
+const KEPT_KEYWORDS = new Set([
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "default",
+  "format",
+  "pattern",
+  "deprecated",
+  "description",
+]);
+
+/** Patterns longer than this are left out: an identifier's prefix says much in few bytes, a path's grammar little in many. */
+const PATTERN_BYTES = 40;
+
+/** Formats that tell a model nothing its `type` does not. */
+const SILENT_FORMATS = new Set(["int32", "int64", "float", "double"]);
+
+/** A component schema written once in `$defs` rather than at each use: when it is used twice or more and is at least this long. */
+const SHARED_SCHEMA_BYTES = 100;
+
+/** The most of a file a tool call carries each way: src/mcp/tool-calls.ts's MCP_FILE_LIMIT, in words. */
+const FILE_LIMIT = "1 MiB";
+
+/** A file part of a multipart body, as a tool takes it (the part's own description is of its HTTP framing). */
+const filePart: Schema = {
   type: "object",
-  description: `${description ? `${description} ` : ""}Give its content as \`text\` (UTF-8) or as \`content_base64\`, one of the two.`,
+  description: `The file, up to ${FILE_LIMIT}: its content as \`text\` (UTF-8) or \`content_base64\`.`,
   properties: {
-    text: { type: "string", description: "The content, as UTF-8 text." },
-    content_base64: {
-      type: "string",
-      contentEncoding: "base64",
-      description: "The content, base64-encoded (for binary files).",
-    },
-    filename: {
-      type: "string",
-      minLength: 1,
-      maxLength: 255,
-      description: "The part's filename (default: the last segment of `path`, or `file`).",
-    },
-    content_type: {
-      type: "string",
-      minLength: 1,
-      maxLength: 255,
-      description: "The part's media type (default: application/octet-stream).",
-    },
+    text: { type: "string" },
+    content_base64: { type: "string" },
+    filename: { type: "string", description: "Default: the last segment of `path`." },
+    content_type: { type: "string", description: "Default: application/octet-stream." },
   },
   oneOf: [{ required: ["text"] }, { required: ["content_base64"] }],
   additionalProperties: false,
-});
+};
 
 /** A multipart part that carries a file: one with no type of its own, or a binary string. */
 function isFilePart(schema: Schema): boolean {
@@ -102,7 +134,12 @@ function isFilePart(schema: Schema): boolean {
   );
 }
 
-export function renderMcpTools(openapi31Yaml: string): string {
+/** The tools of an OpenAPI 3.1 document, each with how its call becomes a request, and the operations that are not tools. */
+export function mcpToolsOf(openapi31Yaml: string): {
+  version: string;
+  tools: { tool: Schema & { name: string }; call: ToolCall }[];
+  notTools: Record<string, string>;
+} {
   const document = parse(openapi31Yaml) as Document;
   const schemas = document.components.schemas;
   const resolveParameter = (parameter: unknown): Parameter => {
@@ -115,9 +152,9 @@ export function renderMcpTools(openapi31Yaml: string): string {
   const resolveSchema = (schema: Schema): Schema =>
     typeof schema.$ref === "string" ? resolveSchema(schemas[schema.$ref.slice(SCHEMA_REF.length)]!) : schema;
 
-  const tools: string[] = [];
+  const tools: { tool: Schema & { name: string }; call: ToolCall }[] = [];
   const leftOut: Record<string, string> = {};
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const item of Object.values(document.paths)) {
     for (const method of methods) {
       const op = item[method];
       if (!op || !servedByPipeline(op)) continue;
@@ -152,9 +189,8 @@ export function renderMcpTools(openapi31Yaml: string): string {
           add(
             "idempotency_key",
             {
-              ...parameter.schema,
-              description:
-                "Makes the call safe to retry: the same key within 24 hours replays the first answer. Without one, the call gets a key of its own (so a retry made without it runs again).",
+              type: "string",
+              description: "The same key within 24 hours replays the first answer; without one, each call runs anew.",
             },
             false,
           );
@@ -164,11 +200,7 @@ export function renderMcpTools(openapi31Yaml: string): string {
         const [mediaType] = Object.keys(op.requestBody.content);
         const schema = op.requestBody.content[mediaType!]!.schema ?? {};
         if (mediaType === "application/json") {
-          add(
-            "body",
-            { ...schema, description: "The request body, as the API takes it (JSON)." },
-            op.requestBody.required ?? false,
-          );
+          add("body", schema, op.requestBody.required ?? false);
           call.body = "json";
         } else if (mediaType === "multipart/form-data") {
           const parts = resolveSchema(schema);
@@ -178,12 +210,9 @@ export function renderMcpTools(openapi31Yaml: string): string {
             "body",
             {
               type: "object",
-              description: "The request's multipart parts, by name; the server makes the multipart body of them.",
+              description: "The multipart body's parts, by name.",
               properties: Object.fromEntries(
-                Object.entries(partSchemas).map(([name, part]) => [
-                  name,
-                  call.files!.includes(name) ? filePart(part.description as string | undefined) : part,
-                ]),
+                Object.entries(partSchemas).map(([name, part]) => [name, call.files!.includes(name) ? filePart : part]),
               ),
               ...(parts.required ? { required: parts.required } : {}),
               additionalProperties: false,
@@ -196,114 +225,178 @@ export function renderMcpTools(openapi31Yaml: string): string {
         }
       }
 
-      const jsonAnswers = [
-        ...new Set(
-          answers.flatMap(([, response]) =>
-            response.content?.["application/json"]?.schema
-              ? [JSON.stringify(response.content["application/json"].schema)]
-              : [],
-          ),
-        ),
-      ];
-      if (jsonAnswers.length > 0) call.answer = "json";
+      const jsonAnswer = answers.some(([, response]) => response.content?.["application/json"]?.schema);
+      if (jsonAnswer) call.answer = "json";
       else if (answerTypes.size > 0) call.answer = "binary";
-      const errorSchema = Object.entries(op.responses).find(
-        ([status]) => !status.startsWith("2") && op.responses[status]!.content?.["application/json"],
-      )?.[1].content!["application/json"]!.schema;
       const inputSchema: Schema = {
         type: "object",
         properties,
         ...(required.length ? { required } : {}),
         additionalProperties: false,
       };
-      const outputSchema: Schema | undefined =
-        call.answer === "json"
-          ? {
-              type: "object",
-              anyOf: [...jsonAnswers.map((text) => JSON.parse(text) as Schema), ...(errorSchema ? [errorSchema] : [])],
-            }
-          : undefined;
 
-      const scopes = op["x-required-scopes"] ?? [];
-      const httpOnly = parameters
-        .filter((parameter) => parameter.in === "header" && parameter.name !== "Idempotency-Key")
-        .map((parameter) => `\`${parameter.name}\``);
-      const description = [
-        `${op.summary ?? id}.`,
-        op.description,
+      const summary = op.summary ?? id;
+      // A file goes through MCP whole, whatever the operation's HTTP framing: its description, not the operation's.
+      const description =
         call.answer === "binary"
-          ? "As a tool, it answers the whole file as an embedded resource: UTF-8 text, or a base64 blob."
-          : undefined,
-        httpOnly.length ? `The headers ${httpOnly.join(", ")} are not tool inputs: they are for HTTP.` : undefined,
-        `Requires ${scopes.length ? `the scope${scopes.length > 1 ? "s" : ""} ${scopes.join(", ")}` : "any valid key"}. (${method.toUpperCase()} ${path})`,
-      ]
-        .filter(Boolean)
-        .join("\n\n");
+          ? `${summary}: the whole file as an embedded resource, UTF-8 text or a base64 blob (up to ${FILE_LIMIT}; larger files over HTTP).`
+          : call.body === "multipart"
+            ? `${summary}: \`body\` holds the parts, a file as \`{text}\` or \`{content_base64}\` (up to ${FILE_LIMIT}; larger files over HTTP).`
+            : firstSentences(op.description ?? `${summary}.`);
       const tool = {
         name: id,
-        title: op.summary ?? id,
+        title: summary,
         description,
-        inputSchema: bundled(inputSchema, schemas),
-        ...(outputSchema ? { outputSchema: bundled(outputSchema, schemas) } : {}),
+        inputSchema: compacted(inputSchema, schemas),
         annotations:
           method === "get"
             ? { readOnlyHint: true }
-            : {
-                readOnlyHint: false,
-                destructiveHint: method === "delete",
-                idempotentHint: method === "delete" || method === "patch" || method === "put",
-              },
+            : method === "post"
+              ? { readOnlyHint: false, destructiveHint: false }
+              : { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
       };
-      tools.push(`  {\n    tool: ${indent(JSON.stringify(tool, null, 2))},\n    call: ${JSON.stringify(call)},\n  },`);
+      tools.push({ tool, call });
     }
   }
+  return { version: document.info.version, tools, notTools: leftOut };
+}
 
+export function renderMcpTools(openapi31Yaml: string): string {
+  const { version, tools, notTools } = mcpToolsOf(openapi31Yaml);
+  const written = tools.map(
+    ({ tool, call }) =>
+      `  {\n    tool: ${indent(JSON.stringify(tool, null, 2))},\n    call: ${JSON.stringify(call)},\n  },`,
+  );
   return `// Generated from openapi.3.1.yaml by scripts/generate.ts (scripts/mcp-tools-template.ts says how). Do not edit: change spec/ and run \`npm run build\`.
 import type { McpTool, McpToolCall } from "../src/mcp/tool-types.ts";
 
 /** The contract's version, which the server reports as its own in \`initialize\`. */
-export const contractVersion = ${JSON.stringify(document.info.version)};
+export const contractVersion = ${JSON.stringify(version)};
 
 /** Operations of the \`/v1\` pipeline that are not tools, and why. */
-export const notTools: Readonly<Record<string, string>> = ${JSON.stringify(leftOut)};
+export const notTools: Readonly<Record<string, string>> = ${JSON.stringify(notTools)};
 
 export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpToolCall }[] = [
-${tools.join("\n")}
+${written.join("\n")}
 ];
 `;
 }
 
-/** The schema with every component schema it names, transitively, in its \`$defs\`, and its references pointing there. */
-function bundled(schema: Schema, components: Record<string, Schema>): Schema {
-  const defs: Record<string, unknown> = {};
-  const pending: string[] = [];
-  const rewrite = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(rewrite);
-    if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => {
-        if (key === "$ref" && typeof item === "string" && item.startsWith(SCHEMA_REF)) {
-          const name = item.slice(SCHEMA_REF.length);
-          if (!(name in defs)) {
-            defs[name] = null;
-            pending.push(name);
-          }
-          return [key, `#/$defs/${name}`];
-        }
-        // Examples are documentation for people, and the largest part of some schemas: a tool
-        // list is read by models, on every connection.
-        return [key, key === "examples" ? undefined : rewrite(item)];
-      }),
-    );
+/**
+ * The first sentence of a description's first paragraph, and the second too when both are short:
+ * on one line, without the paragraphs, lists and asides that follow.
+ */
+export function firstSentences(text: string): string {
+  const paragraph = text
+    .trim()
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s+/g, " ");
+  const sentences = paragraph.split(/(?<=[.!?])\s+(?=[A-Z`(])/);
+  let kept = sentences[0]!;
+  if (sentences.length > 1 && kept.length + 1 + sentences[1]!.length <= 160) kept += ` ${sentences[1]}`;
+  return kept;
+}
+
+/**
+ * The input schema in its compact form (KEPT_KEYWORDS, first sentences), standing alone: each
+ * component schema it names written in place, or in its `$defs` when it is used more than once and
+ * long enough for a reference to be shorter (SHARED_SCHEMA_BYTES), or when it names itself.
+ */
+function compacted(schema: Schema, components: Record<string, Schema>): Schema {
+  const componentOf = (ref: unknown): string | undefined =>
+    typeof ref === "string" && ref.startsWith(SCHEMA_REF) ? ref.slice(SCHEMA_REF.length) : undefined;
+
+  // Uses of each component, counted as if every one were written in place (a component inside
+  // another counts once per use of the outer one).
+  const uses = new Map<string, number>();
+  const count = (value: unknown, within: readonly string[]): void => {
+    if (Array.isArray(value)) return value.forEach((item) => count(item, within));
+    if (value === null || typeof value !== "object") return;
+    for (const [key, item] of Object.entries(value)) {
+      const name = key === "$ref" ? componentOf(item) : undefined;
+      if (name === undefined) {
+        count(item, within);
+        continue;
+      }
+      uses.set(name, (uses.get(name) ?? 0) + 1);
+      if (!within.includes(name)) count(components[name], [...within, name]);
+    }
   };
-  const root = rewrite(schema) as Schema;
-  for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
-    const component = components[name];
-    if (!component) throw new Error(`unresolved schema ${name}`);
-    defs[name] = rewrite(component);
-  }
+  count(schema, []);
+
+  const defs: Record<string, Schema> = {};
+  const compact = (value: Schema, within: readonly string[]): Schema => {
+    // `allOf` of one schema, as TypeSpec writes a reference that carries a description of its own.
+    if (Array.isArray(value.allOf) && value.allOf.length === 1 && typeof value.allOf[0] === "object") {
+      const { allOf, ...rest } = value;
+      return compact({ ...(allOf as Schema[])[0], ...rest }, within);
+    }
+    const name = componentOf(value.$ref);
+    if (name !== undefined) {
+      const component = components[name];
+      if (!component) throw new Error(`unresolved schema ${name}`);
+      const { $ref, ...siblings } = value;
+      const own = compact(siblings, within);
+      if (within.includes(name)) {
+        // A component that names itself cannot be written out in place.
+        define(name);
+        return { $ref: `#/$defs/${name}`, ...own };
+      }
+      if (shared(name, within)) return { $ref: `#/$defs/${name}`, ...own };
+      const inPlace = compact(component, [...within, name]);
+      // The use's own description says more of it than the component's does.
+      if (own.description !== undefined) delete inPlace.description;
+      return { ...inPlace, ...own };
+    }
+    const result: Schema = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (!KEPT_KEYWORDS.has(key)) continue;
+      if (key === "format" && SILENT_FORMATS.has(item as string)) continue;
+      if (key === "pattern" && (item as string).length > PATTERN_BYTES) continue;
+      if (key === "description") result[key] = firstSentences(item as string);
+      else if (key === "properties")
+        result[key] = Object.fromEntries(
+          Object.entries(item as Record<string, Schema>).map(([property, sub]) => [property, compact(sub, within)]),
+        );
+      else if (key === "items" || (key === "additionalProperties" && typeof item === "object"))
+        result[key] = compact(item as Schema, within);
+      else if (key === "anyOf" || key === "oneOf" || key === "allOf")
+        result[key] = (item as Schema[]).map((sub) => compact(sub, within));
+      else result[key] = item;
+    }
+    return nullableType(result);
+  };
+  const define = (name: string): void => {
+    if (name in defs) return;
+    defs[name] = {}; // while it is written: its own references to itself find it defined
+    defs[name] = compact(components[name]!, [name]);
+  };
+  /** Whether a use of `name` is a reference to its `$defs` entry (which it then has). */
+  const shared = (name: string, within: readonly string[]): boolean => {
+    if (name in defs) return true;
+    if ((uses.get(name) ?? 0) < 2) return false;
+    const written = compact(components[name]!, [...within, name]);
+    if (name in defs) return true; // it named itself, and is defined now
+    if (JSON.stringify(written).length < SHARED_SCHEMA_BYTES) return false;
+    defs[name] = written;
+    return true;
+  };
+
+  const root = compact(schema, []);
   const names = Object.keys(defs).sort();
   return names.length ? { ...root, $defs: Object.fromEntries(names.map((name) => [name, defs[name]])) } : root;
+}
+
+/** `anyOf: [{type: T, …}, {type: "null"}]` as `type: [T, "null"]`: the same values, said shorter. */
+function nullableType(schema: Schema): Schema {
+  const options = schema.anyOf as Schema[] | undefined;
+  if (!options || options.length !== 2) return schema;
+  const nullAt = options.findIndex((option) => option.type === "null" && Object.keys(option).length === 1);
+  const other = options[1 - nullAt];
+  if (nullAt < 0 || !other || typeof other.type !== "string" || "enum" in other || "const" in other) return schema;
+  const { anyOf, ...rest } = schema;
+  if (Object.keys(rest).some((key) => key in other)) return schema;
+  return { ...other, type: [other.type, "null"], ...rest };
 }
 
 function indent(text: string): string {

@@ -2,12 +2,14 @@
 //   @project-builder/contract  generated/'s documents and types and CHANGELOG.md, copied byte for byte
 //   @project-builder/client    packages/client/src compiled by tsc to dist/ (ESM JavaScript and .d.ts)
 //   @project-builder/mock      packages/mock/src compiled likewise (the `project-builder-mock` bin)
+//   @project-builder/mcp       packages/mcp/src compiled likewise (the `project-builder-mcp` bin); a
+//                              pipe to the server's /mcp, so it needs nothing of the contract
 // generated/ stays the one committed copy of the contract: the contract package's files are
 // git-ignored copies, made here. The client's idempotent-route table (packages/client/src/
 // idempotent-routes.ts) is generated from the document by `npm run build` and committed, like
 // generated/, and checked for drift by `npm run check`.
 //
-//   node scripts/packages.ts [contract|client|mock …]   # all three when none is named
+//   node scripts/packages.ts [contract|client|mock|mcp …]   # all of them when none is named
 //
 // Run by `npm ci` (prepare), `npm run build`, and each package's `prepack` (so `npm pack` and
 // `npm publish` always pack a fresh build). Only files whose content changed are written, each
@@ -29,8 +31,10 @@ import { parse } from "yaml";
 
 const root = join(import.meta.dirname, "..");
 export const packagesDir = join(root, "packages");
-export const packageNames = ["contract", "client", "mock"] as const;
+export const packageNames = ["contract", "client", "mock", "mcp"] as const;
 export type PackageName = (typeof packageNames)[number];
+/** The packages built on the contract, which depend on it at its version. */
+const onContract: readonly PackageName[] = ["client", "mock"];
 
 /** The contract package's files and where each comes from, byte for byte. */
 export const contractFiles: Readonly<Record<string, string>> = {
@@ -137,7 +141,7 @@ export function buildPackages(names: readonly PackageName[] = packageNames): voi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Versions: the three packages are released together, at the contract's version
+// Versions: the packages are released together, at the contract's version
 
 interface Manifest {
   name: string;
@@ -162,7 +166,7 @@ export function versionProblems(): string[] {
     const manifest = readManifest(name);
     if (manifest.version !== version) problems.push(`${manifest.name} is ${manifest.version}, the contract ${version}`);
     const contract = manifest.dependencies?.["@project-builder/contract"];
-    if (name !== "contract" && contract !== version)
+    if (onContract.includes(name) && contract !== version)
       problems.push(`${manifest.name} depends on @project-builder/contract ${contract}, not ${version}`);
   }
   const changelog = readFileSync(join(root, "CHANGELOG.md"), "utf8");

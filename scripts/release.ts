@@ -1,5 +1,5 @@
-// `npm run release -- <major|minor|patch|X.Y.Z>`: releases the contract and its three packages
-// (@project-builder/contract, /client, /mock) at one version, which `npm run check` then holds:
+// `npm run release -- <major|minor|patch|X.Y.Z>`: releases the contract and its packages
+// (@project-builder/contract, /client, /mock, /mcp) at one version, which `npm run check` then holds:
 //   1. refuses any but a new major version when the contract breaks the last released one
 //      (check:breaking's comparison);
 //   2. sets the version in spec/main.tsp and rebuilds generated/ (so `info.version` is it);
@@ -9,7 +9,7 @@
 //   5. records generated/openapi.yaml as the released contract (generated/released/);
 //   6. updates package-lock.json.
 // Then: `npm run check`, commit, and publish with
-// `npm publish -w packages/contract -w packages/client -w packages/mock` (each prepack builds).
+// `npm publish -w packages/contract -w packages/client -w packages/mock -w packages/mcp` (each prepack builds).
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -115,7 +115,7 @@ function main(): void {
   });
   buildPackages();
   console.log(
-    `release: ${current} -> ${next}. Run \`npm run check\`, commit, then \`npm publish -w packages/contract -w packages/client -w packages/mock\`.`,
+    `release: ${current} -> ${next}. Run \`npm run check\`, commit, then \`npm publish -w packages/contract -w packages/client -w packages/mock -w packages/mcp\`.`,
   );
 }
 

@@ -15,12 +15,14 @@ import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationMeta, type OperationId } from "../generated/handlers.ts";
 import { mcpTools, notTools } from "../generated/mcp-tools.ts";
+import { MCP_FILE_LIMIT } from "../src/mcp/tool-calls.ts";
 import { addMember } from "../src/domain/members.ts";
 import { createAuthorization, newAccessToken, newRefreshToken, saveTokens } from "../src/domain/oauth.ts";
 import { createOAuthClient } from "../src/domain/oauth-clients.ts";
 import { findWorkspaceBySlug } from "../src/domain/workspaces.ts";
 import { PLAN_LIMITS, type Plan, type PlanLimits } from "../src/http/rate-limit/index.ts";
 import { expectStatus } from "./support/api-client.ts";
+import { document, responseErrors } from "./support/contract.ts";
 import { onEmbeddedDatabase } from "./support/database.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -34,13 +36,17 @@ export async function mcpClient(url: string, bearer: string | undefined): Promis
 
 type Structured<T> = CallToolResult & { structuredContent: T };
 
-/** Calls a tool; the SDK has checked its structured content against the tool's output schema. */
+/** Calls a tool, and checks its structured content against the contract's answer at the status the call was answered with. */
 async function call<T = unknown>(
   client: Client,
   name: OperationId,
   args: Record<string, unknown> = {},
 ): Promise<Structured<T>> {
-  return (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as Structured<T>;
+  const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as Structured<T>;
+  const status = result._meta?.["project-builder/status"];
+  if (typeof status === "number" && result.structuredContent !== undefined)
+    expect(await responseErrors(name, status, result.structuredContent), `${name} ${status}`).toEqual([]);
+  return result;
 }
 
 /** Polls a tool until `done` holds for its answer. */
@@ -183,25 +189,66 @@ onEmbeddedDatabase("MCP server", (driver) => {
   });
 
   describe("tools", () => {
-    it("lists one tool per operation for a full key, each with self-contained schemas", async () => {
+    it("lists one tool per operation for a full key: every operation of the contract is a tool, served elsewhere, or a stream", async () => {
       const { tools } = await client.listTools();
       const operations = Object.keys(operationMeta).filter((id) => !(id in notTools));
       expect(tools.map((tool) => tool.name).sort()).toEqual(operations.sort());
-      const createProject = tools.find((tool) => tool.name === "createProject")!;
-      expect(createProject.description).toContain("Requires the scope projects:write");
-      expect(createProject.inputSchema.properties).toHaveProperty("body.$ref", "#/$defs/CreateProjectRequest");
-      expect(createProject.inputSchema.properties).toHaveProperty("idempotency_key");
-      expect(createProject.inputSchema.required).toEqual(["body"]);
-      expect(createProject.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-      for (const tool of tools) {
-        // Every reference resolves inside the tool's own schema.
-        for (const schema of [tool.inputSchema, tool.outputSchema].filter(Boolean)) {
-          const text = JSON.stringify(schema);
-          for (const [, name] of text.matchAll(/"#\/\$defs\/([^"]+)"/g))
-            expect((schema as { $defs?: object }).$defs, `${tool.name}: ${name}`).toHaveProperty([name!]);
-          expect(text).not.toContain("#/components/");
+      const listed = new Set(tools.map((tool) => tool.name));
+      for (const item of Object.values(document.paths ?? {})) {
+        for (const [method, operation] of Object.entries(item ?? {})) {
+          if (!["get", "put", "post", "patch", "delete"].includes(method)) continue;
+          const { operationId, "x-served-by": servedBy } = operation as { operationId: string; "x-served-by"?: string };
+          if (servedBy === "oauth") continue; // the OAuth server's own endpoints, not the /v1 pipeline's
+          expect(listed.has(operationId) || operationId in notTools, operationId).toBe(true);
         }
       }
+      expect(notTools).toEqual({ streamEvents: expect.stringContaining("stream of events") });
+    });
+
+    it("fits a small context: the full key's tool list is at most 48 KB of JSON, each tool short and standing alone", async () => {
+      const answer = await post(server.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), {
+        Authorization: `Bearer ${key}`,
+      });
+      const size = Buffer.byteLength(JSON.stringify(answer.json?.result));
+      console.log(`tools/list for a full key: ${size} bytes of JSON`);
+      expect(size).toBeLessThanOrEqual(48 * 1024);
+
+      const { tools } = await client.listTools();
+      const createProject = tools.find((tool) => tool.name === "createProject")!;
+      expect(createProject.description).toMatch(/^Creates a project and queues its initial agent run/);
+      expect(createProject.inputSchema.properties).toHaveProperty("body.required", ["name", "prompt"]);
+      expect(createProject.inputSchema.properties).toHaveProperty("body.properties.prompt.type", "string");
+      expect(createProject.inputSchema.properties).toHaveProperty("idempotency_key.type", "string");
+      expect(createProject.inputSchema.required).toEqual(["body"]);
+      const limit = `up to ${MCP_FILE_LIMIT / 1024 / 1024} MiB`;
+      expect(tools.find((tool) => tool.name === "downloadFile")!.description).toContain(limit);
+      expect(tools.find((tool) => tool.name === "uploadFile")!.description).toContain(limit);
+      for (const tool of tools) {
+        // One or two sentences on one line; no output schema (an answer is the operation's, as the reference says).
+        expect(tool.description!.length, tool.name).toBeLessThanOrEqual(300);
+        expect(tool.description, tool.name).not.toContain("\n");
+        expect(tool.outputSchema, tool.name).toBeUndefined();
+        const text = JSON.stringify(tool.inputSchema);
+        expect(text, tool.name).not.toMatch(/"examples?"/);
+        // Every reference resolves inside the tool's own schema.
+        for (const [, name] of text.matchAll(/"#\/\$defs\/([^"]+)"/g))
+          expect((tool.inputSchema as { $defs?: object }).$defs, `${tool.name}: ${name}`).toHaveProperty([name!]);
+        expect(text).not.toContain("#/components/");
+      }
+    });
+
+    it("annotates each tool from its method: GET reads, POST adds, PUT, PATCH and DELETE overwrite or remove and may be repeated", async () => {
+      const { tools } = await client.listTools();
+      const expected = {
+        get: { readOnlyHint: true },
+        post: { readOnlyHint: false, destructiveHint: false },
+        put: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+        patch: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+        delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      };
+      for (const tool of tools)
+        expect(tool.annotations, tool.name).toEqual(expected[operationMeta[tool.name as OperationId].method]);
+      expect(tools.find((tool) => tool.name === "deleteProject")!.annotations).toMatchObject({ destructiveHint: true });
     });
 
     it("sends the tool list gzipped to a client that accepts gzip, the same list with the request's id", async () => {
@@ -443,7 +490,7 @@ onEmbeddedDatabase("MCP server", (driver) => {
       expect(a.structuredContent.id).not.toBe(b.structuredContent.id);
     });
 
-    it("answers the API's refusals as isError with its error object, which the SDK checks against the output schema", async () => {
+    it("answers the API's refusals as isError with its error object, as the contract gives it", async () => {
       const missing = await call(client, "getProject", { project_id: "prj_doesNotExist123" });
       expect(missing).toMatchObject({
         isError: true,

@@ -3,8 +3,9 @@
 // and there, with nothing of the repository on the way: the client from plain Node 22 and 24
 // against a running server, a consumer's strict TypeScript (nodenext and bundler), an esbuild
 // browser bundle in Chromium, the contract's documents through its exports, the mock's bin with a
-// preflight; publint and Are the Types Wrong on each tarball, and `npm publish --dry-run`. Node 22
-// is fetched once per machine from the npm registry (the `node` package) into ~/.cache.
+// preflight, the MCP bridge's bin under the SDK's stdio client against a running server; publint and
+// Are the Types Wrong on each tarball, and `npm publish --dry-run`. Node 22 is fetched once per
+// machine from the npm registry (the `node` package) into ~/.cache.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import {
   cpSync,
@@ -22,8 +23,13 @@ import type { AddressInfo } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type * as ClientPackage from "@project-builder/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationMeta } from "../generated/handlers.ts";
+import { mcpTools } from "../generated/mcp-tools.ts";
 import { contractFiles } from "../scripts/packages.ts";
 import { describeWithBrowser, launchBrowser } from "./support/browser.ts";
 import { responseErrors } from "./support/contract.ts";
@@ -34,7 +40,9 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** The Node 22 the client is tried with: pinned, so every run tries the same one. */
 const NODE_22 = "22.23.3";
-const packages = ["contract", "client", "mock"] as const;
+const packages = ["contract", "client", "mock", "mcp"] as const;
+/** The packages built on the contract, handed over together: each one's README packs all three. */
+const onContract = ["contract", "client", "mock"] as const;
 const bin = (name: string) => join(repoRoot, "node_modules/.bin", name);
 
 interface Ran {
@@ -204,7 +212,7 @@ describe("the tarballs", () => {
     expect(packed["@project-builder/contract"]).toEqual(
       [...Object.keys(contractFiles), "LICENSE", "README.md", "package.json"].sort(),
     );
-    for (const name of ["@project-builder/client", "@project-builder/mock"]) {
+    for (const name of ["@project-builder/client", "@project-builder/mock", "@project-builder/mcp"]) {
       const files = packed[name]!;
       expect(files.filter((file) => !file.startsWith("dist/")).sort(), name).toEqual([
         "LICENSE",
@@ -219,18 +227,22 @@ describe("the tarballs", () => {
     expect(packed["@project-builder/client"]).toEqual(
       expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts"]),
     );
+    expect(packed["@project-builder/mcp"]).toEqual(
+      expect.arrayContaining(["dist/cli.js", "dist/index.js", "dist/index.d.ts"]),
+    );
   });
 
-  it("are those the packages' READMEs make and install, each its own with the contract", () => {
+  it("are those the packages' READMEs make and install, each its own with the contract (the MCP bridge alone)", () => {
     for (const name of packages) {
       const readme = readFileSync(join(repoRoot, "packages", name, "README.md"), "utf8");
-      expect(readme, name).toContain(`npm pack ${packages.map((each) => `-w packages/${each}`).join(" ")} `);
+      const built = name === "mcp" ? [name] : onContract;
+      expect(readme, name).toContain(`npm pack ${built.map((each) => `-w packages/${each}`).join(" ")} `);
       expect(
         documentedInstall(name)
           .filter((argument) => argument.endsWith(".tgz"))
           .sort(),
         name,
-      ).toEqual([...new Set([tarballs.contract, tarballs[name]])].sort());
+      ).toEqual([...new Set([...(name === "mcp" ? [] : [tarballs.contract]), tarballs[name]])].sort());
     }
   });
 
@@ -528,4 +540,81 @@ describe("@project-builder/mock, installed", () => {
     },
     120_000,
   );
+});
+
+describe("@project-builder/mcp, installed", () => {
+  let agent: string;
+  let bridge: string;
+  beforeAll(async () => {
+    // A folder of its own, as a desktop agent's npx would make: nothing of the contract or the client.
+    agent = join(work, "agent");
+    mkdirSync(agent);
+    await succeed(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...documentedInstall("mcp")],
+      { cwd: agent },
+    );
+    bridge = join(agent, "node_modules/.bin/project-builder-mcp");
+  }, 300_000);
+
+  it.each(["22", "24"] as const)(
+    "serves the server's tools over stdio under Node %s (through npx under 24), each call a request of the server with the key of PROJECT_BUILDER_API_KEY",
+    async (version) => {
+      const node = version === "22" ? await node22() : node24;
+      const scopes = ["projects:read", "projects:write"];
+      const key = await server.createKey({ workspace: `agent-mcp-${version}`, scopes });
+      const transport = new StdioClientTransport({
+        ...(version === "24"
+          ? { command: "npx", args: ["--no-install", "project-builder-mcp", "--url", server.url] }
+          : { command: node, args: [bridge, "--url", server.url] }),
+        cwd: agent,
+        env: { PROJECT_BUILDER_API_KEY: key, PATH: `${dirname(node)}:${process.env.PATH}` },
+        stderr: "pipe",
+      });
+      let stderr = "";
+      transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const client = new Client({ name: "packages-test", version: "1.0.0" });
+      try {
+        await client.connect(transport);
+        expect(client.getServerVersion()).toMatchObject({ name: "project-builder-api" });
+        const { tools } = await client.listTools();
+        const allowed = mcpTools
+          .filter(({ tool }) => operationMeta[tool.name].scopes.every((scope) => scopes.includes(scope)))
+          .map(({ tool }) => tool.name);
+        expect(tools.map((tool) => tool.name).sort()).toEqual(allowed.sort());
+        expect(allowed).toContain("createProject");
+        const created = await client.callTool(
+          {
+            name: "createProject",
+            arguments: { body: { name: `Through the bridge on ${version}`, prompt: "A clock" } },
+          },
+          CallToolResultSchema,
+        );
+        expect(created.isError, JSON.stringify(created.structuredContent)).toBeFalsy();
+        const { id } = created.structuredContent as { id: string };
+        const read = await client.callTool({ name: "getProject", arguments: { project_id: id } }, CallToolResultSchema);
+        expect(read.structuredContent).toMatchObject({ id, name: `Through the bridge on ${version}` });
+        const requestId = (created._meta as Record<string, string>)["project-builder/request_id"]!;
+        expect(await server.auditRow(requestId)).toMatchObject({
+          tool: "createProject",
+          status: 201,
+          userAgent: expect.stringMatching(/^project-builder-mcp\/\d+\.\d+\.\d+$/),
+        });
+      } finally {
+        await client.close();
+      }
+      expect(stderr).toBe("");
+    },
+    120_000,
+  );
+
+  it("refuses to start without PROJECT_BUILDER_API_KEY: one line on standard error, exit code 1", async () => {
+    const ran = await exec(bridge, ["--url", server.url], { cwd: agent, env: { PROJECT_BUILDER_API_KEY: "" } });
+    expect(ran).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "project-builder-mcp: set PROJECT_BUILDER_API_KEY to an API key (svc_live_… or svc_test_…) or an OAuth access token.\n",
+    });
+  });
 });

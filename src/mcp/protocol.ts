@@ -35,7 +35,9 @@ export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "202
 /** The largest message: room for MCP_FILE_LIMIT of a file's content in base64 (an upload); a call's JSON body keeps its own limit of 1 MiB. */
 export const MCP_MESSAGE_LIMIT = 2 * 1024 * 1024;
 
-const INSTRUCTIONS = `The Project Builder API as tools: one per operation, named by its operationId. Path and query parameters are arguments of their own; a request body is the \`body\` argument, as the API takes it. A create returns at once: follow the run with getAgentRun (or getProject's status) until it ends, then createDeployment, and getDeployment until it is ready. A refusal comes back with isError and the API's error object (code, message, param).`;
+/** Said once at `initialize` rather than in every tool: how the tools read, and where the rest of the reference is. */
+const instructions = (origin: string) =>
+  `The Project Builder API as tools: one per operation, named by its operationId. Path and query parameters are arguments of their own; a request body is the \`body\` argument, as the API takes it. A create returns at once: follow the run with getAgentRun (or getProject's status) until it ends, then createDeployment, and getDeployment until it is ready. An answer is the operation's JSON; a refusal comes back with isError and the API's error object (code, message, param). The full reference, with every field, answer and example, is ${origin}/docs (each tool is the operation of its name).`;
 
 type JsonRpcId = string | number;
 
@@ -61,11 +63,12 @@ const byName = new Map<string, ToolDefinition>(
 
 export interface McpEndpointDeps {
   readonly pipeline: Pipeline;
-  /** Where clients reach this server (PUBLIC_URL's origin): a file's resource URI. */
+  /** Where clients reach this server (PUBLIC_URL's origin): a file's resource URI, and the reference's address. */
   readonly origin: string;
 }
 
 export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
+  const said = instructions(deps.origin);
   const toolList = toolLists((scopes) =>
     mcpTools
       .filter(({ tool }) => missingScopes(operationMeta[tool.name].scopes, scopes).length === 0)
@@ -169,7 +172,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Endpoint {
               protocolVersion,
               capabilities: { tools: { listChanged: false } },
               serverInfo: { name: "project-builder-api", title: "Project Builder API", version: contractVersion },
-              instructions: INSTRUCTIONS,
+              instructions: said,
             }),
           );
         }

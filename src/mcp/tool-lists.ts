@@ -1,7 +1,7 @@
-// The answer to tools/list: the tools a set of scopes allows, about 200 KB of JSON for a full key
+// The answer to tools/list: the tools a set of scopes allows, about 25 KB of JSON for a full key
 // and the same for every key with those scopes, so it is written once per set of scopes, and
 // compressed once for the clients that accept gzip (fetch-based ones, the SDK's included, do: the
-// list is then ~16 KB). Only the request's id differs between answers: it is written last, as
+// list is then ~4 KB). Only the request's id differs between answers: it is written last, as
 // stored (uncompressed) deflate blocks after the list's deflate stream was flushed (Z_FULL_FLUSH:
 // byte-aligned, nothing referred to across), so the two join into one valid gzip member, whose
 // CRC-32 is the list's continued over the id.

@@ -15,8 +15,6 @@ export interface McpTool {
   readonly title: string;
   readonly description: string;
   readonly inputSchema: ObjectSchema;
-  /** The 2xx JSON answer, or the API's error object; absent when the answer is a file or nothing. */
-  readonly outputSchema?: ObjectSchema;
   readonly annotations: {
     readonly readOnlyHint: boolean;
     readonly destructiveHint?: boolean;
