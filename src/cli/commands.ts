@@ -26,6 +26,7 @@ import {
 import { createWorkspace, ensureWorkspace, findWorkspaceBySlug } from "../domain/workspaces.ts";
 import { LISTEN_USAGE } from "./listen-usage.ts";
 import { MCP_USAGE } from "./mcp-stdio.ts";
+import { WAIT_USAGE } from "./wait.ts";
 
 export const USAGE = `pbs — administration of the Project Builder API (what workspace settings offer)
 
@@ -55,6 +56,7 @@ Usage:
       No other command migrates: on a database that is behind they stop and say to run this.
   ${MCP_USAGE}
   ${LISTEN_USAGE}
+  ${WAIT_USAGE}
   pbs --help
 
 Scopes: projects:read, projects:write, deployments:read, deployments:write, agents:run,

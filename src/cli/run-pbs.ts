@@ -32,6 +32,7 @@ import {
 export async function main(argv: string[]): Promise<number> {
   // Clients of a running server rather than administration commands: no storage of their own.
   if (argv[0] === "mcp") return (await import("./mcp-stdio.ts")).runMcpProxy(argv.slice(1));
+  if (argv[0] === "wait") return (await import("./wait.ts")).runWait(argv.slice(1));
   if (argv[0] === "listen") {
     // The client library it follows the stream with is packages/client's source, which a checkout
     // has and the server's image (src/ and generated/ only) does not.
@@ -60,8 +61,8 @@ export interface CommandResult {
 }
 
 /**
- * Parses and carries out an administration command (every one but `mcp` and `listen`) with `env`
- * as its environment, reading standard input from `stdin` when the command takes it: what the
+ * Parses and carries out an administration command (every one but `mcp`, `listen` and `wait`) with
+ * `env` as its environment, reading standard input from `stdin` when the command takes it: what the
  * executable does, answered as its exit code and output. `progress` hears a migration's steps as
  * they happen (otherwise they lead the error output).
  */
