@@ -23,6 +23,7 @@ const processTests = [
   "cli-listen",
   "crash-recovery",
   "deployment",
+  "quickstart",
   "replicas",
   "server-process",
   "settings-walkthrough",

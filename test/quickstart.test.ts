@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, it } from "vitest";
 import { openApp } from "./support/apps-client.ts";
 import { repoRoot, run } from "./support/process.ts";
@@ -19,14 +20,12 @@ function quickStartBlocks(): string[] {
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), "pbs-quickstart-"));
 // Both terminals: the README's variables, and nothing of the test run's that would change what
-// they do (a database, a public URL, a model, a key).
-const env = {
+// they do (a database, a public URL, a model, a key). DATA_DIR is the test's own, made by the test.
+const env: Record<string, string> = {
   PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
   PORT: "0",
   APPS_PORT: "0",
-  DATA_DIR: dataDir,
   DATABASE_URL: "",
   REDIS_URL: "",
   PUBLIC_URL: "",
@@ -37,12 +36,23 @@ const env = {
 let server: ChildProcess | undefined;
 
 afterAll(async () => {
-  if (server?.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    process.kill(-server.pid!, "SIGTERM"); // npm, its shell and the server: the group bash leads
-    await exited;
+  if (server?.pid) {
+    // npm, and the server it started, are the process group bash led: each is gone before the
+    // data directory is removed (the server writes to it until it has stopped).
+    const group = -server.pid;
+    const alive = () => {
+      try {
+        process.kill(group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (alive()) process.kill(group, "SIGTERM");
+    for (let waited = 0; alive() && waited < 15_000; waited += 50) await sleep(50);
+    if (alive()) process.kill(group, "SIGKILL");
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
 
 /** Runs the `npm start` line in bash, as its own process group; resolves with the API's and the apps' addresses. */
@@ -83,6 +93,7 @@ it("starts the server, waits for a project and its deployment, and the app answe
   // `npm ci` is not run: this checkout's dependencies are installed, and installing them again would
   // take minutes and replace node_modules under every other test running from it.
 
+  env.DATA_DIR = mkdtempSync(join(tmpdir(), "pbs-quickstart-"));
   const { url, appsUrl } = await start(npmStart!);
 
   const readmeApi = "API=http://127.0.0.1:8080 ";
