@@ -68,6 +68,32 @@ export default defineConfig([
     },
   },
   {
+    // The built-in agent's browser scripts, joined into each app's app.js after its spec (APP) and,
+    // for an archetype's script, after the shared runtime (kit).
+    files: ["src/agents/builtin/client/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: Object.fromEntries(
+        [
+          "APP",
+          "document",
+          "window",
+          "localStorage",
+          "setInterval",
+          "clearInterval",
+          "Intl",
+          "structuredClone",
+          "HTMLElement",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+  },
+  {
+    files: ["src/agents/builtin/client/*.js"],
+    ignores: ["src/agents/builtin/client/runtime.js"],
+    languageOptions: { globals: { kit: "readonly" } },
+  },
+  {
     files: ["test/fixtures/**/*.mjs"],
     languageOptions: {
       globals: Object.fromEntries(

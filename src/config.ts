@@ -283,7 +283,7 @@ export const variables = {
     group: "agents",
     ...url(["http:", "https:"]),
     meaning:
-      "An OpenAI-compatible API (`…/v1`): every agent value then runs on `POST {AGENT_BASE_URL}/chat/completions` with file tools. Unset: the built-in offline agent writes a small static app, deterministically.",
+      "An OpenAI-compatible API (`…/v1`): every agent value then runs on `POST {AGENT_BASE_URL}/chat/completions` with file tools. Unset: the built-in offline agent builds a small working app from its catalogue, deterministically (docs/agents.md).",
     replicas: "The same on every replica.",
   },
   AGENT_MODEL: {

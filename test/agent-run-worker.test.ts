@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AgentError, type Agent, type AgentInput } from "../src/agents/agent.ts";
-import { builtinAgent, createBuiltinAgent } from "../src/agents/builtin.ts";
+import { builtinAgent, createBuiltinAgent } from "../src/agents/builtin/agent.ts";
 import { abandonAgentRun, cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
 import { purgeUnreferencedBlobs, runTree } from "../src/domain/builds.ts";
 import { listEvents } from "../src/domain/events.ts";
@@ -211,7 +211,7 @@ forEachDriver("the agent-run worker", (driver) => {
     const paths = (await listFiles(storage().db, partition, project.id, { limit: 10 })).items
       .map((file) => file.path)
       .sort();
-    expect(paths).toEqual(["app.js", "index.html", "style.css"]);
+    expect(paths).toEqual(["app.js", "app.json", "index.html", "style.css"]);
   });
 
   it("finishes a run left `running` by a worker that died, from the files it started with", async () => {
@@ -242,7 +242,7 @@ forEachDriver("the agent-run worker", (driver) => {
     await worker(builtinAgent)(first.runId);
     await worker(builtinAgent)(second.latest_run_id!);
     const snapshot = await runTree(storage().db, first.runId);
-    expect(snapshot.map((file) => file.path)).toEqual(["app.js", "index.html", "style.css"]);
+    expect(snapshot.map((file) => file.path)).toEqual(["app.js", "app.json", "index.html", "style.css"]);
     // Same name, prompt and template: the same bytes, stored once for both runs.
     expect(await runTree(storage().db, second.latest_run_id!)).toEqual(snapshot);
     const stored = async () =>
@@ -252,7 +252,7 @@ forEachDriver("the agent-run worker", (driver) => {
     await deleteProject(storage().db, first.partition, first.project.id);
     expect(await purgeUnreferencedBlobs(storage().db)).toBe(0);
     await deleteProject(storage().db, first.partition, second.id);
-    expect(await purgeUnreferencedBlobs(storage().db)).toBe(3);
+    expect(await purgeUnreferencedBlobs(storage().db)).toBe(4);
     expect(await stored()).toEqual([]);
   });
 

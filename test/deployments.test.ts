@@ -3,7 +3,7 @@
 // state in between can be observed; test/work-that-finishes.test.ts runs them for real.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentError, type Agent } from "../src/agents/agent.ts";
-import { builtinAgent } from "../src/agents/builtin.ts";
+import { builtinAgent } from "../src/agents/builtin/agent.ts";
 import { failDeployment, startDeploymentBuild } from "../src/domain/deployments.ts";
 import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
 import { createBuildPool, type BuildPool } from "../src/jobs/build-pool/build-pool.ts";

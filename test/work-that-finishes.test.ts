@@ -3,7 +3,7 @@
 // project, poll it to `ready`, deploy, open the app at the project's url; change it with a second
 // run, deploy, roll back and see the first page again; credits charged for live keys only.
 import { describe, expect, it } from "vitest";
-import { builtinAgent } from "../src/agents/builtin.ts";
+import { builtinAgent } from "../src/agents/builtin/agent.ts";
 import { queues } from "../src/jobs/queue.ts";
 import { expectBody, expectStatus, type ApiClient } from "./support/api-client.ts";
 import { getApp, getAppPath, openApp } from "./support/apps-client.ts";
@@ -38,7 +38,7 @@ forEachDriver("work that finishes", (driver) => {
     const files = expectBody(await client.get(`/v1/projects/${created.body.id}/files`), 200).data.map(
       (file: { path: string }) => file.path,
     );
-    expect(files.sort()).toEqual(["app.js", "index.html", "style.css"]);
+    expect(files.sort()).toEqual(["app.js", "app.json", "index.html", "style.css"]);
 
     const first = await deploy(client, created.body.id);
     expect(first).toMatchObject({ status: "ready", error: null });
@@ -78,7 +78,7 @@ forEachDriver("work that finishes", (driver) => {
     expect(css.headers["content-type"]).toBe("text/css; charset=utf-8");
 
     const second = await client.post(`/v1/projects/${created.body.id}/runs`, {
-      prompt: "Add a shopping list of missing ingredients",
+      prompt: "Add an about section",
     });
     expectStatus(second, 202);
     const secondRun = await pollUntil(client, `/v1/projects/${created.body.id}/runs/${second.body.id}`, final);
@@ -89,7 +89,7 @@ forEachDriver("work that finishes", (driver) => {
     expect(new URL(changedUrl).origin).not.toBe(new URL(project.url!).origin);
     const changedPage = await openApp(server.appsUrl, changedUrl);
     expect(changedPage.text).toContain("<h1>Recipe &lt;planner&gt;</h1>");
-    expect(changedPage.text).toContain("Add a shopping list of missing ingredients");
+    expect(changedPage.text).toContain('<section class="panel text-section" id="about">');
 
     const deployments = expectBody(await client.get(`/v1/projects/${created.body.id}/deployments`), 200).data;
     const firstId = deployments.at(-1)!.id;
@@ -106,9 +106,9 @@ forEachDriver("work that finishes", (driver) => {
       expectBody(await client.get(`/v1/projects/${created.body.id}`), 200).url!,
     );
     expect(rolledBackPage.text).toContain("plans dinners from my fridge");
-    expect(rolledBackPage.text).not.toContain("Add a shopping list");
+    expect(rolledBackPage.text).not.toContain('id="about"');
     // The superseded deployment keeps serving its own build at its own origin.
-    expect((await openApp(server.appsUrl, changedUrl)).text).toContain("Add a shopping list");
+    expect((await openApp(server.appsUrl, changedUrl)).text).toContain('id="about"');
 
     const usage = expectBody(await client.get("/v1/billing/usage"), 200);
     const used = usage.by_agent.find((entry: { agent: string }) => entry.agent === "coding-agent-1");

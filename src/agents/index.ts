@@ -1,7 +1,7 @@
 // Which agent runs: the model at AGENT_BASE_URL for every agent value when one is configured,
 // else the built-in offline agent, its work on the project's files done in the build pool's threads.
 import type { Agent } from "./agent.ts";
-import { createBuiltinAgent, type BuiltinEditor } from "./builtin.ts";
+import { createBuiltinAgent, type BuiltinEditor } from "./builtin/agent.ts";
 import { createOpenAiAgent } from "./openai.ts";
 
 /** An OpenAI-compatible endpoint every agent runs on (AGENT_BASE_URL, AGENT_API_KEY, AGENT_MODEL). */

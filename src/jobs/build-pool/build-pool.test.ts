@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentError } from "../../agents/agent.ts";
-import { editProject, type BuiltinRequest } from "../../agents/builtin-edit.ts";
+import { editProject, type BuiltinRequest } from "../../agents/builtin/edit.ts";
 import { BuildError, buildSite } from "./build-site.ts";
 import { createBuildPool, type BuildPool, type BuildPoolOptions } from "./build-pool.ts";
 
@@ -16,8 +16,7 @@ const request: BuiltinRequest = {
   prompt: "Make it dark",
   project: { name: "Mine", template: "blank" },
   initial: false,
-  indexHtml: "<!--".repeat(100_000),
-  styleCss: undefined,
+  files: { "index.html": "<!--".repeat(100_000) },
 };
 const running = () => new AbortController().signal;
 
@@ -96,7 +95,7 @@ describe("build pool", () => {
     // keeps its thread busy past the second a retired thread has to answer, so the thread is
     // terminated mid-task: an esbuild service it still held would be left a zombie.
     await expect(
-      threads.editProject({ ...request, indexHtml: "<a ".repeat(5_000_000) }, AbortSignal.timeout(1)),
+      threads.editProject({ ...request, files: { "index.html": "<a ".repeat(5_000_000) } }, AbortSignal.timeout(1)),
     ).rejects.toThrow();
     await threads.buildSite(site);
     expect(esbuilds()).toEqual([]);

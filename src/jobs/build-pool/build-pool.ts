@@ -1,13 +1,13 @@
 // Where a tenant's code and content are worked on: a deployment's build (esbuild and the rewriting
 // of its pages, src/jobs/build-pool/build-site.ts) and the built-in agent's edits of its files
-// (src/agents/builtin-edit.ts) run in BUILD_WORKERS threads per process (thread-pool.ts), never on
+// (src/agents/builtin/edit.ts) run in BUILD_WORKERS threads per process (thread-pool.ts), never on
 // the API's event loop, each task within BUILD_TIMEOUT and BUILD_MEMORY_MB of heap.
 //
 // A task past a limit fails as its input's fault, with an error that names the limit: a
 // BuildError (the deployment ends `failed`, `build_error`) or an AgentError (the run ends `failed`,
 // `agent_error`). Neither is thrown to pg-boss, so the job is not retried into the same wall.
 import { AgentError } from "../../agents/agent.ts";
-import type { BuiltinEdit, BuiltinRequest } from "../../agents/builtin-edit.ts";
+import type { BuiltinEdit, BuiltinRequest } from "../../agents/builtin/edit.ts";
 import { BuildError } from "./build-site.ts";
 import { createThreadPool, TaskError, ThreadLimitError } from "./thread-pool.ts";
 

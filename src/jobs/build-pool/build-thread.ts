@@ -1,6 +1,6 @@
 // A build thread of build-pool.ts: a tenant's build, and the built-in agent's work on its files.
 import * as esbuild from "esbuild";
-import { editProject } from "../../agents/builtin-edit.ts";
+import { editProject } from "../../agents/builtin/edit.ts";
 import { BuildError, buildSite } from "./build-site.ts";
 import { childrenExited, serveTasks } from "./thread-pool.ts";
 

@@ -1,67 +1,31 @@
-// The built-in agent's work (the agent is builtin.ts): a small static web app from templates on a
-// project's first run, and edits of its index.html and style.css on the next ones. Pure: text in,
-// text out, no clock, no randomness (the same run twice writes the same bytes), and linear in the
-// size of what it reads, so it runs in a build thread (src/jobs/build-pool/) on tenant content.
+// A follow-up run on a page the built-in agent did not render from app.json (or that was edited
+// since): the request is recorded on the page itself (a changes list and a latest-change banner)
+// and a style request changes style.css, leaving everything else as it is. It edits whatever
+// index.html holds now by its tags (src/html/tags.ts): it finds its marker elements by id and adds
+// them when they are missing. Linear in the page's size: pages come from tenants.
 //
-// The app is served under `Content-Security-Policy: default-src 'self'`, so every page links its
-// stylesheet and script as files and nothing is inline (no <script> body, <style> or style="").
-import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
-import { escapeHtml } from "../html/template.ts";
-import { forEachTag, hasId } from "../html/tags.ts";
-import { APP_JS, indexHtml, styleCss, themeOf, type Page } from "./builtin-templates.ts";
-import { insertAt, keywords, truncate } from "./builtin-words.ts";
+// The app is served under `Content-Security-Policy: default-src 'self'`, so nothing added is inline.
+import { escapeHtml } from "../../html/template.ts";
+import { forEachTag, hasId } from "../../html/tags.ts";
+import { insertAt, truncate } from "./words.ts";
 
-/** What the agent's work needs: the run's input and the text of the files it edits. */
-export interface BuiltinRequest {
-  readonly agent: SchemaAgent;
+/** A follow-up on a page: the run's prompt and the text of index.html and style.css. */
+export interface PageRequest {
   readonly prompt: string;
-  readonly project: { readonly name: string; readonly template: SchemaTemplate };
-  readonly initial: boolean;
-  /** index.html and style.css as the run starts; undefined when the project has none. */
-  readonly indexHtml: string | undefined;
+  readonly indexHtml: string;
   readonly styleCss: string | undefined;
-}
-
-/** The files the agent writes, and its summary. */
-export interface BuiltinEdit {
-  readonly writes: ReadonlyArray<readonly [path: string, text: string]>;
-  readonly summary: string;
-}
-
-/** The agent's work on a run's request. */
-export function editProject(request: BuiltinRequest): BuiltinEdit {
-  if (request.initial || request.indexHtml === undefined) return create(request);
-  return update(request, request.indexHtml);
 }
 
 // Long prompts (up to 20,000 characters) are cut where they are shown, to keep the files small.
 const CHANGE_ITEM = 300;
 const SUMMARY_QUOTE = 120;
 
-function create(request: BuiltinRequest): BuiltinEdit {
-  const { name, template } = request.project;
-  const page: Page = {
-    name,
-    prompt: request.prompt,
-    words: keywords(request.prompt),
-    seed: `${name}\n${request.prompt}`,
-  };
-  return {
-    writes: [
-      ["index.html", indexHtml(page, template)],
-      ["style.css", styleCss(themeOf(request.agent), template)],
-      ["app.js", APP_JS[template]],
-    ],
-    summary: truncate(`Created index.html, style.css and app.js for "${name}".`, 1000),
-  };
-}
-
-// ——— Follow-up runs ———
-
-// The follow-up edits whatever index.html holds now (the user may have rewritten or uploaded it),
-// by its tags (src/html/tags.ts): it finds its marker elements by id and adds them when they
-// are missing.
-function update(request: BuiltinRequest, original: string): BuiltinEdit {
+/** The page with the request recorded on it; `why` says why the app was not rendered anew. */
+export function editPage(
+  request: PageRequest,
+  why?: string,
+): { writes: ReadonlyArray<readonly [string, string]>; summary: string } {
+  const original = request.indexHtml;
   const prompt = request.prompt.trim();
   const change = escapeHtml(truncate(prompt, CHANGE_ITEM));
   let html = appendChange(original, change);
@@ -79,7 +43,8 @@ function update(request: BuiltinRequest, original: string): BuiltinEdit {
     done.push(`updated style.css: ${style.done}`);
   }
   writes.push(["index.html", html]);
-  return { writes, summary: truncate(`Updated index.html: ${done.join("; ")}.`, 1000) };
+  const note = why ? ` (${why})` : "";
+  return { writes, summary: truncate(`Updated index.html${note}: ${done.join("; ")}.`, 1000) };
 }
 
 interface ChangesSection {
@@ -205,11 +170,11 @@ const ACCENTS: Record<string, string> = {
  * across runs without the file growing. Returns the new style.css and what changed, or undefined
  * when nothing did.
  */
-function restyle(request: BuiltinRequest): { css: string; done: string } | undefined {
+function restyle(request: PageRequest): { css: string; done: string } | undefined {
   const rules = restyleRules(request.prompt);
   if (!rules) return undefined;
   const { scheme, accent } = rules;
-  let css = request.styleCss ?? styleCss(themeOf(request.agent), request.project.template);
+  let css = request.styleCss ?? "";
   const done: string[] = [];
   if (scheme) {
     css = setBlock(css, "scheme", `${SCHEMES[scheme]}\nbody { background: var(--bg); color: var(--text); }`);
