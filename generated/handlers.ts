@@ -301,6 +301,26 @@ export type DownloadFileResult =
   | { status: 500; body: operations["downloadFile"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["downloadFile"]["responses"][503]["content"]["application/json"] };
 
+export interface ForkProjectInput {
+  path: NonNullable<operations["forkProject"]["parameters"]["path"]>;
+  header?: NonNullable<operations["forkProject"]["parameters"]["header"]>;
+  body?: NonNullable<operations["forkProject"]["requestBody"]>["content"]["application/json"];
+}
+
+export type ForkProjectResult =
+  | { status: 201; headers: { "Location": operations["forkProject"]["responses"][201]["headers"]["Location"] }; body: operations["forkProject"]["responses"][201]["content"]["application/json"] }
+  | { status: 400; body: operations["forkProject"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["forkProject"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["forkProject"]["responses"][403]["content"]["application/json"] }
+  | { status: 404; body: operations["forkProject"]["responses"][404]["content"]["application/json"] }
+  | { status: 409; body: operations["forkProject"]["responses"][409]["content"]["application/json"] }
+  | { status: 413; body: operations["forkProject"]["responses"][413]["content"]["application/json"] }
+  | { status: 415; body: operations["forkProject"]["responses"][415]["content"]["application/json"] }
+  | { status: 422; body: operations["forkProject"]["responses"][422]["content"]["application/json"] }
+  | { status: 429; body: operations["forkProject"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["forkProject"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["forkProject"]["responses"][503]["content"]["application/json"] };
+
 export interface ListAgentRunsInput {
   path: NonNullable<operations["listAgentRuns"]["parameters"]["path"]>;
   query?: NonNullable<operations["listAgentRuns"]["parameters"]["query"]>;
@@ -364,6 +384,87 @@ export type CancelAgentRunResult =
   | { status: 429; body: operations["cancelAgentRun"]["responses"][429]["content"]["application/json"] }
   | { status: 500; body: operations["cancelAgentRun"]["responses"][500]["content"]["application/json"] }
   | { status: 503; body: operations["cancelAgentRun"]["responses"][503]["content"]["application/json"] };
+
+export interface ListVersionsInput {
+  path: NonNullable<operations["listVersions"]["parameters"]["path"]>;
+  query?: NonNullable<operations["listVersions"]["parameters"]["query"]>;
+}
+
+export type ListVersionsResult =
+  | { status: 200; body: operations["listVersions"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["listVersions"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["listVersions"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["listVersions"]["responses"][403]["content"]["application/json"] }
+  | { status: 404; body: operations["listVersions"]["responses"][404]["content"]["application/json"] }
+  | { status: 429; body: operations["listVersions"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["listVersions"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["listVersions"]["responses"][503]["content"]["application/json"] };
+
+export interface CreateVersionInput {
+  path: NonNullable<operations["createVersion"]["parameters"]["path"]>;
+  header?: NonNullable<operations["createVersion"]["parameters"]["header"]>;
+  body?: NonNullable<operations["createVersion"]["requestBody"]>["content"]["application/json"];
+}
+
+export type CreateVersionResult =
+  | { status: 201; headers: { "Location": operations["createVersion"]["responses"][201]["headers"]["Location"] }; body: operations["createVersion"]["responses"][201]["content"]["application/json"] }
+  | { status: 400; body: operations["createVersion"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["createVersion"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["createVersion"]["responses"][403]["content"]["application/json"] }
+  | { status: 404; body: operations["createVersion"]["responses"][404]["content"]["application/json"] }
+  | { status: 409; body: operations["createVersion"]["responses"][409]["content"]["application/json"] }
+  | { status: 413; body: operations["createVersion"]["responses"][413]["content"]["application/json"] }
+  | { status: 415; body: operations["createVersion"]["responses"][415]["content"]["application/json"] }
+  | { status: 422; body: operations["createVersion"]["responses"][422]["content"]["application/json"] }
+  | { status: 429; body: operations["createVersion"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["createVersion"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["createVersion"]["responses"][503]["content"]["application/json"] };
+
+export interface GetVersionInput {
+  path: NonNullable<operations["getVersion"]["parameters"]["path"]>;
+}
+
+export type GetVersionResult =
+  | { status: 200; body: operations["getVersion"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["getVersion"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["getVersion"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getVersion"]["responses"][403]["content"]["application/json"] }
+  | { status: 404; body: operations["getVersion"]["responses"][404]["content"]["application/json"] }
+  | { status: 429; body: operations["getVersion"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["getVersion"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["getVersion"]["responses"][503]["content"]["application/json"] };
+
+export interface GetVersionDiffInput {
+  path: NonNullable<operations["getVersionDiff"]["parameters"]["path"]>;
+  query?: NonNullable<operations["getVersionDiff"]["parameters"]["query"]>;
+}
+
+export type GetVersionDiffResult =
+  | { status: 200; body: operations["getVersionDiff"]["responses"][200]["content"]["application/json"] }
+  | { status: 400; body: operations["getVersionDiff"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["getVersionDiff"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["getVersionDiff"]["responses"][403]["content"]["application/json"] }
+  | { status: 404; body: operations["getVersionDiff"]["responses"][404]["content"]["application/json"] }
+  | { status: 429; body: operations["getVersionDiff"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["getVersionDiff"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["getVersionDiff"]["responses"][503]["content"]["application/json"] };
+
+export interface RestoreVersionInput {
+  path: NonNullable<operations["restoreVersion"]["parameters"]["path"]>;
+  header?: NonNullable<operations["restoreVersion"]["parameters"]["header"]>;
+}
+
+export type RestoreVersionResult =
+  | { status: 201; headers: { "Location": operations["restoreVersion"]["responses"][201]["headers"]["Location"] }; body: operations["restoreVersion"]["responses"][201]["content"]["application/json"] }
+  | { status: 400; body: operations["restoreVersion"]["responses"][400]["content"]["application/json"] }
+  | { status: 401; body: operations["restoreVersion"]["responses"][401]["content"]["application/json"] }
+  | { status: 403; body: operations["restoreVersion"]["responses"][403]["content"]["application/json"] }
+  | { status: 404; body: operations["restoreVersion"]["responses"][404]["content"]["application/json"] }
+  | { status: 409; body: operations["restoreVersion"]["responses"][409]["content"]["application/json"] }
+  | { status: 422; body: operations["restoreVersion"]["responses"][422]["content"]["application/json"] }
+  | { status: 429; body: operations["restoreVersion"]["responses"][429]["content"]["application/json"] }
+  | { status: 500; body: operations["restoreVersion"]["responses"][500]["content"]["application/json"] }
+  | { status: 503; body: operations["restoreVersion"]["responses"][503]["content"]["application/json"] };
 
 export interface ListWebhookEndpointsInput {
   query?: NonNullable<operations["listWebhookEndpoints"]["parameters"]["query"]>;
@@ -563,6 +664,8 @@ export interface Handlers<Context> {
   deleteFile(input: DeleteFileInput, context: Context): Promise<DeleteFileResult>;
   /** GET /v1/projects/{project_id}/files/{file_id}/content: Download a file. Scope: files:read. */
   downloadFile(input: DownloadFileInput, context: Context): Promise<DownloadFileResult>;
+  /** POST /v1/projects/{project_id}/fork: Fork a project. Scope: projects:write. */
+  forkProject(input: ForkProjectInput, context: Context): Promise<ForkProjectResult>;
   /** GET /v1/projects/{project_id}/runs: List a project's agent runs. Scope: projects:read. */
   listAgentRuns(input: ListAgentRunsInput, context: Context): Promise<ListAgentRunsResult>;
   /** POST /v1/projects/{project_id}/runs: Trigger an agent run. Scope: agents:run. */
@@ -571,6 +674,16 @@ export interface Handlers<Context> {
   getAgentRun(input: GetAgentRunInput, context: Context): Promise<GetAgentRunResult>;
   /** POST /v1/projects/{project_id}/runs/{run_id}/cancel: Cancel an agent run. Scope: agents:run. */
   cancelAgentRun(input: CancelAgentRunInput, context: Context): Promise<CancelAgentRunResult>;
+  /** GET /v1/projects/{project_id}/versions: List a project's versions. Scope: projects:read. */
+  listVersions(input: ListVersionsInput, context: Context): Promise<ListVersionsResult>;
+  /** POST /v1/projects/{project_id}/versions: Create a checkpoint version. Scope: projects:write. */
+  createVersion(input: CreateVersionInput, context: Context): Promise<CreateVersionResult>;
+  /** GET /v1/projects/{project_id}/versions/{version_id}: Get a version. Scope: projects:read. */
+  getVersion(input: GetVersionInput, context: Context): Promise<GetVersionResult>;
+  /** GET /v1/projects/{project_id}/versions/{version_id}/diff: Compare two versions. Scope: projects:read. */
+  getVersionDiff(input: GetVersionDiffInput, context: Context): Promise<GetVersionDiffResult>;
+  /** POST /v1/projects/{project_id}/versions/{version_id}/restore: Restore a version. Scope: projects:write. */
+  restoreVersion(input: RestoreVersionInput, context: Context): Promise<RestoreVersionResult>;
   /** GET /v1/webhooks: List webhook endpoints. Scope: webhooks:read. */
   listWebhookEndpoints(input: ListWebhookEndpointsInput, context: Context): Promise<ListWebhookEndpointsResult>;
   /** POST /v1/webhooks: Create a webhook endpoint. Scope: webhooks:write. */
@@ -617,10 +730,16 @@ export const operationMeta = {
   getFile: { method: "get", path: "/v1/projects/{project_id}/files/{file_id}", scopes: ["files:read"], idempotent: false },
   deleteFile: { method: "delete", path: "/v1/projects/{project_id}/files/{file_id}", scopes: ["files:write"], idempotent: false },
   downloadFile: { method: "get", path: "/v1/projects/{project_id}/files/{file_id}/content", scopes: ["files:read"], idempotent: false },
+  forkProject: { method: "post", path: "/v1/projects/{project_id}/fork", scopes: ["projects:write"], idempotent: true },
   listAgentRuns: { method: "get", path: "/v1/projects/{project_id}/runs", scopes: ["projects:read"], idempotent: false },
   triggerAgentRun: { method: "post", path: "/v1/projects/{project_id}/runs", scopes: ["agents:run"], idempotent: true },
   getAgentRun: { method: "get", path: "/v1/projects/{project_id}/runs/{run_id}", scopes: ["projects:read"], idempotent: false },
   cancelAgentRun: { method: "post", path: "/v1/projects/{project_id}/runs/{run_id}/cancel", scopes: ["agents:run"], idempotent: false },
+  listVersions: { method: "get", path: "/v1/projects/{project_id}/versions", scopes: ["projects:read"], idempotent: false },
+  createVersion: { method: "post", path: "/v1/projects/{project_id}/versions", scopes: ["projects:write"], idempotent: true },
+  getVersion: { method: "get", path: "/v1/projects/{project_id}/versions/{version_id}", scopes: ["projects:read"], idempotent: false },
+  getVersionDiff: { method: "get", path: "/v1/projects/{project_id}/versions/{version_id}/diff", scopes: ["projects:read"], idempotent: false },
+  restoreVersion: { method: "post", path: "/v1/projects/{project_id}/versions/{version_id}/restore", scopes: ["projects:write"], idempotent: true },
   listWebhookEndpoints: { method: "get", path: "/v1/webhooks", scopes: ["webhooks:read"], idempotent: false },
   createWebhookEndpoint: { method: "post", path: "/v1/webhooks", scopes: ["webhooks:write"], idempotent: true },
   getWebhookEndpoint: { method: "get", path: "/v1/webhooks/{webhook_endpoint_id}", scopes: ["webhooks:read"], idempotent: false },

@@ -94,6 +94,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
               "deployment.failed",
               "file.uploaded",
               "file.deleted",
+              "version.created",
               "webhook.test"
             ],
             "description": "Only events of this type."
@@ -257,6 +258,12 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                 ],
                 "maxLength": 20,
                 "description": "The starting template: `blank`, `landing-page`, `dashboard`, `web-app` or `api-service`; null or absent for `blank`."
+              },
+              "max_credits": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000000000,
+                "description": "The most credits the initial run may use; it ends `failed` (`budget_exceeded`) when it would use more."
               }
             },
             "additionalProperties": false
@@ -450,7 +457,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
     tool: {
       "name": "createDeployment",
       "title": "Create a deployment",
-      "description": "Deploys a succeeded agent run's build and answers at once with the queued deployment.",
+      "description": "Deploys a version of the project (named by `version_id`, by the `run_id` that recorded it, or the latest) and answers at once with the queued deployment.",
       "inputSchema": {
         "type": "object",
         "properties": {
@@ -471,7 +478,13 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                 "type": "string",
                 "maxLength": 68,
                 "pattern": "^run_[0-9A-Za-z]{8,64}$",
-                "description": "The succeeded agent run to deploy; the project's latest succeeded run when absent."
+                "description": "The succeeded agent run whose version to deploy."
+              },
+              "version_id": {
+                "type": "string",
+                "maxLength": 68,
+                "pattern": "^ver_[0-9A-Za-z]{8,64}$",
+                "description": "The version to deploy (not with `run_id`); the project's latest version when neither is sent."
               },
               "target": {
                 "type": "string",
@@ -793,6 +806,64 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
   },
   {
     tool: {
+      "name": "forkProject",
+      "title": "Fork a project",
+      "description": "Creates a new project, in the same workspace and environment, with the files of one of this project's versions: the fork's version 1 (`source: fork`), no runs, and `forked_from`.",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^prj_[0-9A-Za-z]{8,64}$",
+            "description": "The project's identifier."
+          },
+          "idempotency_key": {
+            "type": "string",
+            "description": "The same key within 24 hours replays the first answer; without one, each call runs anew."
+          },
+          "body": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "description": "The fork's name; \"<source name> (fork)\" when absent."
+              },
+              "version_id": {
+                "type": "string",
+                "maxLength": 68,
+                "pattern": "^ver_[0-9A-Za-z]{8,64}$",
+                "description": "The source's version to start from; its latest version when absent."
+              },
+              "visibility": {
+                "type": "string",
+                "enum": [
+                  "private",
+                  "unlisted",
+                  "public"
+                ],
+                "description": "The fork's visibility; the source's when absent."
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "project_id"
+        ],
+        "additionalProperties": false
+      },
+      "annotations": {
+        "readOnlyHint": false,
+        "destructiveHint": false
+      }
+    },
+    call: {"path":["project_id"],"query":[],"answer":"json","body":"json"},
+  },
+  {
+    tool: {
       "name": "listAgentRuns",
       "title": "List a project's agent runs",
       "description": "Lists the project's agent runs, newest first.",
@@ -880,6 +951,32 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                   "coding-agent-3"
                 ],
                 "description": "The agent to use; the project's `agent` when absent."
+              },
+              "attachments": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "file_id"
+                  ],
+                  "properties": {
+                    "file_id": {
+                      "type": "string",
+                      "maxLength": 69,
+                      "pattern": "^file_[0-9A-Za-z]{8,64}$",
+                      "description": "Identifier of a file: `file_` and 8–64 letters and digits."
+                    }
+                  },
+                  "additionalProperties": false
+                },
+                "maxItems": 10,
+                "description": "Files of the project to give the agent with the prompt: an image it may use in the page, a text file it may read."
+              },
+              "max_credits": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000000000,
+                "description": "The most credits the run may use; it ends `failed` (`budget_exceeded`) when it would use more."
               }
             },
             "additionalProperties": false
@@ -967,6 +1064,203 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
   },
   {
     tool: {
+      "name": "listVersions",
+      "title": "List a project's versions",
+      "description": "Lists the project's versions, newest first.",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^prj_[0-9A-Za-z]{8,64}$",
+            "description": "The project's identifier."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 20,
+            "description": "Maximum number of items to return, 1–100."
+          },
+          "cursor": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]+$",
+            "minLength": 1,
+            "maxLength": 512,
+            "description": "The `next_cursor` of the previous page. Opaque; valid only for the same list and filters."
+          }
+        },
+        "required": [
+          "project_id"
+        ],
+        "additionalProperties": false
+      },
+      "annotations": {
+        "readOnlyHint": true
+      }
+    },
+    call: {"path":["project_id"],"query":["limit","cursor"],"answer":"json"},
+  },
+  {
+    tool: {
+      "name": "createVersion",
+      "title": "Create a checkpoint version",
+      "description": "Records the project's current files (after uploads and deletes through the Files API) as a new version, a checkpoint to diff, restore, fork or deploy later.",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^prj_[0-9A-Za-z]{8,64}$",
+            "description": "The project's identifier."
+          },
+          "idempotency_key": {
+            "type": "string",
+            "description": "The same key within 24 hours replays the first answer; without one, each call runs anew."
+          },
+          "body": {
+            "type": "object",
+            "properties": {
+              "message": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000,
+                "description": "What this checkpoint is, for people."
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "project_id"
+        ],
+        "additionalProperties": false
+      },
+      "annotations": {
+        "readOnlyHint": false,
+        "destructiveHint": false
+      }
+    },
+    call: {"path":["project_id"],"query":[],"answer":"json","body":"json"},
+  },
+  {
+    tool: {
+      "name": "getVersion",
+      "title": "Get a version",
+      "description": "Returns a version.",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^prj_[0-9A-Za-z]{8,64}$",
+            "description": "The project's identifier."
+          },
+          "version_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^ver_[0-9A-Za-z]{8,64}$",
+            "description": "The version's identifier."
+          }
+        },
+        "required": [
+          "project_id",
+          "version_id"
+        ],
+        "additionalProperties": false
+      },
+      "annotations": {
+        "readOnlyHint": true
+      }
+    },
+    call: {"path":["project_id","version_id"],"query":[],"answer":"json"},
+  },
+  {
+    tool: {
+      "name": "getVersionDiff",
+      "title": "Compare two versions",
+      "description": "What changed from `base` (by default the version before; for version 1, the empty tree) to this version, file by file, with a unified diff of each text file.",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^prj_[0-9A-Za-z]{8,64}$",
+            "description": "The project's identifier."
+          },
+          "version_id": {
+            "$ref": "#/$defs/VersionId",
+            "description": "The version's identifier."
+          },
+          "base": {
+            "$ref": "#/$defs/VersionId",
+            "description": "The version to compare against, of the same project; the version numbered one less when absent."
+          }
+        },
+        "required": [
+          "project_id",
+          "version_id"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "VersionId": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^ver_[0-9A-Za-z]{8,64}$",
+            "description": "Identifier of a version: `ver_` and 8–64 letters and digits."
+          }
+        }
+      },
+      "annotations": {
+        "readOnlyHint": true
+      }
+    },
+    call: {"path":["project_id","version_id"],"query":["base"],"answer":"json"},
+  },
+  {
+    tool: {
+      "name": "restoreVersion",
+      "title": "Restore a version",
+      "description": "Makes the project's files exactly this version's (files added since are removed) and records a new version (`source: restore`, `restored_from`).",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^prj_[0-9A-Za-z]{8,64}$",
+            "description": "The project's identifier."
+          },
+          "version_id": {
+            "type": "string",
+            "maxLength": 68,
+            "pattern": "^ver_[0-9A-Za-z]{8,64}$",
+            "description": "The version's identifier."
+          },
+          "idempotency_key": {
+            "type": "string",
+            "description": "The same key within 24 hours replays the first answer; without one, each call runs anew."
+          }
+        },
+        "required": [
+          "project_id",
+          "version_id"
+        ],
+        "additionalProperties": false
+      },
+      "annotations": {
+        "readOnlyHint": false,
+        "destructiveHint": false
+      }
+    },
+    call: {"path":["project_id","version_id"],"query":[],"answer":"json"},
+  },
+  {
+    tool: {
       "name": "listWebhookEndpoints",
       "title": "List webhook endpoints",
       "description": "Lists the workspace's webhook endpoints, newest first.",
@@ -1047,6 +1341,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                         "deployment.failed",
                         "file.uploaded",
                         "file.deleted",
+                        "version.created",
                         "webhook.test"
                       ],
                       "description": "The kinds of event, named `<resource>.<what happened>`. New kinds may be added in a minor version: receivers ignore kinds they do not know."
@@ -1156,6 +1451,7 @@ export const mcpTools: readonly { readonly tool: McpTool; readonly call: McpTool
                         "deployment.failed",
                         "file.uploaded",
                         "file.deleted",
+                        "version.created",
                         "webhook.test"
                       ],
                       "description": "The kinds of event, named `<resource>.<what happened>`. New kinds may be added in a minor version: receivers ignore kinds they do not know."

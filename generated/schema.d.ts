@@ -328,8 +328,9 @@ export interface paths {
         put?: never;
         /**
          * Create a deployment
-         * @description Deploys a succeeded agent run's build and answers at once with the queued deployment. Answers
-         *     `409 conflict` when the project has no succeeded run, or `run_id` names a run that did not succeed.
+         * @description Deploys a version of the project (named by `version_id`, by the `run_id` that recorded it, or the
+         *     latest) and answers at once with the queued deployment. Answers `409 conflict` when the project
+         *     has no version yet, or `run_id` names a run that recorded none.
          */
         post: operations["createDeployment"];
         delete?: never;
@@ -462,6 +463,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a project
+         * @description Creates a new project, in the same workspace and environment, with the files of one of this
+         *     project's versions: the fork's version 1 (`source: fork`), no runs, and `forked_from`. Answers
+         *     `409 conflict` when the project has no version yet.
+         */
+        post: operations["forkProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/runs": {
         parameters: {
             query?: never;
@@ -522,6 +545,95 @@ export interface paths {
          *     already `canceled` answers it unchanged; a `succeeded` or `failed` run answers `409 conflict`.
          */
         post: operations["cancelAgentRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's versions
+         * @description Lists the project's versions, newest first.
+         */
+        get: operations["listVersions"];
+        put?: never;
+        /**
+         * Create a checkpoint version
+         * @description Records the project's current files (after uploads and deletes through the Files API) as a new
+         *     version, a checkpoint to diff, restore, fork or deploy later.
+         */
+        post: operations["createVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/versions/{version_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a version
+         * @description Returns a version.
+         */
+        get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/versions/{version_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two versions
+         * @description What changed from `base` (by default the version before; for version 1, the empty tree) to this
+         *     version, file by file, with a unified diff of each text file. A `base` of another project
+         *     answers `404 not_found` naming `base`.
+         */
+        get: operations["getVersionDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/versions/{version_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version
+         * @description Makes the project's files exactly this version's (files added since are removed) and records a
+         *     new version (`source: restore`, `restored_from`). Answers `409 conflict` while the project has an
+         *     agent run that is not final.
+         */
+        post: operations["restoreVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -710,8 +822,9 @@ export interface components {
             /**
              * @description Set when `status` is `failed`; null otherwise. Codes: `agent_error` (the agent or its model
              *     failed), `timeout` (the run passed its time limit), `insufficient_credits` (the workspace's
-             *     credits for the period ran out, before or during the run), `invalid_output` (the agent wrote a
-             *     path outside the project, a file over the limits or too many files), `internal_error`.
+             *     credits for the period ran out, before or during the run), `budget_exceeded` (the run would have
+             *     used more than its `max_credits`), `invalid_output` (the agent wrote a path outside the project,
+             *     a file over the limits or too many files), `internal_error`.
              */
             error: {
                 /** @description Machine-readable reason, e.g. `agent_error`, `timeout`, `insufficient_credits`, `build_error`. */
@@ -720,6 +833,18 @@ export interface components {
             } | null;
             /** @description What the agent reported it did, once the run succeeded; null otherwise. */
             summary: string | null;
+            /**
+             * @description The version a `succeeded` run recorded; null before, for a run that failed or was canceled, and
+             *     for a run that changed no file (its summary says so).
+             */
+            version_id: string | null;
+            /** @description The project's files given to the agent with the prompt. */
+            attachments: components["schemas"]["AgentRunAttachment"][];
+            /**
+             * Format: int32
+             * @description The most credits the run may use; null for no limit but the workspace's credits.
+             */
+            max_credits: number | null;
             created_at: components["schemas"]["Timestamp"];
             /**
              * Format: date-time
@@ -732,6 +857,17 @@ export interface components {
              */
             finished_at: string | null;
             updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A file given to the agent with the prompt, as it was when the run was triggered. */
+        AgentRunAttachment: {
+            file_id: components["schemas"]["FileId"];
+            path: components["schemas"]["ProjectFilePath"];
+            content_type: string;
+            /** Format: int64 */
+            size_bytes: number;
+        };
+        AgentRunAttachmentRequest: {
+            file_id: components["schemas"]["FileId"];
         };
         /**
          * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
@@ -907,8 +1043,10 @@ export interface components {
          */
         ContentRangeField: string;
         CreateDeploymentRequest: {
-            /** @description The succeeded agent run to deploy; the project's latest succeeded run when absent. */
+            /** @description The succeeded agent run whose version to deploy. */
             run_id?: components["schemas"]["AgentRunId"];
+            /** @description The version to deploy (not with `run_id`); the project's latest version when neither is sent. */
+            version_id?: components["schemas"]["VersionId"];
             /** @default production */
             target?: components["schemas"]["DeploymentTarget"];
         };
@@ -925,6 +1063,15 @@ export interface components {
              *     absent for `blank`. (A pattern rather than an enum: OpenAPI 3.0 cannot make an enum nullable.)
              */
             template?: string | null;
+            /**
+             * Format: int32
+             * @description The most credits the initial run may use; it ends `failed` (`budget_exceeded`) when it would use more.
+             */
+            max_credits?: number;
+        };
+        CreateVersionRequest: {
+            /** @description What this checkpoint is, for people. */
+            message?: string;
         };
         CreateWebhookEndpointRequest: {
             /** @description See `WebhookEndpoint.url` for the addresses accepted. */
@@ -953,8 +1100,13 @@ export interface components {
         Deployment: {
             id: components["schemas"]["DeploymentId"];
             project_id: components["schemas"]["ProjectId"];
-            /** @description The agent run whose build is deployed. */
-            run_id: components["schemas"]["AgentRunId"];
+            /**
+             * @description The agent run that recorded the deployed version; null when a restore, a checkpoint or a fork
+             *     recorded it.
+             */
+            run_id: string | null;
+            /** @description The version whose files are deployed. */
+            version_id: components["schemas"]["VersionId"];
             target: components["schemas"]["DeploymentTarget"];
             status: components["schemas"]["DeploymentStatus"];
             /**
@@ -1054,7 +1206,7 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
         };
         /** @description A webhook event, as delivered in the body of a `POST` to a registered endpoint. */
-        Event: components["schemas"]["ProjectEvent"] | components["schemas"]["AgentRunEvent"] | components["schemas"]["AgentRunProgressEvent"] | components["schemas"]["DeploymentEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["WebhookTestEvent"];
+        Event: components["schemas"]["ProjectEvent"] | components["schemas"]["AgentRunEvent"] | components["schemas"]["AgentRunProgressEvent"] | components["schemas"]["DeploymentEvent"] | components["schemas"]["FileEvent"] | components["schemas"]["VersionEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description Identifier of an event: `evt_` and 8–64 letters and digits. */
         EventId: string;
         /**
@@ -1062,7 +1214,7 @@ export interface components {
          *     receivers ignore kinds they do not know.
          * @enum {string}
          */
-        EventType: "project.created" | "project.updated" | "project.deleted" | "agent_run.queued" | "agent_run.started" | "agent_run.succeeded" | "agent_run.failed" | "agent_run.canceled" | "agent_run.progress" | "deployment.queued" | "deployment.ready" | "deployment.failed" | "file.uploaded" | "file.deleted" | "webhook.test";
+        EventType: "project.created" | "project.updated" | "project.deleted" | "agent_run.queued" | "agent_run.started" | "agent_run.succeeded" | "agent_run.failed" | "agent_run.canceled" | "agent_run.progress" | "deployment.queued" | "deployment.ready" | "deployment.failed" | "file.uploaded" | "file.deleted" | "version.created" | "webhook.test";
         /**
          * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
          *     `webhook-id` (the event id; the same on every retry, so receivers de-duplicate with it),
@@ -1089,6 +1241,14 @@ export interface components {
         };
         /** @description Identifier of a file: `file_` and 8–64 letters and digits. */
         FileId: string;
+        ForkProjectRequest: {
+            /** @description The fork's name; "<source name> (fork)" when absent. */
+            name?: string;
+            /** @description The source's version to start from; its latest version when absent. */
+            version_id?: components["schemas"]["VersionId"];
+            /** @description The fork's visibility; the source's when absent. */
+            visibility?: components["schemas"]["Visibility"];
+        };
         /** @description A page of HTML for the browser. */
         HtmlPage: string;
         Invoice: {
@@ -1279,6 +1439,13 @@ export interface components {
              *     open to everyone.
              */
             url?: components["schemas"]["AppUrl"];
+            /** @description For a fork, the project and version it was forked from; null otherwise. */
+            forked_from: {
+                /** @description The source project (it may have been deleted since). */
+                project_id: components["schemas"]["ProjectId"];
+                /** @description The source's version whose files the fork started with. */
+                version_id: components["schemas"]["VersionId"];
+            } | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
@@ -1414,6 +1581,16 @@ export interface components {
             prompt: string;
             /** @description The agent to use; the project's `agent` when absent. */
             agent?: components["schemas"]["Agent"];
+            /**
+             * @description Files of the project to give the agent with the prompt: an image it may use in the page, a text
+             *     file it may read. An id that is not a file of this project answers `400` naming `attachments`.
+             */
+            attachments?: components["schemas"]["AgentRunAttachmentRequest"][];
+            /**
+             * Format: int32
+             * @description The most credits the run may use; it ends `failed` (`budget_exceeded`) when it would use more.
+             */
+            max_credits?: number;
         };
         /**
          * Format: int64
@@ -1457,6 +1634,95 @@ export interface components {
             by_agent: components["schemas"]["AgentUsage"][];
             rate_limit: components["schemas"]["PlanRateLimit"];
         };
+        /**
+         * @description An immutable snapshot of a project's files. Numbered 1, 2, 3 … per project without gaps. Versions
+         *     share content: a file that did not change between two versions is stored once.
+         */
+        Version: {
+            id: components["schemas"]["VersionId"];
+            project_id: components["schemas"]["ProjectId"];
+            /** Format: int32 */
+            number: number;
+            source: components["schemas"]["VersionSource"];
+            /** @description The agent run that recorded it (`source: agent_run`); null otherwise. */
+            agent_run_id: string | null;
+            /** @description For a restore, the version whose files it restored; null otherwise. */
+            restored_from: string | null;
+            /** @description The run's summary, the checkpoint's message, or null. */
+            message: string | null;
+            /** Format: int32 */
+            file_count: number;
+            /** Format: int64 */
+            size_bytes: number;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        VersionDiff: {
+            /** @description The version compared against; null for the empty tree (the diff of version 1). */
+            base_version_id: string | null;
+            version_id: components["schemas"]["VersionId"];
+            /** @description The files that differ, sorted by path. */
+            files: components["schemas"]["VersionDiffFile"][];
+            /** @description True when a patch was left out (see `patch`), or the files past the first 10,000 were. */
+            truncated: boolean;
+        };
+        VersionDiffFile: {
+            path: components["schemas"]["ProjectFilePath"];
+            status: components["schemas"]["VersionDiffFileStatus"];
+            /**
+             * Format: int32
+             * @description Lines added; 0 for a binary file or one whose patch was left out.
+             */
+            additions: number;
+            /**
+             * Format: int32
+             * @description Lines removed; 0 for a binary file or one whose patch was left out.
+             */
+            deletions: number;
+            /** @description True when either side is not UTF-8 text. */
+            binary: boolean;
+            /**
+             * @description A unified diff of the file (`@@ -a,b +c,d @@` hunks with three lines of context); null for a
+             *     binary file, and for a file over 1 MiB on either side, a diff over 1 MiB or one that takes too
+             *     long to work out (the diff's `truncated` is then true).
+             */
+            patch: string | null;
+        };
+        /**
+         * @description How a file differs between the two versions.
+         * @enum {string}
+         */
+        VersionDiffFileStatus: "added" | "modified" | "deleted";
+        /**
+         * @description What every delivery's body carries. The headers of the delivery follow Standard Webhooks:
+         *     `webhook-id` (the event id; the same on every retry, so receivers de-duplicate with it),
+         *     `webhook-timestamp` (Unix seconds of this attempt) and
+         *     `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`,
+         *     keyed with the endpoint's secret (the base64 part after `whsec_`). The same value is also sent as
+         *     `X-Svc-Signature`, the header the service description names. During a secret rotation the header
+         *     may list several space-separated signatures: accept the delivery if any matches. Reject deliveries
+         *     whose timestamp is more than 5 minutes from your clock, and compare signatures in constant time.
+         *     Answer any 2xx within 10 seconds to acknowledge; otherwise the delivery is retried with
+         *     exponential backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and then marked `failed`.
+         */
+        VersionEvent: {
+            id: components["schemas"]["EventId"];
+            /** @enum {string} */
+            type: "version.created";
+            created_at: components["schemas"]["Timestamp"];
+            workspace_id: components["schemas"]["WorkspaceId"];
+            /** @description True for live data, false for test-key data. */
+            livemode: boolean;
+            data: {
+                object: components["schemas"]["Version"];
+            };
+        };
+        /** @description Identifier of a version: `ver_` and 8–64 letters and digits. */
+        VersionId: string;
+        /**
+         * @description What recorded a version: a succeeded agent run, a restore, an explicit checkpoint, or a fork.
+         * @enum {string}
+         */
+        VersionSource: "agent_run" | "restore" | "checkpoint" | "fork";
         /**
          * @description Who can see the published app. New projects are `private` unless asked otherwise (the safe default).
          * @enum {string}
@@ -1678,6 +1944,12 @@ export interface components {
         "ProjectListFilters.visibility": components["schemas"]["Visibility"];
         /** @description The project's identifier. */
         ProjectPath: components["schemas"]["ProjectId"];
+        /** @description The version to compare against, of the same project; the version numbered one less when absent. */
+        VersionDiffQuery: components["schemas"]["VersionId"];
+        /** @description The project's identifier. */
+        "VersionPath.project_id": components["schemas"]["ProjectId"];
+        /** @description The version's identifier. */
+        "VersionPath.version_id": components["schemas"]["VersionId"];
         /** @description Only deliveries with this status. */
         WebhookDeliveryListFilters: components["schemas"]["WebhookDeliveryStatus"];
         /** @description The delivery's identifier. */
@@ -1693,6 +1965,8 @@ export interface components {
 }
 export type SchemaAgent = components['schemas']['Agent'];
 export type SchemaAgentRun = components['schemas']['AgentRun'];
+export type SchemaAgentRunAttachment = components['schemas']['AgentRunAttachment'];
+export type SchemaAgentRunAttachmentRequest = components['schemas']['AgentRunAttachmentRequest'];
 export type SchemaAgentRunEvent = components['schemas']['AgentRunEvent'];
 export type SchemaAgentRunId = components['schemas']['AgentRunId'];
 export type SchemaAgentRunProgress = components['schemas']['AgentRunProgress'];
@@ -1711,6 +1985,7 @@ export type SchemaContentLengthBytes = components['schemas']['ContentLengthBytes
 export type SchemaContentRangeField = components['schemas']['ContentRangeField'];
 export type SchemaCreateDeploymentRequest = components['schemas']['CreateDeploymentRequest'];
 export type SchemaCreateProjectRequest = components['schemas']['CreateProjectRequest'];
+export type SchemaCreateVersionRequest = components['schemas']['CreateVersionRequest'];
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
 export type SchemaCredits = components['schemas']['Credits'];
 export type SchemaDeployment = components['schemas']['Deployment'];
@@ -1728,6 +2003,7 @@ export type SchemaEventId = components['schemas']['EventId'];
 export type SchemaEventType = components['schemas']['EventType'];
 export type SchemaFileEvent = components['schemas']['FileEvent'];
 export type SchemaFileId = components['schemas']['FileId'];
+export type SchemaForkProjectRequest = components['schemas']['ForkProjectRequest'];
 export type SchemaHtmlPage = components['schemas']['HtmlPage'];
 export type SchemaInvoice = components['schemas']['Invoice'];
 export type SchemaInvoiceId = components['schemas']['InvoiceId'];
@@ -1774,6 +2050,13 @@ export type SchemaUpdateProjectRequest = components['schemas']['UpdateProjectReq
 export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWebhookEndpointRequest'];
 export type SchemaUploadFileRequest = components['schemas']['UploadFileRequest'];
 export type SchemaUsage = components['schemas']['Usage'];
+export type SchemaVersion = components['schemas']['Version'];
+export type SchemaVersionDiff = components['schemas']['VersionDiff'];
+export type SchemaVersionDiffFile = components['schemas']['VersionDiffFile'];
+export type SchemaVersionDiffFileStatus = components['schemas']['VersionDiffFileStatus'];
+export type SchemaVersionEvent = components['schemas']['VersionEvent'];
+export type SchemaVersionId = components['schemas']['VersionId'];
+export type SchemaVersionSource = components['schemas']['VersionSource'];
 export type SchemaVisibility = components['schemas']['Visibility'];
 export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
 export type SchemaWebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
@@ -1811,6 +2094,9 @@ export type ParameterPageQueryLimit = components['parameters']['PageQuery.limit'
 export type ParameterProjectListFiltersStatus = components['parameters']['ProjectListFilters.status'];
 export type ParameterProjectListFiltersVisibility = components['parameters']['ProjectListFilters.visibility'];
 export type ParameterProjectPath = components['parameters']['ProjectPath'];
+export type ParameterVersionDiffQuery = components['parameters']['VersionDiffQuery'];
+export type ParameterVersionPathProjectId = components['parameters']['VersionPath.project_id'];
+export type ParameterVersionPathVersionId = components['parameters']['VersionPath.version_id'];
 export type ParameterWebhookDeliveryListFilters = components['parameters']['WebhookDeliveryListFilters'];
 export type ParameterWebhookDeliveryPathDeliveryId = components['parameters']['WebhookDeliveryPath.delivery_id'];
 export type ParameterWebhookDeliveryPathWebhookEndpointId = components['parameters']['WebhookDeliveryPath.webhook_endpoint_id'];
@@ -5629,6 +5915,242 @@ export interface operations {
             };
         };
     };
+    forkProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project's identifier. */
+                project_id: components["parameters"]["ProjectPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ForkProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The resource was created; `Location` is its address. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: components["schemas"]["DeprecationField"];
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: components["schemas"]["SunsetField"];
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's path. */
+                    Location: components["schemas"]["ApiPath"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role in the workspace does not allow the action. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's `Content-Type` is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAgentRuns: {
         parameters: {
             query?: {
@@ -6308,6 +6830,946 @@ export interface operations {
             };
             /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
             409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listVersions: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return, 1–100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The `next_cursor` of the previous page. Opaque; valid only for the same list and filters. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's identifier. */
+                project_id: components["parameters"]["ProjectPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: components["schemas"]["DeprecationField"];
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: components["schemas"]["SunsetField"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Version"][];
+                        /** @description Pass as `cursor` to get the following page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role in the workspace does not allow the action. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project's identifier. */
+                project_id: components["parameters"]["ProjectPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateVersionRequest"];
+            };
+        };
+        responses: {
+            /** @description The resource was created; `Location` is its address. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: components["schemas"]["DeprecationField"];
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: components["schemas"]["SunsetField"];
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's path. */
+                    Location: components["schemas"]["ApiPath"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role in the workspace does not allow the action. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's `Content-Type` is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's identifier. */
+                project_id: components["parameters"]["VersionPath.project_id"];
+                /** @description The version's identifier. */
+                version_id: components["parameters"]["VersionPath.version_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: components["schemas"]["DeprecationField"];
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: components["schemas"]["SunsetField"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role in the workspace does not allow the action. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVersionDiff: {
+        parameters: {
+            query?: {
+                /** @description The version to compare against, of the same project; the version numbered one less when absent. */
+                base?: components["parameters"]["VersionDiffQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's identifier. */
+                project_id: components["parameters"]["VersionPath.project_id"];
+                /** @description The version's identifier. */
+                version_id: components["parameters"]["VersionPath.version_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: components["schemas"]["DeprecationField"];
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: components["schemas"]["SunsetField"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionDiff"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role in the workspace does not allow the action. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this key, or too many failed requests from this client address. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault on our side. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unable to answer; retry after the given delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key within 24 hours replays the first response. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project's identifier. */
+                project_id: components["parameters"]["VersionPath.project_id"];
+                /** @description The version's identifier. */
+                version_id: components["parameters"]["VersionPath.version_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource was created; `Location` is its address. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Every window's state, e.g. `"default";r=59;t=60, "burst";r=9;t=1` (r: remaining requests, t: seconds until reset). */
+                    RateLimit: components["schemas"]["RateLimitField"];
+                    /** @description The quota policies, e.g. `"default";q=60;w=60, "burst";q=10;w=1` (q: requests, w: window in seconds). */
+                    "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                    /** @description Requests allowed in the minute's window. */
+                    "X-RateLimit-Limit": components["schemas"]["RateLimitLimit"];
+                    /** @description Requests left in the minute's window. */
+                    "X-RateLimit-Remaining": components["schemas"]["RateLimitRemaining"];
+                    /** @description Requests counted in the minute's window (`X-RateLimit-Limit` minus `X-RateLimit-Remaining`). */
+                    "X-RateLimit-Used": components["schemas"]["RateLimitUsed"];
+                    /** @description When the minute's window resets, in Unix seconds. */
+                    "X-RateLimit-Reset": components["schemas"]["UnixSeconds"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation?: components["schemas"]["DeprecationField"];
+                    /** @description RFC 8594: the HTTP date after which the operation stops working. */
+                    Sunset?: components["schemas"]["SunsetField"];
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's path. */
+                    Location: components["schemas"]["ApiPath"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired key, or a key lacking the required scope. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role in the workspace does not allow the action. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in the key's workspace and environment. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids this, or the `Idempotency-Key` is in use by a request still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    RateLimit?: components["schemas"]["RateLimitField"];
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyField"];
+                    "X-RateLimit-Limit"?: components["schemas"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining"?: components["schemas"]["RateLimitRemaining"];
+                    "X-RateLimit-Used"?: components["schemas"]["RateLimitUsed"];
+                    "X-RateLimit-Reset"?: components["schemas"]["UnixSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with a different request. */
+            422: {
                 headers: {
                     "X-Request-Id": components["schemas"]["RequestId"];
                     RateLimit?: components["schemas"]["RateLimitField"];

@@ -29,6 +29,7 @@ import { isStorageUnavailable } from "./storage/unavailable.ts";
 import { createPipeline, servingHttp } from "./http/pipeline.ts";
 import { DEFAULT_EVENT_STREAM_SETTINGS } from "./http/event-stream.ts";
 import { createEventStreams } from "./domain/event-stream.ts";
+import { createBuildPool } from "./jobs/build-pool/build-pool.ts";
 import { createPrincipalCache } from "./http/principal-cache.ts";
 import { openKeyScreen } from "./http/key-screen.ts";
 import { createFrontDoor } from "./http/front-door.ts";
@@ -98,6 +99,9 @@ type PageHandler = (request: IncomingMessage, response: ServerResponse) => Promi
 /** How long /readyz waits for the database: probes give up after a few seconds themselves. */
 const READY_PING_TIMEOUT_MS = 2000;
 
+/** A version diff's batch in its thread: its line diffs stop within DIFF_BUDGET_MS, the rest is linear. */
+const DIFF_THREAD_TIMEOUT_MS = 15_000;
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -153,6 +157,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(streamOptions.perKey !== undefined ? { perKey: streamOptions.perKey } : {}),
     ...(streamOptions.pollMs !== undefined ? { pollMs: streamOptions.pollMs } : {}),
   });
+  // Version diffs' patches (tenant content) are worked out in a thread of the API's own, started on
+  // the first diff: never on this event loop, and never queued behind a deployment's build.
+  const diffThreads = createBuildPool({ threads: 1, timeoutMs: DIFF_THREAD_TIMEOUT_MS });
 
   const pipeline = createPipeline({
     contract,
@@ -173,6 +180,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       apps: options.apps,
       webhookTargets: options.webhookTargets,
       eventStreams,
+      diffFiles: diffThreads.diffFiles,
     }),
     idempotencyDb: db,
     answerSeals,
@@ -206,7 +214,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   let mcpLoaded: Promise<PageHandler> | undefined;
   const settings: PageHandler = async (request, response) => {
     consoleLoaded ??= import("./console/index.ts").then(({ createConsole }) =>
-      createConsole({ pages, db, logger, webhookTargets: options.webhookTargets, cursors }),
+      createConsole({
+        pages,
+        db,
+        logger,
+        webhookTargets: options.webhookTargets,
+        cursors,
+        diffFiles: diffThreads.diffFiles,
+      }),
     );
     return (await consoleLoaded)(request, response);
   };
@@ -318,6 +333,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         addressLimiter.close();
         await audit.close(options.drainTimeoutMs ?? 10_000);
         await rateLimiter.close();
+        await diffThreads.close();
       })();
       return stopped;
     },

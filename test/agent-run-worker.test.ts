@@ -5,10 +5,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AgentError, type Agent, type AgentInput } from "../src/agents/agent.ts";
 import { builtinAgent, createBuiltinAgent } from "../src/agents/builtin/agent.ts";
-import { abandonAgentRun, cancelAgentRun, getAgentRun } from "../src/domain/agent-runs.ts";
+import { createOpenAiAgent } from "../src/agents/openai.ts";
+import { abandonAgentRun, cancelAgentRun, getAgentRun, triggerAgentRun } from "../src/domain/agent-runs.ts";
 import { purgeUnreferencedBlobs, runTree } from "../src/domain/builds.ts";
 import { listEvents } from "../src/domain/events.ts";
-import { listFiles } from "../src/domain/files.ts";
+import { beginUpload, listFiles } from "../src/domain/files.ts";
 import type { Partition } from "../src/domain/partition.ts";
 import { createProject, deleteProject } from "../src/domain/projects.ts";
 import type { WorkQueue } from "../src/domain/work-queue.ts";
@@ -18,6 +19,7 @@ import { createBuildPool } from "../src/jobs/build-pool/build-pool.ts";
 import { createLogger } from "../src/logger.ts";
 import { agentRuns, blobs, type Plan } from "../src/storage/schema.ts";
 import { forEachDriver, useStorage } from "./support/database.ts";
+import { startFakeModel, writesApp } from "./support/fake-model.ts";
 
 /** Queues nothing: these tests carry runs out themselves. */
 const noQueue: WorkQueue = { queueAgentRun: async () => {}, queueDeploymentBuild: async () => {} };
@@ -40,7 +42,12 @@ forEachDriver("the agent-run worker", (driver) => {
   const storage = useStorage(driver);
 
   async function newProject(
-    options: { plan?: Plan; environment?: "live" | "test"; agent?: "coding-agent-1" | "coding-agent-3" } = {},
+    options: {
+      plan?: Plan;
+      environment?: "live" | "test";
+      agent?: "coding-agent-1" | "coding-agent-3";
+      maxCredits?: number;
+    } = {},
   ) {
     const { workspace } = await ensureWorkspace(storage().db, {
       slug: `ws-${Math.random().toString(36).slice(2, 10)}`,
@@ -51,8 +58,15 @@ forEachDriver("the agent-run worker", (driver) => {
       name: "Case",
       prompt: "A page",
       agent: options.agent,
+      max_credits: options.maxCredits,
     });
     return { partition, project, runId: project.latest_run_id! };
+  }
+  /** A committed file of the project. */
+  async function upload(partition: Partition, projectId: string, path: string, content: Uint8Array, type: string) {
+    const upload = await beginUpload(storage().db, partition, projectId, path);
+    await upload.write(content);
+    return upload.commit({ path, contentType: type });
   }
   const worker = (agent: Agent, timeoutMs = 60_000) =>
     createAgentRunWorker({ db: storage().db, agent, timeoutMs, logger: silent, cancelCheckMs: 50 });
@@ -146,6 +160,104 @@ forEachDriver("the agent-run worker", (driver) => {
     });
     await worker(hungry)(runId);
     expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({
+      status: "failed",
+      credits_used: 100,
+      error: { code: "insufficient_credits" },
+    });
+  });
+
+  it("gives the agent the run's attachments; an attached image reaches the model as an image part", async () => {
+    const { partition, project, runId } = await newProject();
+    await cancelAgentRun(storage().db, partition, project.id, runId);
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const logo = await upload(partition, project.id, "img/logo.png", png, "image/png");
+    const notes = await upload(
+      partition,
+      project.id,
+      "notes.md",
+      new TextEncoder().encode("Warm colours"),
+      "text/markdown",
+    );
+    const run = await triggerAgentRun(storage().db, noQueue, partition, project.id, {
+      prompt: "Put the logo on the page",
+      attachments: [{ file_id: logo.id }, { file_id: notes.id }, { file_id: logo.id }],
+    });
+    expect(run.attachments).toEqual([
+      { file_id: logo.id, path: "img/logo.png", content_type: "image/png", size_bytes: 8 },
+      { file_id: notes.id, path: "notes.md", content_type: "text/markdown", size_bytes: 12 },
+    ]);
+    expect(await getAgentRun(storage().db, partition, project.id, run.id)).toEqual(run);
+
+    const model = await startFakeModel(writesApp({ title: "Logo" }));
+    try {
+      await worker(createOpenAiAgent({ baseUrl: model.url, model: "fake-1" }))(run.id);
+    } finally {
+      await model.close();
+    }
+    expect((await getAgentRun(storage().db, partition, project.id, run.id)).status).toBe("succeeded");
+    const parts = model.requests[0]!.messages[1]!.content;
+    expect(parts).toContainEqual({
+      type: "image_url",
+      image_url: { url: `data:image/png;base64,${Buffer.from(png).toString("base64")}` },
+    });
+    expect(parts).toContainEqual({
+      type: "text",
+      text: "Attached file notes.md (text/markdown, 12 bytes):\nWarm colours",
+    });
+  });
+
+  it("fails `budget_exceeded` before the built-in agent runs when its price passes the run's max_credits, charging nothing", async () => {
+    const { partition, project, runId } = await newProject({ agent: "coding-agent-3", maxCredits: 2 });
+    await worker(builtinAgent)(runId);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({
+      status: "failed",
+      credits_used: 0,
+      max_credits: 2,
+      version_id: null,
+      error: { code: "budget_exceeded", message: "This run needs 3 credits; its max_credits is 2." },
+    });
+    expect(await runEvents(partition, runId)).toEqual(["agent_run.failed", "agent_run.queued"]);
+    expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
+    // A budget that pays for it: the run is charged its price.
+    const paid = await newProject({ agent: "coding-agent-3", maxCredits: 3 });
+    await worker(builtinAgent)(paid.runId);
+    expect(await getAgentRun(storage().db, paid.partition, paid.project.id, paid.runId)).toMatchObject({
+      status: "succeeded",
+      credits_used: 3,
+    });
+  });
+
+  it("stops a model run whose tokens pass its max_credits, charging max_credits and writing nothing", async () => {
+    const { partition, project, runId } = await newProject({ maxCredits: 2 });
+    // Each answer writes a file and reports 1,500 tokens: the second passes the 2,000 tokens that
+    // 2 credits pay for.
+    const model = await startFakeModel((request) => ({
+      toolCalls: [{ name: "write_file", arguments: { path: `page-${request.index}.html`, content: "<p>more</p>" } }],
+      usage: { total_tokens: 1500 },
+    }));
+    try {
+      await worker(createOpenAiAgent({ baseUrl: model.url, model: "fake-1" }))(runId);
+    } finally {
+      await model.close();
+    }
+    expect(model.requests).toHaveLength(2);
+    const run = await getAgentRun(storage().db, partition, project.id, runId);
+    expect(run).toMatchObject({
+      status: "failed",
+      credits_used: 2,
+      version_id: null,
+      error: { code: "budget_exceeded", message: "The run would use more than its max_credits of 2." },
+    });
+    expect((await listFiles(storage().db, partition, project.id, { limit: 10 })).items).toEqual([]);
+    // When the workspace's credits left are fewer than the budget, they are what stops the run.
+    const poor = await newProject({ plan: "free", maxCredits: 500 });
+    await worker(
+      agentDoing(async (input) => {
+        for (let turn = 0; turn < 1000; turn++) input.meter.addTokens(1_000);
+      }),
+    )(poor.runId);
+    expect(await getAgentRun(storage().db, poor.partition, poor.project.id, poor.runId)).toMatchObject({
       status: "failed",
       credits_used: 100,
       error: { code: "insufficient_credits" },
@@ -267,6 +379,20 @@ forEachDriver("the agent-run worker", (driver) => {
       expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({
         status: "succeeded",
         credits_used: 0,
+      });
+    });
+
+    it("is held to its budget all the same", async () => {
+      const { partition, project, runId } = await newProject({
+        environment: "test",
+        agent: "coding-agent-3",
+        maxCredits: 2,
+      });
+      await worker(builtinAgent)(runId);
+      expect(await getAgentRun(storage().db, partition, project.id, runId)).toMatchObject({
+        status: "failed",
+        credits_used: 0,
+        error: { code: "budget_exceeded" },
       });
     });
   });

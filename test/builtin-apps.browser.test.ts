@@ -1,7 +1,7 @@
 // The built-in agent's apps, opened in Chromium as a user would: thirty prompts, each built into an
 // app served under the apps' CSP. Each must load without a page error or a CSP violation, show the
 // prompt's own nouns, and do its main job: add something, show it, keep it across a reload. Then ten
-// follow-ups, each checked for the change its summary says it made.
+// follow-ups, each checked for the change its summary says it made, and an app with an attached image.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
@@ -345,6 +345,7 @@ const TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",
   js: "text/javascript; charset=utf-8",
   json: "application/json",
+  svg: "image/svg+xml",
 };
 
 beforeAll(async () => {
@@ -514,6 +515,27 @@ describeWithBrowser("the built-in agent's apps in Chromium", () => {
     expect(await page.locator("#chart svg").getAttribute("aria-label")).toBe(
       "Amount by category: Food $0.00, Rent $1,500.00, Travel $0.00",
     );
+    expect(problems).toEqual([]);
+  });
+
+  it("shows an attached image below the title, loaded under the apps' CSP", async () => {
+    const edit = editProject({
+      agent: "coding-agent-1",
+      prompt: "Track the books I read",
+      project: { name: "Shelf", template: "web-app" },
+      initial: true,
+      files: {},
+      attachments: [{ path: "images/shelf-photo.svg", contentType: "image/svg+xml" }],
+    });
+    const files = publish("shelf-with-image", edit);
+    files.set(
+      "images/shelf-photo.svg",
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>',
+    );
+    await open("shelf-with-image");
+    const image = page.locator("header figure img");
+    expect(await image.getAttribute("alt")).toBe("Shelf photo");
+    await expect.poll(() => page.evaluate('document.querySelector("header figure img").naturalWidth')).toBe(40);
     expect(problems).toEqual([]);
   });
 

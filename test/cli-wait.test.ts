@@ -25,6 +25,7 @@ const project = (status: SchemaProject["status"], url?: string): SchemaProject =
   status,
   latest_run_id: RUN,
   ...(url ? { url } : {}),
+  forked_from: null,
   created_at: "2026-11-26T12:00:00.000Z",
 });
 
@@ -38,6 +39,9 @@ const run = (status: SchemaAgentRun["status"], error: SchemaAgentRun["error"] = 
   credits_used: 0,
   error,
   summary: null,
+  version_id: null,
+  attachments: [],
+  max_credits: null,
   created_at: "2026-11-26T12:00:00.000Z",
   started_at: null,
   finished_at: null,
@@ -48,6 +52,7 @@ const deployment = (status: SchemaDeployment["status"], url: string | null): Sch
   id: DPL,
   project_id: PRJ,
   run_id: RUN,
+  version_id: "ver_8dW3mX7pKq2NzT5r",
   target: "production",
   status,
   url,

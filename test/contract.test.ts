@@ -326,10 +326,10 @@ describe("the contract", () => {
 
   it("describes webhook events: the envelope, every event type and the signature scheme", () => {
     const types = schemas.EventType?.enum ?? [];
-    for (const prefix of ["project.", "agent_run.", "deployment.", "file.", "webhook.test"]) {
+    for (const prefix of ["project.", "agent_run.", "deployment.", "file.", "version.", "webhook.test"]) {
       expect(types.some((t) => t.startsWith(prefix))).toBe(true);
     }
-    expect(schemas.Event?.anyOf ?? schemas.Event?.oneOf).toHaveLength(6);
+    expect(schemas.Event?.anyOf ?? schemas.Event?.oneOf).toHaveLength(7);
     for (const name of [
       "ProjectEvent",
       "AgentRunEvent",

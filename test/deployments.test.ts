@@ -86,10 +86,10 @@ onEmbeddedDatabase("deployments", (driver) => {
       expect(expectBody(await server.client.get(`/v1/projects/${project.id}/deployments`), 200).data).toEqual([]);
     });
 
-    it("queues the latest succeeded run to production by default and answers 202 at once", async () => {
+    it("queues the latest version to production by default and answers 202 at once", async () => {
       const project = await deployableProject();
-      // A newer run that has not finished is not the default.
-      const newer = await server.client.post(`/v1/projects/${project.id}/runs`, { prompt: "add a cart" });
+      // A newer run that has not finished has recorded no version yet.
+      const newer = await server.client.post(`/v1/projects/${project.id}/runs`, { prompt: "add a cart section" });
       expectStatus(newer, 202);
 
       const created = await server.client.post(`/v1/projects/${project.id}/deployments`);

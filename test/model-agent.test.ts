@@ -1,14 +1,21 @@
 // The OpenAI-compatible agent inside the running server, against a local fake chat-completions
-// endpoint, on the embedded database: its tool calls write files that are built and served, a
-// cancel aborts the model request in flight, a failing model fails the run, tokens are charged.
+// endpoint, on the embedded database: its tool calls write files that are built and served, an
+// attached image reaches the model, a cancel aborts the model request in flight, a failing model
+// fails the run, tokens are charged.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createOpenAiAgent } from "../src/agents/openai.ts";
 import { expectBody, expectStatus } from "./support/api-client.ts";
 import { getApp, openApp } from "./support/apps-client.ts";
 import { onEmbeddedDatabase } from "./support/database.ts";
 import { final, pollUntil } from "./support/poll.ts";
-import { startFakeModel, writesApp, type FakeModel } from "./support/fake-model.ts";
+import { startFakeModel, writesApp, type FakeModel, type FakeRequest } from "./support/fake-model.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
+
+/** The request's system prompt, which names the project. */
+const systemOf = (request: FakeRequest): string => {
+  const content = request.messages[0]?.content;
+  return typeof content === "string" ? content : "";
+};
 
 onEmbeddedDatabase("the model-backed agent", (driver) => {
   let model: FakeModel;
@@ -16,7 +23,7 @@ onEmbeddedDatabase("the model-backed agent", (driver) => {
   beforeAll(async () => {
     const app = writesApp({ title: "Weather board", text: "Sunny all week" });
     model = await startFakeModel((request) => {
-      const system = String(request.messages[0]?.content ?? "");
+      const system = systemOf(request);
       if (system.includes("Slowpoke")) return { delayMs: 30_000, text: "too late" };
       if (system.includes("Broken")) return { status: 503, body: "upstream overloaded" };
       return app(request);
@@ -83,19 +90,46 @@ onEmbeddedDatabase("the model-backed agent", (driver) => {
     expect(bundle.text).toContain("Sunny all week");
   });
 
+  it("sends an attached image to the model as an image part", async () => {
+    const created = expectBody(await server.client.post("/v1/projects", { name: "Logo", prompt: "A page" }), 201);
+    await pollUntil(server.client, `/v1/projects/${created.id}`, final);
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const data = new FormData();
+    data.append("path", "logo.png");
+    data.append("file", new Blob([png], { type: "image/png" }), "logo.png");
+    const logo = expectBody(
+      await server.client.request("POST", `/v1/projects/${created.id}/files`, { raw: data }),
+      201,
+    );
+    const asked = model.requests.length;
+    const triggered = expectBody(
+      await server.client.post(`/v1/projects/${created.id}/runs`, {
+        prompt: "Put the logo in the header",
+        attachments: [{ file_id: logo.id }],
+      }),
+      202,
+    );
+    const run = await pollUntil(server.client, `/v1/projects/${created.id}/runs/${triggered.id}`, final);
+    expect(run.status).toBe("succeeded");
+    expect(model.requests[asked]!.messages[1]!.content).toContainEqual({
+      type: "image_url",
+      image_url: { url: `data:image/png;base64,${Buffer.from(png).toString("base64")}` },
+    });
+  });
+
   it("cancels a running run at once, aborting the model request in flight", async () => {
     const created = await server.client.post("/v1/projects", { name: "Slowpoke", prompt: "Take your time" });
     expectStatus(created, 201);
     const runPath = `/v1/projects/${created.body.id}/runs/${created.body.latest_run_id}` as const;
     await pollUntil(server.client, runPath, (run) => run.status === "running");
     await pollUntil(server.client, runPath, () =>
-      model.requests.some((request) => String(request.messages[0]?.content).includes("Slowpoke")),
+      model.requests.some((request) => systemOf(request).includes("Slowpoke")),
     );
     const asked = Date.now();
     const canceled = await server.client.post(`${runPath}/cancel`);
     expectStatus(canceled, 200);
     expect(canceled.body.status).toBe("canceled");
-    const slow = model.requests.find((request) => String(request.messages[0]?.content).includes("Slowpoke"))!;
+    const slow = model.requests.find((request) => systemOf(request).includes("Slowpoke"))!;
     while (!slow.clientClosed && Date.now() - asked < 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(slow.clientClosed).toBe(true);
     expect(Date.now() - asked).toBeLessThan(5_000);

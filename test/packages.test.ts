@@ -246,7 +246,7 @@ describe("the tarballs", () => {
     }
   });
 
-  it("install client and contract alone in 3 MB at most, with none of the server's dependencies", () => {
+  it("install client and contract alone in 3.5 MB at most, with none of the server's dependencies", () => {
     const serverDependencies = Object.keys(
       (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: object }).dependencies,
     );
@@ -258,7 +258,7 @@ describe("the tarballs", () => {
       "openapi-typescript-helpers",
     ]);
     expect(Object.keys(alone.packages).filter((name) => serverDependencies.includes(name))).toEqual([]);
-    expect(alone.bytes).toBeLessThanOrEqual(3_000_000);
+    expect(alone.bytes).toBeLessThanOrEqual(3_500_000);
     console.log(
       `client + contract installed: ${(alone.bytes / 1e6).toFixed(2)} MB in ${Object.keys(alone.packages).length} packages`,
     );

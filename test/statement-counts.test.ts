@@ -58,6 +58,19 @@ forEachDriver("statements per request", (driver) => {
     expect(sent[0]!.text).toMatch(/from "projects"/);
   });
 
+  it("a warm list of a project's versions, and a warm GET of one: one statement each", async () => {
+    const created = await server.client.post("/v1/projects", { name: "Versioned", prompt: "p" });
+    expectStatus(created, 201);
+    const checkpoint = await server.client.post(`/v1/projects/${created.body.id}/versions`, { message: "first" });
+    expectStatus(checkpoint, 201);
+    const list = await statementsOf(server, () => server.client.get(`/v1/projects/${created.body.id}/versions`));
+    expect(list.map(({ text }) => text)).toEqual([expect.stringMatching(/from "versions"/)]);
+    const one = await statementsOf(server, () =>
+      server.client.get(`/v1/projects/${created.body.id}/versions/${checkpoint.body.id}`),
+    );
+    expect(one.map(({ text }) => text)).toEqual([expect.stringMatching(/from "versions"/)]);
+  });
+
   it.runIf(driver.name === "postgres")(
     "warm GETs with the rate limit counted in PostgreSQL: a statement per ten requests for it",
     async () => {

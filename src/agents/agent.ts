@@ -1,7 +1,8 @@
 // The one interface every agent implements. An agent gets the prompt, the project and its current
-// files (through a WorkingTree it reads and writes), an AbortSignal and a usage meter; it writes
-// files and answers a summary. It never touches storage: the run worker applies the tree's changes
-// in one transaction when the run ends, so a run that fails, times out or is canceled writes nothing.
+// files (through a WorkingTree it reads and writes), the files attached to the prompt, an
+// AbortSignal and a usage meter; it writes files and answers a summary. It never touches storage:
+// the run worker applies the tree's changes in one transaction when the run ends, so a run that
+// fails, times out or is canceled writes nothing.
 import type { SchemaAgent, SchemaTemplate } from "../../generated/schema.d.ts";
 import type { WorkingTree } from "./working-tree.ts";
 
@@ -18,12 +19,27 @@ export interface AgentInput {
   readonly initial: boolean;
   /** The project's files as the run starts; the agent's writes and deletes are recorded here. */
   readonly files: WorkingTree;
+  /** Files of the project given with the prompt (an image to use, notes to read), in the run's order. */
+  readonly attachments: readonly AgentAttachment[];
   /** Aborted when the run is canceled or times out: stop at once, abort outbound requests. */
   readonly signal: AbortSignal;
-  /** Reports the model's token use; throws InsufficientCreditsError once the credits left are spent. */
+  /**
+   * Reports the model's token use; throws InsufficientCreditsError once the credits left are spent,
+   * BudgetExceededError once the run's own `max_credits` is.
+   */
   readonly meter: UsageMeter;
   /** Tells who follows the run what it just did (a file written, a tool called), in a few words. */
   readonly progress?: (message: string) => void;
+}
+
+/** A file given with the prompt: a file of `files` as the run started, by its path. */
+export interface AgentAttachment {
+  readonly path: string;
+  /** Its media type: the stored one when specific, else by its extension (`image/png`, `text/markdown`). */
+  readonly contentType: string;
+  readonly sizeBytes: number;
+  /** Its content as the run started, whatever the agent has written to the path since. */
+  read(): Promise<Uint8Array>;
 }
 
 export interface AgentResult {
@@ -44,4 +60,4 @@ export interface UsageMeter {
   readonly tokens: number;
 }
 
-export { AgentError, InsufficientCreditsError, type AgentErrorCode } from "./errors.ts";
+export { AgentError, BudgetExceededError, InsufficientCreditsError, type AgentErrorCode } from "./errors.ts";

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { rejectionOf } from "../../test/support/rejection.ts";
 import { startFakeModel, writesApp, type FakeModel, type FakeScript } from "../../test/support/fake-model.ts";
 import { AgentError, InsufficientCreditsError, type AgentInput, type UsageMeter } from "./agent.ts";
-import { createOpenAiAgent, type OpenAiAgentOptions } from "./openai.ts";
+import {
+  createOpenAiAgent,
+  MAX_ATTACHED_IMAGE_BYTES,
+  MAX_ATTACHMENT_BYTES,
+  type OpenAiAgentOptions,
+} from "./openai.ts";
 import { WorkingTree, type StoredFile } from "./working-tree.ts";
 
 const API_KEY = "sk-test-0123456789abcdef";
@@ -58,6 +63,7 @@ function input(overrides: Partial<AgentInput> = {}): AgentInput {
     project: { id: "prj_test", name: "Recipe Box", template: "web-app" },
     initial: true,
     files: treeOf(),
+    attachments: [],
     signal: new AbortController().signal,
     meter: meter(),
     ...overrides,
@@ -343,6 +349,60 @@ describe("OpenAI-compatible agent", () => {
     } finally {
       await pricey.close();
     }
+  });
+
+  it("sends attached images as image parts within their limits, text files as text, and names the rest", async () => {
+    const model = await start([{ text: "Used the logo." }]);
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const attached = (path: string, contentType: string, bytes: Uint8Array, sizeBytes = bytes.length) => ({
+      path,
+      contentType,
+      sizeBytes,
+      read: async () => bytes,
+    });
+    const text = (value: string) => new TextEncoder().encode(value);
+    const attachments = [
+      attached("logo.png", "image/png", png),
+      attached("notes.md", "text/markdown", text("Use warm colours.")),
+      attached("huge.jpg", "image/jpeg", png, MAX_ATTACHMENT_BYTES + 1),
+      attached("data.bin", "application/octet-stream", Uint8Array.from([0xff, 0xfe, 0x00])),
+    ];
+    await agent(model).run(input({ attachments }));
+    const [system, user] = model.requests[0]!.messages;
+    expect(system!.content).toContain('use an attached image in a page by its path, e.g. <img src="photo.png"');
+    expect(user!.content).toEqual([
+      { type: "text", text: "Build a recipe box" },
+      { type: "text", text: "Attached file logo.png (image/png, 7 bytes):" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${Buffer.from(png).toString("base64")}` } },
+      { type: "text", text: "Attached file notes.md (text/markdown, 17 bytes):\nUse warm colours." },
+      {
+        type: "text",
+        text: `Attached file huge.jpg (image/jpeg, ${MAX_ATTACHMENT_BYTES + 1} bytes): over ${MAX_ATTACHMENT_BYTES} bytes, so not shown here.`,
+      },
+      {
+        type: "text",
+        text: "Attached file data.bin (application/octet-stream, 3 bytes): not text, so not shown here.",
+      },
+    ]);
+  });
+
+  it("names attached images past the images' total instead of sending them", async () => {
+    const model = await start([{ text: "ok" }]);
+    const image = new Uint8Array(MAX_ATTACHMENT_BYTES);
+    const attachments = ["a", "b", "c", "d", "e"].map((name) => ({
+      path: `${name}.png`,
+      contentType: "image/png",
+      sizeBytes: image.length,
+      read: async () => image,
+    }));
+    await agent(model).run(input({ attachments }));
+    const parts = model.requests[0]!.messages[1]!.content as { type: string; text?: string }[];
+    expect(parts.filter((part) => part.type === "image_url")).toHaveLength(
+      MAX_ATTACHED_IMAGE_BYTES / MAX_ATTACHMENT_BYTES,
+    );
+    expect(parts.at(-1)!.text).toBe(
+      `Attached file e.png (image/png, ${MAX_ATTACHMENT_BYTES} bytes): past the ${MAX_ATTACHED_IMAGE_BYTES} bytes of images shown.`,
+    );
   });
 
   it("never puts the API key in an error, even when the API echoes it", async () => {

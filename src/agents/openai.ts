@@ -1,10 +1,13 @@
 // An agent backed by any OpenAI-compatible chat-completions API: the model gets four file tools and
-// works on the run's WorkingTree in a loop of calls until it answers without tool calls.
+// works on the run's WorkingTree in a loop of calls until it answers without tool calls. Files
+// attached to the prompt go with it: an image as an `image_url` part (a data URL), a text file as
+// a text part, each within MAX_ATTACHMENT_BYTES; anything else, or larger, is named in text.
 //
 // Failure rules the run worker relies on: when the run's signal aborts, the signal's reason is
 // thrown as is (so cancel and timeout stay distinguishable from failure); a model or network
 // failure is AgentError `agent_error`; a write the tree refuses is AgentError `invalid_output`;
-// the meter's InsufficientCreditsError passes through. The API key appears in no error message.
+// the meter's InsufficientCreditsError and BudgetExceededError pass through. The API key appears in
+// no error message.
 import { setTimeout as delay } from "node:timers/promises";
 import { AgentError, type Agent, type AgentInput, type AgentResult } from "./agent.ts";
 
@@ -26,6 +29,14 @@ export interface OpenAiAgentOptions {
 
 /** What a read_file answer may hold: past this the model gets the start and a note. */
 const MAX_READ_CHARS = 100_000;
+/** The largest attached file shown to the model (an image's bytes, a text's content); larger ones are named. */
+export const MAX_ATTACHMENT_BYTES = 1024 * 1024;
+/** The attached images' bytes shown in all: every request of the run carries them again. */
+export const MAX_ATTACHED_IMAGE_BYTES = 4 * 1024 * 1024;
+/** What an attached text's part holds at most; the model reads the rest with read_file. */
+const MAX_ATTACHED_TEXT_CHARS = 20_000;
+// The image types chat-completions APIs accept in an image part; an SVG goes as text.
+const MODEL_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const MAX_SUMMARY = 1000;
 const EXCERPT_CHARS = 200;
 
@@ -35,8 +46,11 @@ interface ToolCall {
   function: { name: string; arguments: string };
 }
 
+type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
 type Message =
-  | { role: "system" | "user"; content: string }
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ContentPart[] }
   | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
@@ -122,7 +136,7 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
       const { signal } = input;
       const messages: Message[] = [
         { role: "system", content: systemPrompt(input) },
-        { role: "user", content: input.prompt },
+        { role: "user", content: await userContent(input) },
       ];
       for (let turn = 1; turn <= maxTurns; turn++) {
         const { message, tokens } = await complete(messages, signal);
@@ -158,8 +172,56 @@ function systemPrompt(input: AgentInput): string {
     'TypeScript and JSX entry points referenced from index.html as <script type="module" src="main.tsx"></script> are bundled at deploy time.',
     "The app is served with a strict Content-Security-Policy (default-src 'self'): no inline scripts, inline event handlers, inline styles or style attributes, and no resources from other origins.",
     "When you are done, answer without tool calls with a sentence or two on what you changed.",
+    ...(input.attachments.length > 0
+      ? [
+          'The files attached to the request are files of the project: use an attached image in a page by its path, e.g. <img src="photo.png" alt="…">.',
+        ]
+      : []),
     files.length > 0 ? `The project's files now:\n${files.join("\n")}` : "The project has no files yet.",
   ].join("\n");
+}
+
+/** The request: the prompt alone, or with a part for each attached file after it. */
+async function userContent(input: AgentInput): Promise<string | ContentPart[]> {
+  if (input.attachments.length === 0) return input.prompt;
+  const parts: ContentPart[] = [{ type: "text", text: input.prompt }];
+  let imageBytes = 0;
+  for (const { path, contentType, sizeBytes, read } of input.attachments) {
+    input.signal.throwIfAborted();
+    const named = `Attached file ${path} (${contentType}, ${sizeBytes} bytes)`;
+    if (sizeBytes > MAX_ATTACHMENT_BYTES) {
+      parts.push({ type: "text", text: `${named}: over ${MAX_ATTACHMENT_BYTES} bytes, so not shown here.` });
+    } else if (MODEL_IMAGE_TYPES.has(contentType)) {
+      if (imageBytes + sizeBytes > MAX_ATTACHED_IMAGE_BYTES) {
+        parts.push({ type: "text", text: `${named}: past the ${MAX_ATTACHED_IMAGE_BYTES} bytes of images shown.` });
+        continue;
+      }
+      imageBytes += sizeBytes;
+      const url = `data:${contentType};base64,${Buffer.from(await read()).toString("base64")}`;
+      parts.push({ type: "text", text: `${named}:` }, { type: "image_url", image_url: { url } });
+    } else {
+      const text = textOf(await read());
+      if (text === undefined) parts.push({ type: "text", text: `${named}: not text, so not shown here.` });
+      else if (text.length <= MAX_ATTACHED_TEXT_CHARS) parts.push({ type: "text", text: `${named}:\n${text}` });
+      else {
+        const start = text.slice(0, MAX_ATTACHED_TEXT_CHARS);
+        parts.push({
+          type: "text",
+          text: `${named}, its first ${MAX_ATTACHED_TEXT_CHARS} characters (read_file shows more):\n${start}`,
+        });
+      }
+    }
+  }
+  return parts;
+}
+
+/** The content as UTF-8 text, or undefined when it is not. */
+function textOf(content: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(content);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a tool call did, for `agent_run.progress`: the tool, its path, and whether it failed. */
@@ -196,12 +258,9 @@ async function runTool(input: AgentInput, call: ToolCall): Promise<string> {
         if (path === undefined) return "Error: read_file needs a string `path`.";
         const content = await files.read(path);
         if (content === undefined) return `Error: there is no file ${path}.`;
-        let text: string;
-        try {
-          text = new TextDecoder("utf-8", { fatal: true }).decode(content);
-        } catch {
+        const text = textOf(content);
+        if (text === undefined)
           return `Error: ${path} is a binary file (${content.length} bytes) and cannot be shown as text.`;
-        }
         if (text.length <= MAX_READ_CHARS) return text;
         return `${text.slice(0, MAX_READ_CHARS)}\n[Truncated: ${path} has ${text.length} characters; only the first ${MAX_READ_CHARS} are shown. Do not rewrite it whole.]`;
       }

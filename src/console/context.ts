@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { recordAdminAction, type AdminAction } from "../domain/audit-log.ts";
 import { grants } from "../domain/keys.ts";
 import { roleScopes, type MemberRole } from "../domain/members.ts";
+import type { DiffFiles } from "../domain/file-diff.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import type { Database, Queryable } from "../storage/index.ts";
@@ -23,6 +24,8 @@ export interface ConsoleDeps {
   readonly webhookTargets: WebhookTargets;
   /** The API's cursor codec: the console's page links are cursors too. */
   readonly cursors: CursorCodec;
+  /** Works out a version diff's patches in a thread (the API's own). */
+  readonly diffFiles: DiffFiles;
 }
 
 /** A console request as its handler sees it (the API's handlers have theirs: Context, src/http/request-context.ts). */
@@ -135,7 +138,7 @@ export function readsBilling(role: MemberRole): boolean {
 
 /** Sections a role sees in the nav: usage and invoices only for those who may read billing. */
 export function visibleSections(role: MemberRole): SectionId[] {
-  const all: SectionId[] = ["keys", "webhooks", "audit", "usage", "apps", "members"];
+  const all: SectionId[] = ["keys", "projects", "webhooks", "audit", "usage", "apps", "members"];
   return readsBilling(role) ? all : all.filter((section) => section !== "usage");
 }
 

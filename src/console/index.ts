@@ -1,5 +1,6 @@
 // The workspace settings console: server-rendered pages under /settings on the API's origin, for
-// the people of a workspace (API keys, webhooks, audit log, usage, connected apps, members).
+// the people of a workspace (API keys, projects and their versions, webhooks, audit log, usage,
+// connected apps, members).
 //
 // - Works without JavaScript; the one script only adds a Copy button to secrets shown once. Every
 //   page has the strict CSP of src/pages/respond.ts: the stylesheet and script are files served here.
@@ -35,6 +36,7 @@ import { appRoutes } from "./apps.ts";
 import { auditRoutes } from "./audit.ts";
 import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
+import { projectRoutes } from "./projects.ts";
 import { accountRoutes } from "./sign-in.ts";
 import { usageRoutes } from "./usage.ts";
 import { webhookRoutes } from "./webhooks/index.ts";
@@ -46,6 +48,7 @@ export function createConsole(
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const workspaceRoutes: WorkspaceRoute[] = [
     ...keyRoutes,
+    ...projectRoutes,
     ...webhookRoutes,
     ...auditRoutes,
     ...usageRoutes,

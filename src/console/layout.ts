@@ -11,6 +11,7 @@ import { pageDocument } from "../pages/shell.ts";
 /** The pages of a workspace, in nav order. */
 export const sections = [
   { id: "keys", label: "API keys" },
+  { id: "projects", label: "Projects" },
   { id: "webhooks", label: "Webhooks" },
   { id: "audit", label: "Audit log" },
   { id: "usage", label: "Usage" },

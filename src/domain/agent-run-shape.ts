@@ -12,6 +12,9 @@ export type AgentRunRow = typeof agentRuns.$inferSelect;
 export const runNotFound = (projectId: string, runId: string) =>
   new NotFoundError(`No agent run ${runId} in project ${projectId}.`, "run_id");
 
+/** The statuses of a run that is not final: a project has at most one such run. */
+export const activeStatuses: SchemaAgentRunStatus[] = ["queued", "running"];
+
 /** The project status that mirrors a run's status. */
 export const projectStatusOf: Record<SchemaAgentRunStatus, SchemaProjectStatus> = {
   queued: "queued",
@@ -25,6 +28,7 @@ export function toAgentRun(row: AgentRunRow): SchemaAgentRun {
   return {
     ...contractFields(row, ["id", "projectId", "agent", "prompt", "trigger", "status", "creditsUsed"]),
     error: errorOf(row),
-    ...contractFields(row, ["summary", "createdAt", "startedAt", "finishedAt", "updatedAt"]),
+    ...contractFields(row, ["summary", "versionId", "attachments", "maxCredits"]),
+    ...contractFields(row, ["createdAt", "startedAt", "finishedAt", "updatedAt"]),
   };
 }

@@ -4,21 +4,26 @@
 // each transition committed with its event, and only from the state it expects, so a run retried
 // after a crash, or canceled while it ran, still ends exactly once.
 import { and, eq, inArray } from "drizzle-orm";
-import type { SchemaAgentRun, SchemaAgentRunStatus, SchemaTriggerAgentRunRequest } from "../../generated/schema.d.ts";
+import type {
+  SchemaAgentRun,
+  SchemaAgentRunAttachment,
+  SchemaAgentRunAttachmentRequest,
+  SchemaAgentRunStatus,
+  SchemaTriggerAgentRunRequest,
+} from "../../generated/schema.d.ts";
 import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects, workspaces } from "../storage/schema.ts";
 import { creditsLeft } from "./billing.ts";
-import { snapshotRun } from "./builds.ts";
-import { ConflictError } from "./errors.ts";
+import { runTree, snapshotRun } from "./builds.ts";
+import { recordVersion, sameAsLatest } from "./versions.ts";
+import { ConflictError, InvalidInputError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { projectStatusOf, runNotFound, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
-import { applyFileChanges, type FileWrite } from "./files.ts";
+import { activeStatuses, projectStatusOf, runNotFound, toAgentRun, type AgentRunRow } from "./agent-run-shape.ts";
+import { applyFileChanges, committedFilesById, type FileWrite } from "./files.ts";
 import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
-
-const activeStatuses: SchemaAgentRunStatus[] = ["queued", "running"];
 
 export async function triggerAgentRun(
   db: Database,
@@ -29,6 +34,7 @@ export async function triggerAgentRun(
   commit: Commit<SchemaAgentRun> = inTransaction(db),
 ): Promise<SchemaAgentRun> {
   return withProjectLocked(commit, partition, projectId, async (tx, project) => {
+    const attachments = await attachedFiles(tx, projectId, input.attachments ?? []);
     const [active] = await tx
       .select({ id: agentRuns.id })
       .from(agentRuns)
@@ -49,6 +55,8 @@ export async function triggerAgentRun(
         prompt: input.prompt,
         trigger: "api",
         status: "queued",
+        maxCredits: input.max_credits ?? null,
+        attachments,
         createdAt: now,
         updatedAt: now,
       })
@@ -62,6 +70,30 @@ export async function triggerAgentRun(
     const queued = toAgentRun(run);
     await recordEvent(tx, partition, "agent_run.queued", queued);
     return queued;
+  });
+}
+
+/**
+ * The files a run is given, as they are now, in the order asked (an id asked twice counts once).
+ * An id that is not a committed file of the project is the caller's mistake: InvalidInputError.
+ */
+async function attachedFiles(
+  tx: Queryable,
+  projectId: string,
+  asked: readonly SchemaAgentRunAttachmentRequest[],
+): Promise<SchemaAgentRunAttachment[]> {
+  const ids = [...new Set(asked.map((attachment) => attachment.file_id))];
+  const found = new Map((await committedFilesById(tx, projectId, ids)).map((row) => [row.id, row]));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw new InvalidInputError(
+      `No file ${missing.join(", ")} in project ${projectId}: attach files of the project itself, uploaded in full.`,
+      "attachments",
+    );
+  }
+  return ids.map((id) => {
+    const row = found.get(id)!;
+    return { file_id: row.id, path: row.path, content_type: row.contentType, size_bytes: row.sizeBytes };
   });
 }
 
@@ -147,7 +179,8 @@ type Project = typeof projects.$inferSelect;
  * Moves a queued run to `running` (event `agent_run.started`) and answers what the worker needs.
  * A run already `running` was started by a worker that died: it is handed out again as it is.
  * Answers undefined for a run that is final (canceled while queued, or finished by another worker).
- * A run that cannot afford `requiredCredits` fails `insufficient_credits` here, before any agent.
+ * A run that cannot afford `requiredCredits` fails here, before any agent: `budget_exceeded` when
+ * its `max_credits` is less, else `insufficient_credits` when the workspace's credits left are.
  */
 export async function startAgentRun(
   db: Database,
@@ -172,6 +205,19 @@ export async function startAgentRun(
     const left =
       partition.environment === "test" ? Number.POSITIVE_INFINITY : (await creditsLeft(tx, partition, now)) + reserved;
     if (run.status === "queued") {
+      // A price known before the run (the built-in agent's) that passes the run's own budget ends
+      // it here, whatever the workspace's credits; test data too, so budgets can be tried with
+      // test keys.
+      if (run.maxCredits !== null && requiredCredits(run.agent) > run.maxCredits) {
+        await finish(tx, row.run, row.project, now, {
+          status: "failed",
+          error: {
+            code: "budget_exceeded",
+            message: `This run needs ${requiredCredits(run.agent)} credits; its max_credits is ${run.maxCredits}.`,
+          },
+        });
+        return undefined;
+      }
       if (left < requiredCredits(run.agent)) {
         await finish(tx, row.run, row.project, now, {
           status: "failed",
@@ -298,11 +344,24 @@ async function finish(
   outcome: RunOutcome,
 ): Promise<SchemaAgentRun> {
   const partition = partitionOf(run);
-  // Test data is never charged.
-  const credits = partition.environment === "test" ? 0 : Math.max(0, Math.ceil(outcome.credits ?? 0));
+  // Test data is never charged; no run is charged past its own budget.
+  const credits =
+    partition.environment === "test"
+      ? 0
+      : Math.min(Math.max(0, Math.ceil(outcome.credits ?? 0)), run.maxCredits ?? Number.POSITIVE_INFINITY);
+  let versionId: string | null = null;
   if (outcome.status === "succeeded") {
     await applyFileChanges(tx, partition, project.id, outcome.changes);
     await snapshotRun(tx, project.id, run.id);
+    // A run that left the files as the latest version has them records no version.
+    if (!(await sameAsLatest(tx, project.id, await runTree(tx, run.id)))) {
+      const version = await recordVersion(tx, partition, project.id, {
+        source: "agent_run",
+        agentRunId: run.id,
+        message: outcome.summary,
+      });
+      versionId = version.id;
+    }
   }
   const finished = await tx
     .update(agentRuns)
@@ -312,6 +371,7 @@ async function finish(
       errorCode: outcome.status === "failed" ? outcome.error.code : null,
       errorMessage: outcome.status === "failed" ? outcome.error.message.slice(0, 1000) : null,
       summary: outcome.status === "succeeded" ? outcome.summary.slice(0, 1000) : null,
+      versionId,
       startedAt: run.startedAt ?? now,
       finishedAt: now,
       updatedAt: now,

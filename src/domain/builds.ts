@@ -1,12 +1,13 @@
 // Builds: immutable file trees kept apart from a project's live files, so later uploads, deletes
 // and runs never change what was built or published. A run's snapshot (run_files) is the project's
-// files when the run ended; a deployment's tree (deployment_files) is that snapshot after the build
-// step. Both name their content by SHA-256 in `blobs`, so content shared by several builds (most
-// files, most of the time) is stored once.
+// files when the run ended; a version's tree (version_files) the project's files when it was
+// recorded; a deployment's tree (deployment_files) a version's after the build step. All name their
+// content by SHA-256 in `blobs`, so content shared by several trees (most files, most of the time)
+// is stored once.
 import { createHash } from "node:crypto";
 import { and, asc, eq, notExists, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../storage/index.ts";
-import { blobChunks, blobs, deploymentFiles, fileChunks, runFiles } from "../storage/schema.ts";
+import { blobChunks, blobs, deploymentFiles, fileChunks, runFiles, versionFiles } from "../storage/schema.ts";
 import { chunksOf, committedFiles } from "./files.ts";
 
 /** One entry of a build's tree, its content read on demand. */
@@ -17,13 +18,30 @@ export interface TreeFile {
   readonly sizeBytes: number;
 }
 
-/**
- * Records the project's current files as the run's snapshot. Content not yet in `blobs` is copied
- * there from the files' chunks inside the database; content already there costs one index probe.
- */
+/** Records the project's current files as the run's snapshot. */
 export async function snapshotRun(tx: Queryable, projectId: string, runId: string): Promise<void> {
+  const current = await snapshotFiles(tx, projectId);
+  if (current.length > 0) await tx.insert(runFiles).values(current.map((file) => ({ runId, ...file })));
+}
+
+/** Records the project's current files as a version's tree, and answers it. */
+export async function snapshotVersion(tx: Queryable, projectId: string, versionId: string): Promise<TreeFile[]> {
+  const current = await snapshotFiles(tx, projectId);
+  await writeVersionTree(tx, versionId, current);
+  return current;
+}
+
+/** Records a version's tree (a fork's, which is another version's). */
+export async function writeVersionTree(tx: Queryable, versionId: string, tree: readonly TreeFile[]): Promise<void> {
+  if (tree.length > 0) await tx.insert(versionFiles).values(tree.map((file) => ({ versionId, ...file })));
+}
+
+/**
+ * The project's current files as tree entries, their content in `blobs`. Content not yet there is
+ * copied from the files' chunks inside the database; content already there costs one index probe.
+ */
+async function snapshotFiles(tx: Queryable, projectId: string): Promise<TreeFile[]> {
   const current = await committedFiles(tx, projectId);
-  if (current.length === 0) return;
   for (const file of current) {
     const [created] = await tx
       .insert(blobs)
@@ -36,11 +54,7 @@ export async function snapshotRun(tx: Queryable, projectId: string, runId: strin
       );
     }
   }
-  await tx
-    .insert(runFiles)
-    .values(
-      current.map(({ path, sha256, contentType, sizeBytes }) => ({ runId, path, sha256, contentType, sizeBytes })),
-    );
+  return current.map(({ path, sha256, contentType, sizeBytes }) => ({ path, sha256, contentType, sizeBytes }));
 }
 
 /** Stores content as a blob (a no-op when the same content is stored already). Returns its hash. */
@@ -77,7 +91,9 @@ export async function readBlobBytes(db: Queryable, sha256: string, sizeBytes: nu
 }
 
 /** A tree table's entry as a TreeFile. */
-const treeColumns = (table: typeof runFiles | typeof deploymentFiles) => ({
+type TreeTable = typeof runFiles | typeof versionFiles | typeof deploymentFiles;
+
+const treeColumns = (table: TreeTable) => ({
   path: table.path,
   sha256: table.sha256,
   contentType: table.contentType,
@@ -89,13 +105,18 @@ export function runTree(db: Queryable, runId: string): Promise<TreeFile[]> {
   return tree(db, runFiles, eq(runFiles.runId, runId));
 }
 
+/** The version's tree, in path order. */
+export function versionTree(db: Queryable, versionId: string): Promise<TreeFile[]> {
+  return tree(db, versionFiles, eq(versionFiles.versionId, versionId));
+}
+
 /** The deployment's published tree, in path order. */
 export function deploymentTree(db: Queryable, deploymentId: string): Promise<TreeFile[]> {
   return tree(db, deploymentFiles, eq(deploymentFiles.deploymentId, deploymentId));
 }
 
 /** The entries of a tree table that `owner` selects (one run's, one deployment's), in path order. */
-async function tree(db: Queryable, table: typeof runFiles | typeof deploymentFiles, owner: SQL): Promise<TreeFile[]> {
+async function tree(db: Queryable, table: TreeTable, owner: SQL): Promise<TreeFile[]> {
   return db.select(treeColumns(table)).from(table).where(owner).orderBy(asc(table.path));
 }
 
@@ -133,6 +154,12 @@ export async function purgeUnreferencedBlobs(db: Queryable): Promise<number> {
             .select({ one: sql`1` })
             .from(runFiles)
             .where(eq(runFiles.sha256, blobs.sha256)),
+        ),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(versionFiles)
+            .where(eq(versionFiles.sha256, blobs.sha256)),
         ),
         notExists(
           db

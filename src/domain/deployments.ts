@@ -4,7 +4,7 @@
 // The API queues deployments with their build job; the deployment worker (src/jobs/) moves them on
 // with startDeploymentBuild, then publishDeployment or failDeployment: both sides of one state
 // machine, here together.
-import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type {
   SchemaCreateDeploymentRequest,
   SchemaDeployment,
@@ -16,12 +16,13 @@ import { inTransaction, type Commit, type Database, type Queryable } from "../st
 import { newId, randomBase36 } from "../storage/ids.ts";
 import { agentRuns, deployments, projects } from "../storage/schema.ts";
 import { writeDeploymentTree, type TreeFile } from "./builds.ts";
-import { ConflictError, NotFoundError } from "./errors.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { runNotFound } from "./agent-run-shape.ts";
 import { findProject, foundInProject, touchedAt, withProjectLocked } from "./projects.ts";
 import { contractFields, errorOf } from "./contract-fields.ts";
 import { inPartition, listPage, type Page, type PageRequest, type Partition } from "./partition.ts";
+import { findVersion, latestVersion } from "./versions.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 type DeploymentRow = typeof deployments.$inferSelect;
@@ -48,7 +49,10 @@ export function deploymentLabel(projectName: string): string {
 
 export function toDeployment(row: DeploymentRow): SchemaDeployment {
   return {
-    ...contractFields(row, ["id", "projectId", "runId", "target", "status", "url", "rollbackOf"]),
+    ...contractFields(row, ["id", "projectId", "runId"]),
+    // Null only on a deployment the previous release queued during a rolling deploy, until it builds.
+    version_id: row.versionId ?? "",
+    ...contractFields(row, ["target", "status", "url", "rollbackOf"]),
     error: errorOf(row),
     ...contractFields(row, ["createdAt", "readyAt", "updatedAt"]),
   };
@@ -63,7 +67,7 @@ async function insertQueued(
   work: WorkQueue,
   partition: Partition,
   project: { id: string; name: string },
-  values: { runId: string; target: SchemaDeploymentTarget; rollbackOf: string | null },
+  values: { runId: string | null; versionId: string; target: SchemaDeploymentTarget; rollbackOf: string | null },
 ): Promise<SchemaDeployment> {
   const [pending] = await tx
     .select({ id: deployments.id })
@@ -103,8 +107,8 @@ async function insertQueued(
 }
 
 /**
- * Queues a deployment of a succeeded run: `run_id`, or the project's latest succeeded run. A run
- * that did not succeed, or a project with no succeeded run, is a conflict.
+ * Queues a deployment of a version: `version_id`, the version `run_id` recorded, or the project's
+ * latest. A run that recorded no version, or a project with none yet, is a conflict.
  */
 export async function createDeployment(
   db: Database,
@@ -114,11 +118,16 @@ export async function createDeployment(
   input: SchemaCreateDeploymentRequest | undefined,
   commit: Commit<SchemaDeployment> = inTransaction(db),
 ): Promise<SchemaDeployment> {
+  if (input?.run_id !== undefined && input.version_id !== undefined) {
+    throw new InvalidInputError("Send `version_id` or `run_id`, not both.", "version_id");
+  }
   return withProjectLocked(commit, partition, projectId, async (tx, project) => {
-    let runId: string;
-    if (input?.run_id !== undefined) {
+    let version: { id: string; agentRunId: string | null };
+    if (input?.version_id !== undefined) {
+      version = await findVersion(tx, partition, projectId, input.version_id);
+    } else if (input?.run_id !== undefined) {
       const [run] = await tx
-        .select({ id: agentRuns.id, status: agentRuns.status })
+        .select({ id: agentRuns.id, status: agentRuns.status, versionId: agentRuns.versionId })
         .from(agentRuns)
         .where(
           and(inPartition(agentRuns, partition), eq(agentRuns.projectId, projectId), eq(agentRuns.id, input.run_id)),
@@ -130,19 +139,21 @@ export async function createDeployment(
           "run_id",
         );
       }
-      runId = run.id;
+      if (!run.versionId) {
+        throw new ConflictError(
+          `Agent run ${run.id} changed no file and recorded no version; deploy a version (version_id) instead.`,
+          "run_id",
+        );
+      }
+      version = { id: run.versionId, agentRunId: run.id };
     } else {
-      const [latest] = await tx
-        .select({ id: agentRuns.id })
-        .from(agentRuns)
-        .where(and(eq(agentRuns.projectId, projectId), eq(agentRuns.status, "succeeded")))
-        .orderBy(desc(agentRuns.createdAt), desc(agentRuns.id))
-        .limit(1);
-      if (!latest) throw new ConflictError(`Project ${projectId} has no succeeded agent run to deploy yet.`);
-      runId = latest.id;
+      const latest = await latestVersion(tx, projectId);
+      if (!latest) throw new ConflictError(`Project ${projectId} has no version to deploy yet.`);
+      version = latest;
     }
     return insertQueued(tx, work, partition, project, {
-      runId,
+      runId: version.agentRunId,
+      versionId: version.id,
       target: input?.target ?? "production",
       rollbackOf: null,
     });
@@ -224,6 +235,7 @@ export async function rollbackDeployment(
     }
     return insertQueued(tx, work, partition, project, {
       runId: earlier.runId,
+      versionId: earlier.versionId ?? (await versionOfRun(tx, earlier.runId)),
       target: earlier.target,
       rollbackOf: earlier.id,
     });
@@ -345,13 +357,25 @@ export async function failDeployment(
   });
 }
 
-/** Where a deployment's build comes from: its run's snapshot, or for a rollback the tree it rolls back to. */
+/**
+ * A deployment queued before versions were recorded names its run alone: the version that run
+ * recorded (the upgrade recorded one for every succeeded run that had a snapshot).
+ */
+async function versionOfRun(db: Queryable, runId: string | null): Promise<string> {
+  const [run] = runId
+    ? await db.select({ versionId: agentRuns.versionId }).from(agentRuns).where(eq(agentRuns.id, runId))
+    : [];
+  if (!run?.versionId) throw new ConflictError(`Agent run ${runId} recorded no version to deploy.`);
+  return run.versionId;
+}
+
+/** Where a deployment's build comes from: its version's tree, or for a rollback the tree it rolls back to. */
 export async function deploymentSource(
   db: Queryable,
   deploymentId: string,
-): Promise<{ runId: string; rollbackOf: string | null } | undefined> {
+): Promise<{ runId: string | null; versionId: string | null; rollbackOf: string | null } | undefined> {
   const [row] = await db
-    .select({ runId: deployments.runId, rollbackOf: deployments.rollbackOf })
+    .select({ runId: deployments.runId, versionId: deployments.versionId, rollbackOf: deployments.rollbackOf })
     .from(deployments)
     .where(eq(deployments.id, deploymentId));
   return row;

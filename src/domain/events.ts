@@ -27,6 +27,7 @@ export const EVENT_READ_SCOPES: Readonly<Record<SchemaEventType, SchemaScope>> =
   "deployment.failed": "deployments:read",
   "file.uploaded": "files:read",
   "file.deleted": "files:read",
+  "version.created": "projects:read",
   "webhook.test": "webhooks:read",
 };
 /** The contract's event types (the record above has every one: it fails to compile otherwise). */

@@ -11,11 +11,11 @@
 // the row, and its chunks with it. A process that dies mid-upload leaves a pending row that
 // purgeAbandonedUploads removes.
 import { createHash, type Hash } from "node:crypto";
-import { and, eq, inArray, like, lt, notLike } from "drizzle-orm";
+import { and, eq, inArray, like, lt, notLike, sql } from "drizzle-orm";
 import type { SchemaProjectFile } from "../../generated/schema.d.ts";
 import { inTransaction, type Commit, type Database, type Queryable } from "../storage/index.ts";
 import { newId } from "../storage/ids.ts";
-import { fileChunks, files } from "../storage/schema.ts";
+import { blobChunks, fileChunks, files, versionFiles } from "../storage/schema.ts";
 import { ConflictError, FileTooLargeError, InvalidInputError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
 import { findProject, foundInProject, projectNotFound } from "./projects.ts";
@@ -387,6 +387,15 @@ export async function committedFiles(db: Queryable, projectId: string): Promise<
     .orderBy(files.path);
 }
 
+/** The committed files of the project among `ids`; an id of another project or of no file is left out. */
+export async function committedFilesById(db: Queryable, projectId: string, ids: readonly string[]): Promise<FileRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.projectId, projectId), inArray(files.id, [...ids]), committed()));
+}
+
 /** Every committed file of the project, in path order, with a reader of its content. */
 export async function projectFiles(db: Database, projectId: string) {
   const rows = await committedFiles(db, projectId);
@@ -432,4 +441,36 @@ export async function applyFileChanges(
     });
     for (const chunk of chunksOf(write.content)) await tx.insert(fileChunks).values({ fileId: id, ...chunk });
   }
+}
+
+/**
+ * Makes the project's files exactly a version's (a restore, or a fork's first files): files that
+ * differ from it or are not in it are removed, and the version's files the project lacks are written
+ * from their blobs. Three statements whatever the number of files; files the version holds unchanged
+ * keep their ids. Uploads in progress are left alone.
+ */
+export async function replaceFilesWithVersion(
+  tx: Queryable,
+  partition: Partition,
+  projectId: string,
+  versionId: string,
+): Promise<void> {
+  await tx.execute(sql`delete from ${files} where ${files.projectId} = ${projectId} and ${committed()}
+    and not exists (select 1 from ${versionFiles} v where v.version_id = ${versionId} and v.path = ${files.path}
+      and v.sha256 = ${files.sha256} and v.content_type = ${files.contentType})`);
+  const written = await tx.execute<{ id: string }>(sql`insert into ${files}
+      (id, project_id, workspace_id, environment, path, content_type, size_bytes, sha256)
+    select new_id('file'), ${projectId}, ${partition.workspaceId}, ${partition.environment},
+      v.path, v.content_type, v.size_bytes, v.sha256
+    from ${versionFiles} v where v.version_id = ${versionId}
+      and not exists (select 1 from ${files} f where f.project_id = ${projectId} and f.path = v.path)
+    returning id`);
+  const ids = written.rows.map((row) => row.id);
+  if (ids.length === 0) return;
+  await tx.execute(sql`insert into ${fileChunks} (file_id, seq, data)
+    select f.id, c.seq, c.data from ${files} f join ${blobChunks} c on c.sha256 = f.sha256
+    where f.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
 }

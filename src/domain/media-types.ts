@@ -49,6 +49,11 @@ export function mediaTypeFor(path: string, stored = ""): string {
   return TYPES[extension] ?? "application/octet-stream";
 }
 
+/** Whether a media type (without parameters) is text: served as UTF-8, readable by an agent. */
+export function isTextual(type: string): boolean {
+  return TEXTUAL.test(type);
+}
+
 /**
  * The Content-Type a file is served with: its stored media type when specific (as it is, when it has
  * parameters), else by extension; textual types declare UTF-8. Also the type to store build outputs with.
@@ -57,5 +62,5 @@ export function contentTypeFor(path: string, stored = ""): string {
   const given = stored.trim().toLowerCase();
   if (given.includes(";")) return given;
   const type = mediaTypeFor(path, given);
-  return TEXTUAL.test(type) ? `${type}; charset=utf-8` : type;
+  return isTextual(type) ? `${type}; charset=utf-8` : type;
 }

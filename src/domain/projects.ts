@@ -26,8 +26,13 @@ export function toProject(row: ProjectRow): SchemaProject {
   return {
     ...contractFields(row, ["id", "name", "prompt", "agent", "visibility", "template", "status", "latestRunId"]),
     ...(row.url ? { url: row.url } : {}),
+    forked_from: forkedFrom(row.forkedFromProjectId, row.forkedFromVersionId),
     ...contractFields(row, ["createdAt", "updatedAt"]),
   };
+}
+
+function forkedFrom(projectId: string | null, versionId: string | null): SchemaProject["forked_from"] {
+  return projectId && versionId ? { project_id: projectId, version_id: versionId } : null;
 }
 
 export async function createProject(
@@ -49,6 +54,8 @@ export async function createProject(
     status: projectStatusOf.queued,
     latestRunId: null,
     url: null,
+    forkedFromProjectId: null,
+    forkedFromVersionId: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -65,6 +72,9 @@ export async function createProject(
     errorMessage: null,
     summary: null,
     queueRound: null,
+    versionId: null,
+    maxCredits: input.max_credits ?? null,
+    attachments: [],
     createdAt: now,
     startedAt: null,
     finishedAt: null,
@@ -93,6 +103,7 @@ export async function createProject(
       status: project.status,
       trigger: run.trigger,
       runStatus: run.status,
+      maxCredits: run.maxCredits,
     });
     // pg-boss's own statement: its job insert (queue policies, singletons, partitions) is pg-boss's
     // to write, not copied into this statement where a pg-boss upgrade would silently break it.
@@ -128,6 +139,7 @@ const insertProjectWithRunAndEvents = preparedSql("insert_project_with_run_and_e
     ...shared,
     trigger: placeholder("trigger"),
     status: placeholder("runStatus"),
+    maxCredits: placeholder("maxCredits"),
     createdAt: placeholder("createdAt"),
     updatedAt: placeholder("createdAt"),
   });
@@ -262,6 +274,8 @@ interface PageRow {
   status: SchemaProjectStatus;
   latest_run_id: string | null;
   url: string | null;
+  forked_from_project_id: string | null;
+  forked_from_version_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -269,9 +283,10 @@ interface PageRow {
 /** toProject's object (its members in its order) from a row already in the contract's terms. */
 function pageItem(row: PageRow): SchemaProject {
   const { id, name, prompt, agent, visibility, template, status, latest_run_id, url, created_at, updated_at } = row;
+  const forked_from = forkedFrom(row.forked_from_project_id, row.forked_from_version_id);
   return url
-    ? { id, name, prompt, agent, visibility, template, status, latest_run_id, url, created_at, updated_at }
-    : { id, name, prompt, agent, visibility, template, status, latest_run_id, created_at, updated_at };
+    ? { id, name, prompt, agent, visibility, template, status, latest_run_id, url, forked_from, created_at, updated_at }
+    : { id, name, prompt, agent, visibility, template, status, latest_run_id, forked_from, created_at, updated_at };
 }
 
 /**
@@ -301,6 +316,7 @@ function projectPage(filters: ProjectFilters, after: boolean) {
         );
       return sql`select ${t.id} as id, ${t.name} as name, ${t.prompt} as prompt, ${t.agent} as agent, ${t.visibility} as visibility,
           ${t.template} as template, ${t.status} as status, ${t.latestRunId} as latest_run_id, ${t.url} as url,
+          ${t.forkedFromProjectId} as forked_from_project_id, ${t.forkedFromVersionId} as forked_from_version_id,
           ${utcIso(t.createdAt)} as created_at, ${utcIso(t.updatedAt)} as updated_at
         from ${t} where ${sql.join(conditions, sql` and `)}
         order by ${t.createdAt} desc, ${t.id} desc limit ${placeholder("limit")}`;

@@ -10,6 +10,8 @@ import { eventHandlers } from "./events.ts";
 import { fileHandlers } from "./files.ts";
 import { keyHandlers } from "./keys.ts";
 import { projectHandlers } from "./projects.ts";
+import { versionDiffHandlers } from "./version-diff.ts";
+import { versionHandlers } from "./versions.ts";
 import { webhookHandlers } from "./webhooks.ts";
 
 export const handlers: Handlers<Context> = {
@@ -17,6 +19,8 @@ export const handlers: Handlers<Context> = {
   ...projectHandlers,
   ...agentRunHandlers,
   ...deploymentHandlers,
+  ...versionHandlers,
+  ...versionDiffHandlers,
   ...fileHandlers,
   ...billingHandlers,
   ...webhookHandlers,

@@ -2,21 +2,26 @@
 import type { Handlers } from "../../generated/handlers.ts";
 import type { SchemaProject } from "../../generated/schema.d.ts";
 import * as projects from "../domain/projects.ts";
+import * as versions from "../domain/versions.ts";
 import { presentProject } from "./app-urls.ts";
 import type { Context } from "../http/request-context.ts";
 import { listed } from "./pagination.ts";
 
 type ProjectHandlers = Pick<
   Handlers<Context>,
-  "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject"
+  "createProject" | "listProjects" | "getProject" | "updateProject" | "deleteProject" | "forkProject"
 >;
+
+/** A project created (by create or fork), where it can be read. */
+const createdProject = (project: SchemaProject) => ({
+  status: 201 as const,
+  headers: { Location: `/v1/projects/${project.id}` },
+  body: project,
+});
 
 export const projectHandlers: ProjectHandlers = {
   createProject: ({ body }, { db, work, partition, effect }) =>
-    effect(
-      (commit) => projects.createProject(db, work, partition, body, commit),
-      (project: SchemaProject) => ({ status: 201, headers: { Location: `/v1/projects/${project.id}` }, body: project }),
-    ),
+    effect((commit) => projects.createProject(db, work, partition, body, commit), createdProject),
 
   async listProjects({ query }, context) {
     const filters = { status: query?.status, visibility: query?.visibility };
@@ -44,4 +49,10 @@ export const projectHandlers: ProjectHandlers = {
     await projects.deleteProject(db, partition, path.project_id);
     return { status: 204 };
   },
+
+  forkProject: ({ path, body }, context) =>
+    context.effect(
+      (commit) => versions.forkProject(context.db, context.partition, path.project_id, body, commit),
+      (project: SchemaProject) => createdProject(presentProject(context, project)),
+    ),
 };

@@ -4,6 +4,7 @@
 import type { Logger } from "pino";
 import type { AppAccess } from "../domain/app-access.ts";
 import type { EventStreams } from "../domain/event-stream.ts";
+import type { DiffFiles } from "../domain/file-diff.ts";
 import type { Principal } from "../domain/keys.ts";
 import type { Partition } from "../domain/partition.ts";
 import type { WebhookTargets } from "../domain/webhook-targets.ts";
@@ -32,6 +33,8 @@ export interface Context {
   readonly webhookTargets: WebhookTargets;
   /** This process's live event streams (GET /v1/events/stream). */
   readonly eventStreams: EventStreams;
+  /** Works out a version diff's patches in a thread, never on this event loop. */
+  readonly diffFiles: DiffFiles;
 }
 
 /** What the server gives every request's context; the pipeline adds the request's effect. */

@@ -1,7 +1,8 @@
-// Carries out one agent run: starts it (queued → running), gives the agent the project's files, a
-// time limit, a cancel signal and a credit meter, and finishes it (→ succeeded | failed) with the
-// agent's file changes in one transaction. The agent writes only to a WorkingTree in memory, so a
-// run that fails, times out or is canceled leaves the project's files as they were.
+// Carries out one agent run: starts it (queued → running), gives the agent the project's files and
+// those attached to the prompt, a time limit, a cancel signal and a credit meter (held to the
+// workspace's credits left and the run's max_credits), and finishes it (→ succeeded | failed) with
+// the agent's file changes in one transaction. The agent writes only to a WorkingTree in memory, so
+// a run that fails, times out or is canceled leaves the project's files as they were.
 //
 // Exactly one end: startAgentRun and finishAgentRun move the run only from the state they expect.
 // A cancel made through the API (by any replica) records `agent_run.canceled`, whose notification
@@ -9,8 +10,16 @@
 // at once; a slow poll of the status stays as the net under lost notifications; a retry after a crash finds the run `running` and does it again from
 // the files it started with, within what is left of its time limit.
 import type { Logger } from "pino";
-import { AgentError, InsufficientCreditsError, type Agent, type UsageMeter } from "../agents/agent.ts";
-import { WorkingTree } from "../agents/working-tree.ts";
+import type { SchemaAgentRunAttachment } from "../../generated/schema.d.ts";
+import {
+  AgentError,
+  BudgetExceededError,
+  InsufficientCreditsError,
+  type Agent,
+  type AgentAttachment,
+  type UsageMeter,
+} from "../agents/agent.ts";
+import { WorkingTree, type StoredFile } from "../agents/working-tree.ts";
 import {
   agentRunStatus,
   chargeCanceledRun,
@@ -20,6 +29,7 @@ import {
 } from "../domain/agent-runs.ts";
 import { recordRunProgress } from "../domain/agent-run-progress.ts";
 import { projectFiles } from "../domain/files.ts";
+import { mediaTypeFor } from "../domain/media-types.ts";
 import { BUILTIN_RUN_CREDITS, TOKENS_PER_CREDIT } from "../domain/plans.ts";
 import type { Database } from "../storage/index.ts";
 import { EVENTS_RECORDED, type ChangeFeed } from "../storage/notifications.ts";
@@ -91,8 +101,11 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
       EVENTS_RECORDED,
     );
     const watch = setInterval(checkStatus, options.cancelCheckMs ?? (options.changes ? 5000 : 500));
-    const meter = tokenMeter(started.creditsLeft * TOKENS_PER_CREDIT);
-    const cost = () => (priced ? BUILTIN_RUN_CREDITS[started.run.agent] : Math.ceil(meter.tokens / TOKENS_PER_CREDIT));
+    // The run's own budget, when it has one, is the other limit of what its model may use.
+    const budget = started.run.max_credits ?? Number.POSITIVE_INFINITY;
+    const meter = tokenMeter(started.creditsLeft, budget);
+    const cost = () =>
+      priced ? BUILTIN_RUN_CREDITS[started.run.agent] : Math.min(Math.ceil(meter.tokens / TOKENS_PER_CREDIT), budget);
 
     // Progress events are recorded one after another, and all before the run's end, so a stream
     // shows them in order and before `agent_run.succeeded`. One that cannot be recorded is only logged.
@@ -113,7 +126,8 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
 
     let outcome: RunOutcome;
     try {
-      const files = new WorkingTree(await projectFiles(db, started.project.id));
+      const stored = await projectFiles(db, started.project.id);
+      const files = new WorkingTree(stored);
       const aborted = new Promise<never>((_, reject) => {
         controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
       });
@@ -125,6 +139,7 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
           project: started.project,
           initial: started.run.trigger === "project_created",
           files,
+          attachments: attachmentsOf(started.run.attachments, stored),
           signal: controller.signal,
           meter,
           progress: progress(files),
@@ -167,8 +182,11 @@ export function createAgentRunWorker(options: AgentRunWorkerOptions) {
   };
 }
 
-/** Counts tokens; throws InsufficientCreditsError once they pass what the credits left pay for. */
-function tokenMeter(limit: number): UsageMeter {
+/**
+ * Counts tokens; once they pass what `creditsLeft` or the run's `budget` (credits) pay for, throws
+ * the error of the lower of the two: BudgetExceededError or InsufficientCreditsError.
+ */
+function tokenMeter(creditsLeft: number, budget: number): UsageMeter {
   let tokens = 0;
   return {
     get tokens() {
@@ -176,7 +194,33 @@ function tokenMeter(limit: number): UsageMeter {
     },
     addTokens(count) {
       tokens += Math.max(0, Math.floor(count));
-      if (tokens > limit) throw new InsufficientCreditsError();
+      if (tokens <= Math.min(creditsLeft, budget) * TOKENS_PER_CREDIT) return;
+      throw budget <= creditsLeft
+        ? new BudgetExceededError(`The run would use more than its max_credits of ${budget}.`)
+        : new InsufficientCreditsError();
     },
   };
+}
+
+/**
+ * The run's attachments as the agent gets them: the files at their paths as the run starts. One no
+ * longer there (deleted since the run was triggered) is left out.
+ */
+function attachmentsOf(
+  attached: readonly SchemaAgentRunAttachment[],
+  stored: readonly StoredFile[],
+): AgentAttachment[] {
+  const byPath = new Map(stored.map((file) => [file.path, file]));
+  return attached.flatMap((attachment) => {
+    const file = byPath.get(attachment.path);
+    if (!file) return [];
+    return [
+      {
+        path: file.path,
+        contentType: mediaTypeFor(file.path, file.contentType),
+        sizeBytes: file.sizeBytes,
+        read: () => file.read(),
+      },
+    ];
+  });
 }

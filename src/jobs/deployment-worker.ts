@@ -7,7 +7,7 @@
 import type { Logger } from "pino";
 import { BuildError } from "./build-pool/build-site.ts";
 import type { AppAccess } from "../domain/app-access.ts";
-import { deploymentTree, putBlob, readBlobBytes, runTree, type TreeFile } from "../domain/builds.ts";
+import { deploymentTree, putBlob, readBlobBytes, runTree, versionTree, type TreeFile } from "../domain/builds.ts";
 import { contentTypeFor } from "../domain/media-types.ts";
 import { deploymentSource, failDeployment, publishDeployment, startDeploymentBuild } from "../domain/deployments.ts";
 import type { Database, Queryable } from "../storage/index.ts";
@@ -36,7 +36,11 @@ export function createDeploymentWorker({ db, apps, logger, buildSite }: Deployme
       return;
     }
 
-    const snapshot = await runTree(db, source.runId);
+    const snapshot = source.versionId
+      ? await versionTree(db, source.versionId)
+      : source.runId
+        ? await runTree(db, source.runId)
+        : [];
     const input = new Map<string, Uint8Array>();
     for (const file of snapshot) input.set(file.path, await readBlobBytes(db, file.sha256, file.sizeBytes));
     let output: Map<string, Uint8Array>;

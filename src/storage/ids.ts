@@ -34,7 +34,7 @@ function randomByte(): number {
 export const ID_RANDOM_LENGTH = 24;
 
 export type IdPrefix =
-  "ws" | "key" | "prj" | "run" | "dpl" | "file" | "we" | "evt" | "dlv" | "inv" | "req" | "usr" | "pbc" | "grt";
+  "ws" | "key" | "prj" | "run" | "dpl" | "ver" | "file" | "we" | "evt" | "dlv" | "inv" | "req" | "usr" | "pbc" | "grt";
 
 /** A new id: `newId("prj")` → `prj_` and 24 random base62 characters (~143 bits). */
 export function newId(prefix: IdPrefix): string {

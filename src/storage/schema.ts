@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import type { AnyPgColumn, ExtraConfigColumn } from "drizzle-orm/pg-core";
 import type {
   SchemaAgent,
+  SchemaAgentRunAttachment,
   SchemaAgentRunStatus,
   SchemaAgentRunTrigger,
   SchemaDeploymentStatus,
@@ -23,6 +24,7 @@ import type {
   SchemaPlan,
   SchemaProjectStatus,
   SchemaTemplate,
+  SchemaVersionSource,
   SchemaVisibility,
   SchemaWebhookDeliveryStatus,
   SchemaWebhookEndpointStatus,
@@ -56,6 +58,7 @@ export const runTriggers = ["project_created", "api"] as const;
 export const runStatuses = ["queued", "running", "succeeded", "failed", "canceled"] as const;
 export const deploymentTargets = ["production", "preview"] as const;
 export const deploymentStatuses = ["queued", "building", "ready", "failed", "superseded"] as const;
+export const versionSources = ["agent_run", "restore", "checkpoint", "fork"] as const;
 export const webhookEndpointStatuses = ["enabled", "disabled"] as const;
 export const deliveryStatuses = ["pending", "succeeded", "failed"] as const;
 export const invoiceStatuses = ["draft", "open", "paid", "void", "uncollectible"] as const;
@@ -83,10 +86,11 @@ export const valuesFollowTheContract: [
   SameValues<typeof runStatuses, SchemaAgentRunStatus>,
   SameValues<typeof deploymentTargets, SchemaDeploymentTarget>,
   SameValues<typeof deploymentStatuses, SchemaDeploymentStatus>,
+  SameValues<typeof versionSources, SchemaVersionSource>,
   SameValues<typeof webhookEndpointStatuses, SchemaWebhookEndpointStatus>,
   SameValues<typeof deliveryStatuses, SchemaWebhookDeliveryStatus>,
   SameValues<typeof invoiceStatuses, SchemaInvoiceStatus>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 /** A CHECK constraint `<column> in (<values>)`, named `<table>_<column>_check`. */
 function oneOf(table: string, column: string, values: readonly string[]) {
@@ -270,6 +274,9 @@ export const projects = pgTable(
     status: text("status", { enum: projectStatuses }).notNull().default("queued"),
     latestRunId: text("latest_run_id"),
     url: text("url"),
+    // Where a fork came from: kept as it was when the source (or its versions) are deleted.
+    forkedFromProjectId: text("forked_from_project_id"),
+    forkedFromVersionId: text("forked_from_version_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -301,6 +308,12 @@ export const agentRuns = pgTable(
     summary: text("summary"),
     /** The run's turn in the fair queue across tenants (src/domain/fair-share.ts). */
     queueRound: integer("queue_round"),
+    /** The version the run recorded, once it succeeded with a change. */
+    versionId: text("version_id").references((): AnyPgColumn => versions.id, { onDelete: "set null" }),
+    /** The most credits the run may use; null for no limit but the workspace's. */
+    maxCredits: integer("max_credits"),
+    /** The files given to the agent with the prompt, as they were when the run was triggered. */
+    attachments: jsonb("attachments").$type<SchemaAgentRunAttachment[]>().notNull().default([]),
     createdAt: createdAt(),
     startedAt: optionalTime("started_at"),
     finishedAt: optionalTime("finished_at"),
@@ -331,7 +344,10 @@ export const deployments = pgTable(
     id: text("id").primaryKey(),
     projectId: projectId(),
     ...partitioned(),
-    runId: belongsTo("run_id", () => agentRuns.id),
+    /** The run that recorded the deployed version; null for a restore's, a checkpoint's or a fork's. */
+    runId: text("run_id").references(() => agentRuns.id, { onDelete: "cascade" }),
+    /** The deployed version (null only on rows written before versions were recorded). */
+    versionId: text("version_id").references((): AnyPgColumn => versions.id, { onDelete: "cascade" }),
     target: text("target", { enum: deploymentTargets }).notNull(),
     status: text("status", { enum: deploymentStatuses }).notNull().default("queued"),
     /** The DNS label of the deployment's own origin (`<label>.localhost`, `<label>.<APPS_DOMAIN>`). */
@@ -440,6 +456,43 @@ export const runFiles = pgTable(
     ...treeEntry(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.path] }), index("run_files_sha256_idx").on(t.sha256)],
+);
+
+/**
+ * An immutable snapshot of a project's files, numbered per project without gaps: recorded by a
+ * succeeded run that changed something, a restore, a checkpoint or a fork (src/domain/versions.ts).
+ */
+export const versions = pgTable(
+  "versions",
+  {
+    id: text("id").primaryKey(),
+    projectId: projectId(),
+    ...partitioned(),
+    number: integer("number").notNull(),
+    source: text("source", { enum: versionSources }).notNull(),
+    agentRunId: text("agent_run_id").references((): AnyPgColumn => agentRuns.id, { onDelete: "set null" }),
+    restoredFrom: text("restored_from").references((): AnyPgColumn => versions.id, { onDelete: "set null" }),
+    message: text("message"),
+    fileCount: integer("file_count").notNull(),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    oneOf("versions", "environment", environments),
+    oneOf("versions", "source", versionSources),
+    unique("versions_project_number_unique").on(t.projectId, t.number),
+    index("versions_project_idx").on(t.projectId, ...newestFirst(t)),
+  ],
+);
+
+/** A version's file tree: path → blob, as run_files. */
+export const versionFiles = pgTable(
+  "version_files",
+  {
+    versionId: belongsTo("version_id", () => versions.id),
+    ...treeEntry(),
+  },
+  (t) => [primaryKey({ columns: [t.versionId, t.path] }), index("version_files_sha256_idx").on(t.sha256)],
 );
 
 /** What a deployment publishes: its run's snapshot after the build step. */

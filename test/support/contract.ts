@@ -68,6 +68,7 @@ export const samplePathParameters: Record<string, string> = {
   project_id: "prj_8kF2mQ9xLp3vR7tZ",
   run_id: "run_2Wc7Hn4Kq9Tz1Bx6",
   deployment_id: "dpl_6Vb3Nm8Qw2Lk5Jh1",
+  version_id: "ver_3Nd8Kw2Px5Ry9Tb4",
   file_id: "file_3Qw8Er5Ty2Ui7Op4",
   webhook_endpoint_id: "we_7Kj3Hg9Fd2Sa5Lq8",
   delivery_id: "dlv_8Zx4Cv7Bn1Mq3Wr6",

@@ -19,10 +19,13 @@ export interface FakeRequest {
 
 export interface FakeMessage {
   role: string;
-  content: string | null;
+  /** A user message with attachments has parts: text, and images as data URLs. */
+  content: string | FakeContentPart[] | null;
   tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
 }
+
+export type FakeContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 
 export interface FakeToolCall {
   name: string;

@@ -2,7 +2,7 @@ import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { SchemaAgent, SchemaTemplate } from "../../../generated/schema.d.ts";
 import { expectLinear } from "../../../test/support/growth.ts";
-import { AgentError, type AgentInput, type UsageMeter } from "../agent.ts";
+import { AgentError, type AgentAttachment, type AgentInput, type UsageMeter } from "../agent.ts";
 import { WorkingTree, type StoredFile } from "../working-tree.ts";
 import { builtinAgent } from "./agent.ts";
 import { ARCHETYPES, scoreArchetypes } from "./catalogue.ts";
@@ -44,6 +44,7 @@ function input(overrides: Partial<AgentInput> & { template?: SchemaTemplate; nam
     project: { id: "prj_test", name, template },
     initial: true,
     files: treeOf(),
+    attachments: [],
     signal: new AbortController().signal,
     meter: meter(),
     ...rest,
@@ -312,6 +313,89 @@ describe("builtin agent, follow-up runs on its own apps", () => {
     const html = (await tree.readText("index.html"))!;
     expect(html).toContain("<h1>My own heading</h1>");
     expect(html).toContain("<li>Add a chart</li>");
+  });
+});
+
+describe("builtin agent, attachments", () => {
+  /** Files of the tree attached to the run, with their media types. */
+  const attach = (tree: WorkingTree, types: Record<string, string>): AgentAttachment[] =>
+    Object.entries(types).map(([path, contentType]) => ({
+      path,
+      contentType,
+      sizeBytes: 4,
+      read: async () => (await tree.read(path))!,
+    }));
+  const stored = { "images/team-photo_2.png": "\x89PNG", "notes.md": "# Notes", "data.zip": "PK" };
+
+  it("shows an attached image below the title, keeps it in app.json and names the text files it read", async () => {
+    const tree = treeOf(stored);
+    const attachments = attach(tree, { "images/team-photo_2.png": "image/png", "notes.md": "text/markdown" });
+    const { summary, files } = await build(input({ files: tree, template: "web-app", attachments }));
+    expect(files["index.html"]).toContain(
+      '<p class="lead">A web app that plans a week of dinners from what is in my fridge.</p>\n' +
+        '<figure class="app-figure"><img src="images/team-photo_2.png" alt="Team photo 2"></figure>\n</header>',
+    );
+    // Nothing inline: the figure is styled by style.css.
+    expect(files["index.html"]).not.toMatch(/\sstyle=/);
+    expect(files["style.css"]).toContain(".app-figure img {");
+    expect(specOf(files).images).toEqual([{ path: "images/team-photo_2.png", alt: "Team photo 2" }]);
+    expect(summary).toContain("Placed images/team-photo_2.png below the title.");
+    expect(summary).toContain("Read notes.md; the built-in agent takes its requests from the prompt alone.");
+    // The same run again writes the same bytes; a run without images has no figure and no figure
+    // style.
+    expect((await build(input({ files: treeOf(stored), template: "web-app", attachments }))).files).toEqual(files);
+    const plain = await build(input({ files: treeOf(stored), template: "web-app" }));
+    expect(plain.files["index.html"]).not.toContain("<figure");
+    expect(plain.files["style.css"]).not.toContain(".app-figure");
+    expect(specOf(plain.files)).not.toHaveProperty("images");
+  });
+
+  it("places an image a follow-up attaches, and later renders keep it", async () => {
+    const first = treeOf(stored);
+    await builtinAgent.run(
+      input({ files: first, template: "web-app", prompt: "Track my books with author", name: "Books" }),
+    );
+    const texts: Record<string, string> = {};
+    for (const path of first.list()) texts[path] = (await first.readText(path))!;
+    const tree = treeOf(texts);
+    const followUp = (prompt: string, attachments: AgentAttachment[] = []) =>
+      builtinAgent.run(input({ template: "web-app", initial: false, files: tree, prompt, name: "Books", attachments }));
+
+    const placed = await followUp(
+      "Put this photo in the header and add search",
+      attach(tree, { "images/team-photo_2.png": "application/octet-stream", "data.zip": "application/zip" }),
+    );
+    expect(placed.summary).toBe(
+      'Updated "Books": added a search box over the books; placed images/team-photo_2.png below the title. ' +
+        "Left data.zip aside: neither an image nor text.",
+    );
+    const figure = '<img src="images/team-photo_2.png" alt="Team photo 2">';
+    expect(await tree.readText("index.html")).toContain(figure);
+    const dark = await followUp("Switch to dark mode");
+    expect(dark.summary).toBe('Updated "Books": switched to the dark theme.');
+    expect(await tree.readText("index.html")).toContain(figure);
+    expect(JSON.parse((await tree.readText("app.json"))!)).toMatchObject({
+      images: [{ path: "images/team-photo_2.png", alt: "Team photo 2" }],
+    });
+    // Attached again: already shown, so nothing to do.
+    const again = await followUp("Use this image", attach(tree, { "images/team-photo_2.png": "image/png" }));
+    expect(again.summary).toMatch(/^Changed nothing in "Books"\. The built-in agent understands: /);
+  });
+
+  it("says it did not place an image on a page it did not render", async () => {
+    const tree = treeOf({ ...stored, "index.html": "<!doctype html><title>Mine</title><h1>Mine</h1>" });
+    const { summary } = await builtinAgent.run(
+      input({
+        initial: false,
+        files: tree,
+        prompt: "Add a chart",
+        attachments: attach(tree, { "images/team-photo_2.png": "image/png" }),
+      }),
+    );
+    expect(summary).toContain(
+      'Did not place images/team-photo_2.png: the agent places images only in apps it renders itself; link it with <img src="…">.',
+    );
+    expect(await tree.readText("index.html")).not.toContain("<img");
   });
 });
 

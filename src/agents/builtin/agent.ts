@@ -19,7 +19,16 @@ export function createBuiltinAgent(edit: BuiltinEditor): Agent {
       input.signal.throwIfAborted();
       const { agent, prompt, initial, project } = input;
       const files = initial ? {} : await readTexts(input.files, prompt);
-      const request = { agent, prompt, initial, project: { name: project.name, template: project.template }, files };
+      // Only the attachments' paths and types: an image is linked by its path, never copied.
+      const attachments = input.attachments.map(({ path, contentType }) => ({ path, contentType }));
+      const request = {
+        agent,
+        prompt,
+        initial,
+        project: { name: project.name, template: project.template },
+        files,
+        attachments,
+      };
       const { writes, summary } = await edit(request, input.signal);
       for (const [path, text] of writes) {
         input.files.write(path, text);

@@ -31,7 +31,10 @@ function page(spec: AppSpec, archetype: Archetype): string {
   const body = html`<header class="topbar">
 <h1>${spec.title}</h1>
 <p class="lead">${spec.tagline}</p>
-</header>
+${(spec.images ?? []).map(
+  (image) => html`<figure class="app-figure"><img src="${image.path}" alt="${image.alt}"></figure>
+`,
+)}</header>
 <main>
 ${archetype.body(spec)}
 ${spec.features.chart && archetype.accepts.has("chart") ? chartPanel() : ""}
@@ -229,8 +232,13 @@ label { display: block; font-size: 0.9rem; color: var(--muted); margin-bottom: 0
 .chart .bar { fill: var(--accent); }
 .chart .axis, .chart .figure { fill: var(--muted); font-size: 13px; font-family: var(--font); }
 footer { font-size: 0.85rem; padding-bottom: 2rem; }
-${archetype.css}`;
+${spec.images?.length ? FIGURE_CSS : ""}${archetype.css}`;
 }
+
+// Only in apps with images, so that the others' stylesheets stay as they are.
+const FIGURE_CSS = `.app-figure { margin: 1rem 0 0; }
+.app-figure img { display: block; max-width: 100%; max-height: 320px; height: auto; border-radius: var(--radius); }
+`;
 
 /** A fingerprint of the files the agent rendered, to tell whether someone has edited them since. */
 export function fingerprint(files: {

@@ -41,6 +41,21 @@ const FILLER = new Set([
   "for",
   "of",
 ]);
+const IMAGE_WORDS = [
+  "image",
+  "images",
+  "photo",
+  "photos",
+  "picture",
+  "pictures",
+  "logo",
+  "figure",
+  "illustration",
+  "screenshot",
+  "banner",
+  "attached",
+  "attachment",
+];
 const KIND_NAMES: Record<EditKind, string> = {
   theme: "a theme",
   rename: "renaming",
@@ -51,13 +66,23 @@ const KIND_NAMES: Record<EditKind, string> = {
   field: "new fields",
 };
 
-export function applyRequests(prompt: string, spec: AppSpec, archetype: Archetype): Applied {
+/**
+ * The spec with the prompt's requests carried out. With `imagesAttached`, a clause about an image
+ * ("put this photo in the header") is the attached image's, placed by the caller, not a request here.
+ */
+export function applyRequests(
+  prompt: string,
+  spec: AppSpec,
+  archetype: Archetype,
+  options: { imagesAttached?: boolean } = {},
+): Applied {
   let current = spec;
   const done: string[] = [];
   const notDone: string[] = [];
   for (const clause of clauses(prompt)) {
     const request = understand(clause, current);
     const quoted = `"${truncate(clause.map((word) => word.text).join(" "), 80)}"`;
+    if (!request && options.imagesAttached && has(clause, ...IMAGE_WORDS)) continue;
     if (!request) {
       notDone.push(`${quoted} (not a change the built-in agent knows)`);
       continue;

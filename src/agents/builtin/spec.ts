@@ -22,6 +22,12 @@ export interface Section {
   readonly text: string;
 }
 
+/** An image of the project shown in the app's header: its path, as the page links it, and alt text. */
+export interface Figure {
+  readonly path: string;
+  readonly alt: string;
+}
+
 export interface AppSpec {
   /** Bumped when the shape changes, so an older app.json is read or rebuilt knowingly. */
   readonly format: 1;
@@ -44,6 +50,8 @@ export interface AppSpec {
   readonly sections: readonly Section[];
   /** Settings of one archetype (a timer's minutes, a board's columns, a converter's units). */
   readonly settings: Readonly<Record<string, string | number | readonly string[] | readonly number[]>>;
+  /** Images attached to runs, shown below the title; absent when none (apps without stay as they were). */
+  readonly images?: readonly Figure[];
 }
 
 // The field's type from its last word: "cooking time" is a number, "due date" a date.
@@ -143,7 +151,8 @@ export function parseSpec(
         typeof section?.id === "string" && typeof section.title === "string" && typeof section.text === "string",
     ) &&
     typeof spec.settings === "object" &&
-    spec.settings !== null;
+    spec.settings !== null &&
+    (spec.images === undefined || (Array.isArray(spec.images) && spec.images.every(validFigure)));
   if (!valid) return undefined;
   const { rendered, ...rest } = spec as AppSpec & { rendered?: unknown };
   return { spec: rest, rendered: typeof rendered === "string" ? rendered : undefined };
@@ -161,6 +170,21 @@ const FIELD_TYPES = new Set<string>([
   "tel",
   "select",
 ]);
+
+// A relative path of plain segments (no scheme, no leading `/`), so the page's `src` stays on the
+// app's origin.
+const FIGURE_PATH = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(?:\/[A-Za-z0-9._-]+)*$/;
+
+function validFigure(figure: Partial<Figure> | null): boolean {
+  return (
+    !!figure &&
+    typeof figure.path === "string" &&
+    figure.path.length <= 512 &&
+    FIGURE_PATH.test(figure.path) &&
+    typeof figure.alt === "string" &&
+    figure.alt.length <= 200
+  );
+}
 
 function validField(field: Partial<Field> | null): boolean {
   return (

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentError } from "../../agents/agent.ts";
 import { editProject, type BuiltinRequest } from "../../agents/builtin/edit.ts";
+import { diffContents, LEFT_OUT, type DiffRequest } from "../../domain/file-diff.ts";
 import { BuildError, buildSite } from "./build-site.ts";
 import { createBuildPool, type BuildPool, type BuildPoolOptions } from "./build-pool.ts";
 
@@ -53,6 +54,19 @@ describe("build pool", () => {
     const threads = pool();
     expect(await threads.buildSite(site)).toEqual(await buildSite(site));
     expect(await threads.editProject(request, running())).toEqual(editProject(request));
+  });
+
+  it("diffs files in a thread exactly as in this one, and past its time limit leaves every patch out", async () => {
+    const diffs: DiffRequest = {
+      pairs: [
+        { path: "a.txt", before: encoder.encode("one\ntwo\n"), after: encoder.encode("one\n2\n") },
+        { path: "b.bin", before: null, after: new Uint8Array([0, 1]) },
+      ],
+      budgetMs: 1000,
+    };
+    const { diffs: inThread } = await pool().diffFiles(diffs);
+    expect(inThread).toEqual(diffContents(diffs).diffs);
+    expect(await pool({ timeoutMs: 1 }).diffFiles(diffs)).toEqual({ diffs: [LEFT_OUT, LEFT_OUT], spentMs: 1000 });
   });
 
   it("keeps a BuildError a BuildError", async () => {

@@ -1,6 +1,8 @@
-// A build thread of build-pool.ts: a tenant's build, and the built-in agent's work on its files.
+// A build thread of build-pool.ts: a tenant's build, the built-in agent's work on its files, and the
+// patches of a version's diff.
 import * as esbuild from "esbuild";
 import { editProject } from "../../agents/builtin/edit.ts";
+import { diffContents } from "../../domain/file-diff.ts";
 import { BuildError, buildSite } from "./build-site.ts";
 import { childrenExited, serveTasks } from "./thread-pool.ts";
 
@@ -13,6 +15,10 @@ async function stopEsbuild(): Promise<void> {
 }
 
 serveTasks(
-  { buildSite: (files: ReadonlyMap<string, Uint8Array>) => buildSite(files, { bundled: stopEsbuild }), editProject },
+  {
+    buildSite: (files: ReadonlyMap<string, Uint8Array>) => buildSite(files, { bundled: stopEsbuild }),
+    editProject,
+    diffFiles: diffContents,
+  },
   [BuildError],
 );
