@@ -1,5 +1,6 @@
 // Versions over HTTP on both storage drivers: recorded by runs, checkpoints, restores and forks,
 // and deployed. The tests play the run and build workers themselves (the server runs none).
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { builtinAgent } from "../src/agents/builtin/agent.ts";
 import { readBlobBytes, versionTree } from "../src/domain/builds.ts";
@@ -79,6 +80,53 @@ forEachDriver("versions", (driver) => {
     const events = expectBody(await server.client.get(`/v1/events?type=version.created&limit=100`), 200);
     const recorded = events.data.map((event) => (event.type === "version.created" ? event.data.object.id : undefined));
     expect(recorded).toEqual(expect.arrayContaining([list.data[0]!.id, list.data[1]!.id]));
+  });
+
+  it("diffs version 2 against 1: index.html modified, its + lines the second prompt's change", async () => {
+    const { project } = await twoVersions();
+    const [v2, v1] = expectBody(await server.client.get(`/v1/projects/${project.id}/versions`), 200).data;
+    const diff = expectBody(await server.client.get(`/v1/projects/${project.id}/versions/${v2!.id}/diff`), 200);
+    expect(diff).toMatchObject({ base_version_id: v1!.id, version_id: v2!.id, truncated: false });
+    const index = diff.files.find((file) => file.path === "index.html")!;
+    expect(index).toMatchObject({ status: "modified", binary: false });
+    const added = index.patch!.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+    expect(added.join("\n")).toContain('<section class="panel text-section" id="about">');
+    expect(added.length).toBe(index.additions);
+    expect(diff.files.map((file) => file.path)).not.toContain("style.css");
+  });
+
+  it("stores what changed only: checkpoints of a 50-file project grow the blobs by the changed files", async () => {
+    const project = expectBody(await server.client.post("/v1/projects", { name: "Many", prompt: "A notes app" }), 201);
+    await finishRun(project.latest_run_id!);
+    const upload = async (path: string, text: string) => {
+      const form = new FormData();
+      form.append("path", path);
+      form.append("file", new Blob([text], { type: "text/plain" }), path);
+      return expectBody(await server.client.request("POST", `/v1/projects/${project.id}/files`, { raw: form }), 201).id;
+    };
+    let changing = "";
+    for (let i = 0; i < 46; i++) {
+      const id = await upload(`notes/${i}.txt`, `note ${i} of ${project.id}`);
+      if (i === 0) changing = id;
+    }
+    const blobCount = async () =>
+      Number((await server.storage.db.execute<{ n: string }>(sql`select count(*) as n from blobs`)).rows[0]!.n);
+    expectBody(await server.client.post(`/v1/projects/${project.id}/versions`, {}), 201);
+    const before = await blobCount();
+    for (let round = 0; round < 10; round++) {
+      expect((await server.client.delete(`/v1/projects/${project.id}/files/${changing}`)).status).toBe(204);
+      changing = await upload("notes/0.txt", `round ${round} of ${project.id}`);
+      const version = expectBody(await server.client.post(`/v1/projects/${project.id}/versions`, {}), 201);
+      expect(version.file_count).toBe(50);
+    }
+    expect((await blobCount()) - before).toBe(10);
+
+    // A project's versions go with it.
+    expect((await server.client.delete(`/v1/projects/${project.id}`)).status).toBe(204);
+    const left = await server.storage.db.execute<{ n: string }>(
+      sql`select count(*) as n from versions where project_id = ${project.id}`,
+    );
+    expect(Number(left.rows[0]!.n)).toBe(0);
   });
 
   it("records no version for a run that changed nothing, and says why a deployment of it is refused", async () => {
