@@ -25,20 +25,10 @@ import { newWebhookSecret, secretKey } from "../domain/webhook-signature.ts";
 import { createWebhookTargets } from "../domain/webhook-targets.ts";
 import { deliveryHeaders, sendWebhook, type AttemptResult } from "../jobs/webhook-sender.ts";
 import { LISTEN_USAGE } from "./listen-usage.ts";
-import { clientArgs, KEY_REQUIRED, serverClient } from "./server-client.ts";
+import { clientArgs, KEY_REQUIRED, serverClient, stdio, type Io } from "./server-client.ts";
 
 /** Waits before the 2nd and 3rd attempts of a forward that got no answer. */
 export const FORWARD_RETRY_DELAYS_MS = [1000, 2000] as const;
-
-interface Io {
-  readonly out: (line: string) => void;
-  readonly error: (message: string) => void;
-}
-
-const stdio: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  error: (message) => process.stderr.write(`pbs listen: ${message}\n`),
-};
 
 interface ListenOptions {
   readonly forwardTo: string;
@@ -53,7 +43,7 @@ interface ListenOptions {
 export async function runListen(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  io: Io = stdio,
+  io: Io = stdio("listen"),
 ): Promise<number> {
   const options = parseOptions(argv, env, io);
   if (typeof options === "number") return options;

@@ -3,6 +3,20 @@
 import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
 
 /** What to tell a user who gave no key. */
+/** Where a command that talks to a server writes: its output, and its messages (named after it). */
+export interface Io {
+  readonly out: (line: string) => void;
+  readonly error: (message: string) => void;
+}
+
+/** Standard output, and standard error with each message prefixed `pbs <command>: `. */
+export function stdio(command: string): Io {
+  return {
+    out: (line) => process.stdout.write(`${line}\n`),
+    error: (message) => process.stderr.write(`pbs ${command}: ${message}\n`),
+  };
+}
+
 export const KEY_REQUIRED = "give the key with --key or PB_API_KEY (an API key, or an OAuth access token)";
 
 /** The key (`--key`, else PB_API_KEY; undefined when neither) and the server (`--url`, else PUBLIC_URL, else port 8080 here). */

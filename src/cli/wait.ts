@@ -15,7 +15,7 @@ import type {
   SchemaProject,
   SchemaProjectStatus,
 } from "../../generated/schema.d.ts";
-import { KEY_REQUIRED, serverClient } from "./server-client.ts";
+import { KEY_REQUIRED, serverClient, stdio, type Io } from "./server-client.ts";
 
 export const WAIT_USAGE = `pbs wait <project id> | <run id> --project <project id> | <deployment id> --project <project id>
            [--timeout <seconds>] [--json] [--url <server>] [--key <key>]
@@ -42,16 +42,6 @@ type Waited =
   | { readonly kind: "run"; readonly resource: SchemaAgentRun }
   | { readonly kind: "deployment"; readonly resource: SchemaDeployment };
 
-interface Io {
-  readonly out: (line: string) => void;
-  readonly error: (message: string) => void;
-}
-
-const stdio: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  error: (message) => process.stderr.write(`pbs wait: ${message}\n`),
-};
-
 interface WaitOptions {
   readonly id: string;
   readonly kind: Waited["kind"];
@@ -71,7 +61,7 @@ const KINDS = { prj: "project", run: "run", dpl: "deployment" } as const;
 export async function runWait(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  io: Io = stdio,
+  io: Io = stdio("wait"),
 ): Promise<number> {
   const options = parseOptions(argv, env, io);
   if (typeof options === "number") return options;

@@ -7,6 +7,7 @@
 // The app is served under `Content-Security-Policy: default-src 'self'`, so nothing added is inline.
 import { escapeHtml } from "../../html/template.ts";
 import { forEachTag, hasId } from "../../html/tags.ts";
+import { ACCENTS, SCHEMES } from "./render.ts";
 import { insertAt, truncate } from "./words.ts";
 
 /** A follow-up on a page: the run's prompt and the text of index.html and style.css. */
@@ -147,22 +148,6 @@ function lastCloseTags(html: string, names: string[]): Record<string, number | u
   return found;
 }
 
-const SCHEMES = {
-  dark: `:root { color-scheme: dark; --bg: #0f172a; --surface: #1e293b; --text: #e2e8f0; --muted: #94a3b8; --border: #334155; }`,
-  light: `:root { color-scheme: light; --bg: #f8fafc; --surface: #ffffff; --text: #0f172a; --muted: #64748b; --border: #e2e8f0; }`,
-};
-
-const ACCENTS: Record<string, string> = {
-  red: "#dc2626",
-  orange: "#ea580c",
-  yellow: "#ca8a04",
-  green: "#16a34a",
-  teal: "#0d9488",
-  blue: "#2563eb",
-  purple: "#7c3aed",
-  pink: "#db2777",
-};
-
 /**
  * Keyword rules on the prompt: "dark"/"light" switch the colour scheme, a colour name the accent.
  * When a prompt names several, the last one named wins ("from dark to light" means light). Each
@@ -177,7 +162,7 @@ function restyle(request: PageRequest): { css: string; done: string } | undefine
   let css = request.styleCss ?? "";
   const done: string[] = [];
   if (scheme) {
-    css = setBlock(css, "scheme", `${SCHEMES[scheme]}\nbody { background: var(--bg); color: var(--text); }`);
+    css = setBlock(css, "scheme", `:root { ${SCHEMES[scheme]} }\nbody { background: var(--bg); color: var(--text); }`);
     done.push(`${scheme} theme`);
   }
   if (accent) {

@@ -176,19 +176,11 @@ export const ACCENTS: Record<string, string> = {
   pink: "#db2777",
 };
 
-const SCHEMES = {
-  light: `color-scheme: light;
-  --bg: #f8fafc;
-  --surface: #ffffff;
-  --text: #0f172a;
-  --muted: #64748b;
-  --border: #e2e8f0;`,
-  dark: `color-scheme: dark;
-  --bg: #0f172a;
-  --surface: #1e293b;
-  --text: #e2e8f0;
-  --muted: #94a3b8;
-  --border: #334155;`,
+/** The colour schemes' custom properties, for a `:root` rule (page-edit.ts uses them too). */
+export const SCHEMES = {
+  light:
+    "color-scheme: light; --bg: #f8fafc; --surface: #ffffff; --text: #0f172a; --muted: #64748b; --border: #e2e8f0;",
+  dark: "color-scheme: dark; --bg: #0f172a; --surface: #1e293b; --text: #e2e8f0; --muted: #94a3b8; --border: #334155;",
 };
 
 function styleCss(spec: AppSpec, archetype: Archetype): string {
