@@ -1,6 +1,6 @@
 // Versions over HTTP on both storage drivers: recorded by runs, checkpoints, restores and forks,
 // and deployed. The tests play the run and build workers themselves (the server runs none).
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { builtinAgent } from "../src/agents/builtin/agent.ts";
 import { readBlobBytes, versionTree } from "../src/domain/builds.ts";
@@ -8,6 +8,8 @@ import { createAgentRunWorker } from "../src/jobs/agent-run-worker.ts";
 import { createBuildPool, type BuildPool } from "../src/jobs/build-pool/build-pool.ts";
 import { createDeploymentWorker } from "../src/jobs/deployment-worker.ts";
 import { createLogger } from "../src/logger.ts";
+import { randomBase62 } from "../src/storage/ids.ts";
+import { deployments, projects } from "../src/storage/schema.ts";
 import { expectApiError, expectBody, invalidBody } from "./support/api-client.ts";
 import { openApp } from "./support/apps-client.ts";
 import { forEachDriver } from "./support/database.ts";
@@ -277,5 +279,24 @@ forEachDriver("versions", (driver) => {
     // With neither id, the latest version.
     const latest = expectBody(await server.client.post(`/v1/projects/${project.id}/deployments`, {}), 202);
     expect(latest.version_id).toBe(v2!.id);
+  });
+
+  it("gives a deployment the previous release queued (its run alone) that run's version when it builds", async () => {
+    const { project, secondRun } = await twoVersions();
+    const [row] = await server.storage.db
+      .insert(deployments)
+      .values({
+        id: `dpl_${randomBase62(16)}`,
+        projectId: project.id,
+        workspaceId: (await server.storage.db.select().from(projects).where(eq(projects.id, project.id)))[0]!
+          .workspaceId,
+        environment: "live",
+        runId: secondRun.id,
+        target: "preview",
+      })
+      .returning();
+    await build(row!.id);
+    const built = expectBody(await server.client.get(`/v1/projects/${project.id}/deployments/${row!.id}`), 200);
+    expect(built).toMatchObject({ status: "ready", run_id: secondRun.id, version_id: secondRun.version_id });
   });
 });

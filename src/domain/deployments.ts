@@ -50,7 +50,8 @@ export function deploymentLabel(projectName: string): string {
 export function toDeployment(row: DeploymentRow): SchemaDeployment {
   return {
     ...contractFields(row, ["id", "projectId", "runId"]),
-    // Null only on a deployment the previous release queued during a rolling deploy, until it builds.
+    // Null only on a deployment the previous release queued during an upgrade, until it builds
+    // (startDeploymentBuild): then it is named by its run alone.
     version_id: row.versionId ?? "",
     ...contractFields(row, ["target", "status", "url", "rollbackOf"]),
     error: errorOf(row),
@@ -266,11 +267,17 @@ export async function startDeploymentBuild(db: Database, deploymentId: string): 
   return db.transaction(async (tx) => {
     let row = await lockPending(tx, deploymentId);
     if (!row) return undefined;
-    if (row.status === "queued" || !row.label) {
-      // A deployment queued before deployments had labels gets its origin now.
+    if (row.status === "queued" || !row.label || !row.versionId) {
+      // A deployment queued before deployments had labels gets its origin now, and one the previous
+      // release queued during an upgrade (naming its run alone) the version that run recorded.
       [row] = await tx
         .update(deployments)
-        .set({ status: "building", label: row.label ?? deploymentLabel("app"), updatedAt: new Date() })
+        .set({
+          status: "building",
+          label: row.label ?? deploymentLabel("app"),
+          versionId: row.versionId ?? (await runVersion(tx, row.runId)),
+          updatedAt: new Date(),
+        })
         .where(eq(deployments.id, deploymentId))
         .returning();
     }
@@ -362,11 +369,16 @@ export async function failDeployment(
  * recorded (the upgrade recorded one for every succeeded run that had a snapshot).
  */
 async function versionOfRun(db: Queryable, runId: string | null): Promise<string> {
-  const [run] = runId
-    ? await db.select({ versionId: agentRuns.versionId }).from(agentRuns).where(eq(agentRuns.id, runId))
-    : [];
-  if (!run?.versionId) throw new ConflictError(`Agent run ${runId} recorded no version to deploy.`);
-  return run.versionId;
+  const versionId = await runVersion(db, runId);
+  if (!versionId) throw new ConflictError(`Agent run ${runId} recorded no version to deploy.`);
+  return versionId;
+}
+
+/** The version a run recorded, if any. */
+async function runVersion(db: Queryable, runId: string | null): Promise<string | null> {
+  if (!runId) return null;
+  const [run] = await db.select({ versionId: agentRuns.versionId }).from(agentRuns).where(eq(agentRuns.id, runId));
+  return run?.versionId ?? null;
 }
 
 /** Where a deployment's build comes from: its version's tree, or for a rollback the tree it rolls back to. */
