@@ -21,13 +21,21 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 /** The ids of one partition's resources, by path parameter name. */
 type Ids = Record<
-  "project_id" | "run_id" | "deployment_id" | "file_id" | "webhook_endpoint_id" | "delivery_id" | "event_id",
+  | "project_id"
+  | "run_id"
+  | "version_id"
+  | "deployment_id"
+  | "file_id"
+  | "webhook_endpoint_id"
+  | "delivery_id"
+  | "event_id",
   string
 >;
 
 const prefixes: Record<keyof Ids, IdPrefix> = {
   project_id: "prj",
   run_id: "run",
+  version_id: "ver",
   deployment_id: "dpl",
   file_id: "file",
   webhook_endpoint_id: "we",
@@ -82,7 +90,7 @@ onEmbeddedDatabase("isolation", (driver) => {
   /** Workspace A's live resources. */
   let ids: Ids;
 
-  /** A project with a succeeded run, a deployment, a file, a webhook endpoint with a delivery, and its events. */
+  /** A project with a succeeded run, a file, a version, a deployment, a webhook endpoint with a delivery, and its events. */
   async function populate(client: ApiClient, name: string): Promise<Ids> {
     const project = await client.post("/v1/projects", { name, prompt: `${name} prompt` });
     expectStatus(project, 201);
@@ -92,10 +100,12 @@ onEmbeddedDatabase("isolation", (driver) => {
       .update(agentRuns)
       .set({ status: "succeeded", finishedAt: new Date() })
       .where(eq(agentRuns.id, runId));
-    const deployment = await client.post(`/v1/projects/${project.body.id}/deployments`, { target: "production" });
-    expectStatus(deployment, 202);
     const file = await client.request("POST", `/v1/projects/${project.body.id}/files`, { raw: uploadForm() });
     expectStatus(file, 201);
+    const version = await client.post(`/v1/projects/${project.body.id}/versions`, { message: name });
+    expectStatus(version, 201);
+    const deployment = await client.post(`/v1/projects/${project.body.id}/deployments`, { target: "production" });
+    expectStatus(deployment, 202);
     const webhook = await client.post("/v1/webhooks", { url: "https://hooks.example.com/pbs", enabled_events: ["*"] });
     expectStatus(webhook, 201);
     const delivery = await client.post(`/v1/webhooks/${webhook.body.id}/test`);
@@ -106,6 +116,7 @@ onEmbeddedDatabase("isolation", (driver) => {
     return {
       project_id: project.body.id,
       run_id: runId,
+      version_id: version.body.id,
       deployment_id: deployment.body.id,
       file_id: file.body.id,
       webhook_endpoint_id: webhook.body.id,

@@ -49,6 +49,8 @@ const allTables = [
   "sessions",
   "sign_in_failures",
   "users",
+  "version_files",
+  "versions",
   "webhook_deliveries",
   "webhook_delivery_attempts",
   "webhook_endpoints",

@@ -2,6 +2,7 @@
 // deleted, binary) with unified patches, the base by default and asked for, the empty tree of
 // version 1, the limits (a file over 1 MiB, the time budget), that only changed files are read, and
 // that hostile files never hold up the server's answers to others.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import type { SchemaVersion } from "../generated/schema.d.ts";
@@ -216,7 +217,7 @@ forEachDriver("version diff", (driver) => {
     ]);
   });
 
-  it("answers others within 250 ms while it diffs hostile files: 5 MB one-liners, 20,000 changed lines, Myers' worst case", async () => {
+  it("never stalls its event loop 250 ms while it diffs hostile files: 5 MB one-liners, 20,000 changed lines, Myers' worst case", async () => {
     const project = await newProject();
     const shuffled = (index: number) => `line ${(index * 7919) % 40_000}`;
     await checkpoint(project, {
@@ -235,18 +236,27 @@ forEachDriver("version diff", (driver) => {
     // validators on first use: compiled here, by a diff of nothing (which leaves the thread unstarted).
     expect((await diffOf(project, v2, v2)).files).toEqual([]);
     const probe = startProbe(server.url, [{ path: "/healthz" }]);
+    // The server's event loop (this process's): its longest stall while the diff runs.
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
     const started = performance.now();
     const answered = await diffOf(project, v2).then(
       (diff) => ({ diff }),
       (error: unknown) => ({ error }),
     );
     const tookMs = performance.now() - started;
+    stalls.disable();
     const report = await probe.stop();
     if ("error" in answered) throw answered.error;
     const { diff } = answered;
     expect(report.failures).toEqual([]);
     expect(report.asked).toBeGreaterThan(0);
-    expect(report.slowestMs, `the slowest /healthz while the diff took ${tookMs.toFixed(0)} ms`).toBeLessThan(250);
+    const longestStallMs = stalls.max / 1e6;
+    expect(longestStallMs, `the event loop's longest stall while the diff took ${tookMs.toFixed(0)} ms`).toBeLessThan(
+      250,
+    );
+    // End to end, as the hardening suites bound it: a loaded machine's scheduling is in this figure too.
+    expect(report.slowestMs, `the slowest /healthz while the diff took ${tookMs.toFixed(0)} ms`).toBeLessThan(2000);
     expect(diff.truncated).toBe(true);
     expect(diff.files.map((file) => [file.path, file.additions, file.deletions, file.patch?.length ?? null])).toEqual([
       ["moved.txt", 0, 0, null],

@@ -68,6 +68,7 @@ forEachDriver("webhook deliveries", (driver) => {
       "agent_run.queued",
       "agent_run.started",
       "agent_run.succeeded",
+      "version.created",
       "deployment.queued",
       "deployment.ready",
     ];

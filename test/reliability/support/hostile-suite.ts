@@ -396,6 +396,7 @@ async function makeFixture(server: TestServer): Promise<HostileFixture> {
       run_id: project.latest_run_id!,
       // No run has succeeded (no workers), so no deployment exists: a well-formed id of none.
       deployment_id: "dpl_noSuchDeployment1",
+      version_id: "ver_noSuchVersion0001",
       file_id: file.id,
       webhook_endpoint_id: webhook.id,
       delivery_id: delivery.id,
