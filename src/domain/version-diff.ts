@@ -6,11 +6,11 @@
 // Limits, so that one diff costs bounded time and memory whatever the project holds: a file over
 // MAX_DIFF_FILE_BYTES on either side, a patch over MAX_PATCH_BYTES, and the line diffs after
 // DIFF_BUDGET_MS of work are left out (patch null, the diff `truncated`).
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { SchemaVersionDiff, SchemaVersionDiffFile } from "../../generated/schema.d.ts";
 import type { Queryable } from "../storage/index.ts";
-import { versions } from "../storage/schema.ts";
-import { readBlob, readBlobBytes, versionTree, type TreeFile } from "./builds.ts";
+import { blobChunks, versions } from "../storage/schema.ts";
+import { readBlobBytes, versionTree, type TreeFile } from "./builds.ts";
 import type { ContentPair, DiffFiles } from "./file-diff.ts";
 import type { Partition } from "./partition.ts";
 import { findVersion, type VersionRow } from "./versions.ts";
@@ -118,10 +118,10 @@ async function diffChanges(
   };
   for (const change of changes) {
     const sides = [change.before, change.after];
-    // Too large for a patch: only its first chunk is read, for the thread to tell text from binary.
+    // Too large for a patch: only its first bytes are read, for the thread to tell text from binary.
     const partial = sides.some((file) => file && file.sizeBytes > MAX_DIFF_FILE_BYTES);
     const read = (file: TreeFile | undefined) =>
-      !file ? null : partial ? firstChunk(db, file) : readBlobBytes(db, file.sha256, file.sizeBytes);
+      !file ? null : partial ? firstBytes(db, file) : readBlobBytes(db, file.sha256, file.sizeBytes);
     const [before, after] = [await read(change.before), await read(change.after)];
     batch.push({ change, pair: { path: change.path, before, after, ...(partial ? { partial } : {}) } });
     batchBytes += (before?.length ?? 0) + (after?.length ?? 0);
@@ -131,8 +131,14 @@ async function diffChanges(
   return results;
 }
 
-/** The first stored chunk of a file's content (CHUNK_BYTES at most). */
-async function firstChunk(db: Queryable, file: TreeFile): Promise<Uint8Array> {
-  for await (const chunk of readBlob(db, file.sha256, file.sizeBytes)) return chunk;
-  return new Uint8Array(0);
+/** Bytes enough to tell text from binary (git reads 8,000): cut in the database, not after reading a chunk. */
+const SNIFF_BYTES = 8192;
+
+/** The first SNIFF_BYTES of a file's content. */
+async function firstBytes(db: Queryable, file: TreeFile): Promise<Uint8Array> {
+  const [row] = await db
+    .select({ data: sql<Uint8Array>`substring(${blobChunks.data} from 1 for ${SNIFF_BYTES})` })
+    .from(blobChunks)
+    .where(and(eq(blobChunks.sha256, file.sha256), eq(blobChunks.seq, 0)));
+  return row ? new Uint8Array(row.data) : new Uint8Array(0);
 }
