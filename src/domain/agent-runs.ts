@@ -15,7 +15,7 @@ import { inTransaction, type Commit, type Database, type Queryable } from "../st
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects, workspaces } from "../storage/schema.ts";
 import { creditsLeft } from "./billing.ts";
-import { runTree, snapshotRun } from "./builds.ts";
+import { snapshotRun } from "./builds.ts";
 import { recordVersion, sameAsLatest } from "./versions.ts";
 import { ConflictError, InvalidInputError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
@@ -352,14 +352,17 @@ async function finish(
   let versionId: string | null = null;
   if (outcome.status === "succeeded") {
     await applyFileChanges(tx, partition, project.id, outcome.changes);
-    await snapshotRun(tx, project.id, run.id);
-    // A run that left the files as the latest version has them records no version.
-    if (!(await sameAsLatest(tx, project.id, await runTree(tx, run.id)))) {
-      const version = await recordVersion(tx, partition, project.id, {
-        source: "agent_run",
-        agentRunId: run.id,
-        message: outcome.summary,
-      });
+    const snapshot = await snapshotRun(tx, project.id, run.id);
+    // A run that left the files as the latest version has them records no version; the version's
+    // tree is the snapshot just taken (its blobs stored already), not a second one.
+    if (!(await sameAsLatest(tx, project.id, snapshot))) {
+      const version = await recordVersion(
+        tx,
+        partition,
+        project.id,
+        { source: "agent_run", agentRunId: run.id, message: outcome.summary },
+        snapshot,
+      );
       versionId = version.id;
     }
   }

@@ -18,20 +18,14 @@ export interface TreeFile {
   readonly sizeBytes: number;
 }
 
-/** Records the project's current files as the run's snapshot. */
-export async function snapshotRun(tx: Queryable, projectId: string, runId: string): Promise<void> {
-  const current = await snapshotFiles(tx, projectId);
+/** Records the project's current files as the run's snapshot, and answers it (in path order). */
+export async function snapshotRun(tx: Queryable, projectId: string, runId: string): Promise<TreeFile[]> {
+  const current = await currentTree(tx, projectId);
   if (current.length > 0) await tx.insert(runFiles).values(current.map((file) => ({ runId, ...file })));
-}
-
-/** Records the project's current files as a version's tree, and answers it. */
-export async function snapshotVersion(tx: Queryable, projectId: string, versionId: string): Promise<TreeFile[]> {
-  const current = await snapshotFiles(tx, projectId);
-  await writeVersionTree(tx, versionId, current);
   return current;
 }
 
-/** Records a version's tree (a fork's, which is another version's). */
+/** Records a version's tree: the project's current files (currentTree), or a fork's source version's. */
 export async function writeVersionTree(tx: Queryable, versionId: string, tree: readonly TreeFile[]): Promise<void> {
   if (tree.length > 0) await tx.insert(versionFiles).values(tree.map((file) => ({ versionId, ...file })));
 }
@@ -40,7 +34,7 @@ export async function writeVersionTree(tx: Queryable, versionId: string, tree: r
  * The project's current files as tree entries, their content in `blobs`. Content not yet there is
  * copied from the files' chunks inside the database; content already there costs one index probe.
  */
-async function snapshotFiles(tx: Queryable, projectId: string): Promise<TreeFile[]> {
+export async function currentTree(tx: Queryable, projectId: string): Promise<TreeFile[]> {
   const current = await committedFiles(tx, projectId);
   for (const file of current) {
     const [created] = await tx

@@ -14,7 +14,7 @@ import { inTransaction, type Commit, type Database, type Queryable } from "../st
 import { newId } from "../storage/ids.ts";
 import { agentRuns, projects, versions } from "../storage/schema.ts";
 import { activeStatuses } from "./agent-run-shape.ts";
-import { snapshotVersion, versionTree, writeVersionTree, type TreeFile } from "./builds.ts";
+import { currentTree, versionTree, writeVersionTree, type TreeFile } from "./builds.ts";
 import { contractFields } from "./contract-fields.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { recordEvent } from "./events.ts";
@@ -71,7 +71,8 @@ export async function recordVersion(
   // clocks (or one clock within a millisecond) would not.
   const now = Date.now();
   const createdAt = new Date(last ? Math.max(now, last.createdAt.getTime() + 1) : now);
-  // The row first (the tree's rows refer to it), its counts once the tree is known.
+  // The tree's content into blobs first, so the row is written once with its counts.
+  const files = tree ?? (await currentTree(tx, projectId));
   const [row] = await tx
     .insert(versions)
     .values({
@@ -83,15 +84,13 @@ export async function recordVersion(
       agentRunId: recorded.agentRunId ?? null,
       restoredFrom: recorded.restoredFrom ?? null,
       message: recorded.message?.slice(0, 1000) ?? null,
-      fileCount: 0,
-      sizeBytes: 0,
+      fileCount: files.length,
+      sizeBytes: files.reduce((sum, file) => sum + file.sizeBytes, 0),
       createdAt,
     })
     .returning();
-  const files = tree ? (await writeVersionTree(tx, id, tree), tree) : await snapshotVersion(tx, projectId, id);
-  const counted = { fileCount: files.length, sizeBytes: files.reduce((sum, file) => sum + file.sizeBytes, 0) };
-  await tx.update(versions).set(counted).where(eq(versions.id, id));
-  const version = toVersion({ ...row!, ...counted });
+  await writeVersionTree(tx, id, files);
+  const version = toVersion(row!);
   await recordEvent(tx, partition, "version.created", version);
   return version;
 }
